@@ -1,0 +1,56 @@
+// The inventory as the runner sees it, after loading and validation: hosts in inventory order,
+// their merged variables (Ansible's precedence), groups, and how to connect to each host.
+import type { Secret } from '../core/secret.js';
+
+export type OsFamily = 'linux' | 'windows';
+
+/** A variable written as `{{ lookup('env', 'NAME') }}`: resolved from the environment only when used. */
+export class EnvRef {
+  constructor(readonly envVar: string) {}
+  toJSON(): string { return `{{ lookup('env', '${this.envVar}') }}`; }
+}
+
+export interface ConnectionSpec {
+  /** ansible_host, or the host name. */
+  address: string;
+  /** ansible_port, default 22. */
+  port: number;
+  /** ansible_user, default the current user. */
+  user: string;
+  os: OsFamily;
+  /** ansible_ssh_private_key_file, resolved relative to the inventory file. */
+  keyFile?: string;
+  /** A password (ansible_password / ansible_ssh_pass), always from the environment. */
+  password?: EnvRef;
+  /** known_hosts path from ansible_ssh_common_args/extra_args `-o UserKnownHostsFile=...` or play_known_hosts. */
+  knownHostsFile?: string;
+}
+
+export interface Host {
+  readonly name: string;
+  /** Merged variables: all < parent group < child group < host. */
+  readonly vars: Readonly<Record<string, unknown>>;
+  /** Every group the host belongs to, directly or through children, `all` included. */
+  readonly groups: readonly string[];
+  readonly connection: ConnectionSpec;
+}
+
+export interface Group {
+  readonly name: string;
+  /** Hosts of the group and its descendants, in inventory order. */
+  readonly hosts: readonly string[];
+  readonly children: readonly string[];
+  readonly vars: Readonly<Record<string, unknown>>;
+}
+
+export interface Inventory {
+  readonly file: string;
+  /** All hosts, in inventory order. */
+  readonly hosts: readonly Host[];
+  readonly groups: ReadonlyMap<string, Group>;
+  host(name: string): Host | undefined;
+}
+
+export interface ResolvedSecrets {
+  password?: Secret;
+}
