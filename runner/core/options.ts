@@ -74,15 +74,17 @@ export class OptionReader {
     return v;
   }
 
-  /** A file mode as an octal string ('0644', '644') or a number written in octal (0o644). */
+  /**
+   * A file mode as an octal string ('0644', '644'). Numbers are refused: `mode: 644` would be
+   * decimal 644 (octal 1204), the classic mistake, and cannot be told apart from 0o644.
+   */
   mode(field: string): string | undefined {
     const v = this.opts[field];
     if (v === undefined) return undefined;
-    let s: string;
-    if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0o7777) s = v.toString(8);
-    else if (typeof v === 'string' && /^0?[0-7]{3,4}$/.test(v)) s = v;
-    else this.fail(field, `must be an octal mode such as '0644', got ${describe(v)}`);
-    return s.replace(/^0+(?=[0-7]{3})/, '').padStart(4, '0');
+    if (typeof v !== 'string' || !/^0?[0-7]{3,4}$/.test(v)) {
+      this.fail(field, `must be an octal mode written as a string such as '0644', got ${describe(v)}`);
+    }
+    return v.replace(/^0+(?=[0-7]{3})/, '').padStart(4, '0');
   }
 
   /** A user or group name (or numeric id). */

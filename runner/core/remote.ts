@@ -8,7 +8,8 @@ import type { ExecOptions, ExecResult, Remote } from './step.js';
 export async function mustRun(remote: Remote, script: Script, what: string, options?: ExecOptions): Promise<ExecResult> {
   const result = await remote.run(script, options);
   if (result.code !== 0) {
-    const detail = redact((result.stderr || result.stdout).trim()).slice(0, 2000);
+    // The end of the output is where the error usually is.
+    const detail = redact((result.stderr || result.stdout).trim()).slice(-2000);
     throw new RemoteError(`${what} failed (exit ${result.code ?? 'signal'})${detail ? `: ${detail}` : ''}`, result.code, detail);
   }
   return result;

@@ -1,0 +1,94 @@
+// directory({ path, mode?, owner?, group? }): a directory exists with the given attributes.
+// Fields: exists, mode, owner, group (unset attributes are not managed). A symbolic link to a
+// directory counts as the directory (mode and owner are those of its target, as chmod/chown act
+// on the target). A path held by anything else (a file, a dangling link, a socket) is never
+// replaced: the plan says `update exists` with a warning, and apply refuses without touching it.
+import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
+import { OptionReader, type Options } from '../../runner/core/options.js';
+import { sh, type Script } from '../../runner/core/quote.js';
+import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
+import { fsProbeScript, parseFsProbe, principalMatches, type FsEntry } from './fs-probe.js';
+import { chgrpScript, chmodScript, chownScript, refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
+import { ProbeLines } from './probe-lines.js';
+
+export type DirectoryOptions = {
+  /** Absolute path; created with its missing parents (mkdir -p). */
+  path: string;
+  /** Octal mode as '0755'/'755' or 0o755. */
+  mode?: string | number;
+  owner?: string;
+  group?: string;
+};
+
+export interface DirectoryDesired {
+  readonly path: string;
+  readonly exists: true;
+  readonly mode?: string;
+  readonly owner?: string;
+  readonly group?: string;
+}
+
+const KIND = 'linux.directory';
+const FIELDS = ['exists', 'mode', 'owner', 'group'] as const;
+
+function diffDirectory(d: Readonly<DirectoryDesired>, a: FsEntry | null): Change {
+  const managed = FIELDS.filter((f) => d[f] !== undefined);
+  const after = (fields: readonly string[]): Fields => Object.fromEntries(fields.map((f) => [f, d[f as keyof DirectoryDesired]]));
+  if (a === null) return { action: 'create', fields: managed, before: null, after: after(managed) };
+  if (a.type !== 'directory') return wrongTypeChange(d.path, a.type, 'directory', 'exists', { exists: true });
+  const st = a.stat!;
+  // A numeric owner or group is compared with (and shown as) the id.
+  const actual: Fields = {
+    mode: st.mode,
+    owner: d.owner !== undefined && /^\d+$/.test(d.owner) ? st.uid : st.owner,
+    group: d.group !== undefined && /^\d+$/.test(d.group) ? st.gid : st.group,
+  };
+  const changed = managed.filter((f) =>
+    f === 'mode' ? d.mode !== st.mode
+    : f === 'owner' ? !principalMatches(d.owner!, st.owner, st.uid)
+    : f === 'group' ? !principalMatches(d.group!, st.group, st.gid)
+    : false);
+  if (changed.length === 0) return NOOP;
+  return { action: 'update', fields: changed, before: Object.fromEntries(changed.map((f) => [f, actual[f]])), after: after(changed) };
+}
+
+export function directory(options: DirectoryOptions): Step<DirectoryDesired, FsEntry> {
+  const r = new OptionReader(KIND, options as Options);
+  r.only(['path', 'mode', 'owner', 'group']);
+  const desired: DirectoryDesired = Object.freeze({
+    path: r.absolutePath('path'),
+    exists: true as const,
+    mode: r.mode('mode'),
+    owner: r.principal('owner'),
+    group: r.principal('group'),
+  });
+  const { path } = desired;
+  const title = `directory ${path}`;
+
+  return Object.freeze({
+    kind: KIND,
+    title,
+    desired,
+    probe: () => ({
+      script: fsProbeScript(path, { follow: true }),
+      parse: (result: ExecResult) => {
+        const lines = new ProbeLines(title, result);
+        const entry = parseFsProbe(lines, { follow: true });
+        lines.end();
+        return entry;
+      },
+    }),
+    diff: diffDirectory,
+    async apply(remote: Remote, change: Change, actual: FsEntry | null): Promise<void> {
+      refuseWrongType(path, actual, 'directory');
+      const scripts: Script[] = [];
+      await applyFields(change, FIELDS, {
+        exists: async () => { scripts.push(sh`mkdir -p ${path}`); },
+        mode: async () => { scripts.push(chmodScript(path, desired.mode!, true)); },
+        owner: async () => { scripts.push(chownScript(path, desired.owner!)); },
+        group: async () => { scripts.push(chgrpScript(path, desired.group!)); },
+      });
+      await runApply(remote, title, scripts);
+    },
+  });
+}

@@ -1,0 +1,145 @@
+// file({ path, content | template + vars, mode?, owner?, group? }): a regular file with exactly
+// this content (UTF-8) and, where given, these attributes. Fields: content, mode, owner, group.
+//
+// Content is compared by sha256. The probe sends files of at most 64 KiB (base64) so that the
+// plan can show a unified diff of a text file; of larger files only the digest. Secret content
+// (a Secret, or a template with a Secret var) is never shown: before/after say '********', there
+// is no text diff, and the probe brings back only the digest of the file, not its content. Writes are atomic (temp file + rename) with the final mode/ownership set
+// before the rename; attributes that are not managed keep their current values (a new file gets
+// 0666 & ~umask and the connecting user). The parent directory must exist (use directory()).
+// A path held by a directory, a symbolic link or a special file is never replaced: the plan warns
+// and apply refuses.
+import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
+import { OptionReader, type Options } from '../../runner/core/options.js';
+import type { Script } from '../../runner/core/quote.js';
+import { isSecret, MASK, type Secret } from '../../runner/core/secret.js';
+import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
+import { fsProbeScript, parseFsProbe, principalMatches, sha256Hex, textOf, type FsEntry } from './fs-probe.js';
+import { atomicWriteScript, chgrpScript, chmodScript, chownScript, keptAttributes, refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
+import { ProbeLines } from './probe-lines.js';
+import { readVars, renderTemplate, type TemplateValue } from './template.js';
+import { unifiedDiff } from './text-diff.js';
+
+export type FileOptions = {
+  path: string;
+  /** The whole content; a Secret stays masked everywhere. Exclusive with template. */
+  content?: string | Secret;
+  /** Text with `{{ name }}` placeholders filled from vars (see template.ts). */
+  template?: string;
+  vars?: Record<string, TemplateValue>;
+  mode?: string | number;
+  owner?: string;
+  group?: string;
+};
+
+export interface FileDesired {
+  readonly path: string;
+  readonly content: string | Secret;
+  /** sha256 (hex) of the content's UTF-8 bytes. */
+  readonly sha256: string;
+  readonly size: number;
+  readonly mode?: string;
+  readonly owner?: string;
+  readonly group?: string;
+}
+
+const KIND = 'linux.file';
+const FIELDS = ['content', 'mode', 'owner', 'group'] as const;
+/** Files up to this size travel in the probe, so that the plan can show a text diff. */
+export const FILE_TEXT_LIMIT = 64 * 1024;
+
+function describeContent(secret: boolean, size: number, sha256: string): string {
+  return secret ? MASK : `${size} bytes, sha256 ${sha256.slice(0, 12)}`;
+}
+
+function diffFile(d: Readonly<FileDesired>, a: FsEntry | null): Change {
+  const secret = isSecret(d.content);
+  const desiredView: Fields = { content: describeContent(secret, d.size, d.sha256), mode: d.mode, owner: d.owner, group: d.group };
+  const managed = FIELDS.filter((f) => d[f] !== undefined);
+  const pick = (view: Fields, fields: readonly string[]): Fields => Object.fromEntries(fields.map((f) => [f, view[f]]));
+  const textDiff = (before: string | null): { textDiff?: string } =>
+    secret ? {} : { textDiff: unifiedDiff(before, d.content as string, { path: d.path }) };
+
+  if (a === null) return { action: 'create', fields: managed, before: null, after: pick(desiredView, managed), ...textDiff(null) };
+  if (a.type !== 'file') return wrongTypeChange(d.path, a.type, 'file', 'content', { content: desiredView.content });
+  const st = a.stat!;
+  const actualView: Fields = {
+    content: describeContent(secret, st.size, a.sha256!),
+    mode: st.mode,
+    owner: d.owner !== undefined && /^\d+$/.test(d.owner) ? st.uid : st.owner,
+    group: d.group !== undefined && /^\d+$/.test(d.group) ? st.gid : st.group,
+  };
+  const changed = managed.filter((f) =>
+    f === 'content' ? d.sha256 !== a.sha256
+    : f === 'mode' ? d.mode !== st.mode
+    : f === 'owner' ? !principalMatches(d.owner!, st.owner, st.uid)
+    : !principalMatches(d.group!, st.group, st.gid));
+  if (changed.length === 0) return NOOP;
+  const oldText = textOf(a.content);
+  return {
+    action: 'update',
+    fields: changed,
+    before: pick(actualView, changed),
+    after: pick(desiredView, changed),
+    // Only when the old content is known text: a binary or large file gets no diff.
+    ...(changed.includes('content') && oldText !== null ? textDiff(oldText) : {}),
+  };
+}
+
+export function file(options: FileOptions): Step<FileDesired, FsEntry> {
+  const r = new OptionReader(KIND, options as Options);
+  r.only(['path', 'content', 'template', 'vars', 'mode', 'owner', 'group']);
+  const path = r.absolutePath('path');
+  if (path === '/') r.fail('path', 'must name a file, not /');
+  const hasContent = r.opts.content !== undefined, hasTemplate = r.opts.template !== undefined;
+  if (hasContent && hasTemplate) r.fail('template', 'cannot be combined with content (give one of them)');
+  if (!hasContent && !hasTemplate) r.fail('content', 'is required (or template, with vars)');
+  if (!hasTemplate && r.opts.vars !== undefined) r.fail('vars', 'is only used with template');
+  const content = hasContent ? r.stringOrSecret('content') : renderTemplate(r, r.string('template'), readVars(r));
+  const clear = isSecret(content) ? content.reveal() : content;
+  const desired: FileDesired = Object.freeze({
+    path,
+    content,
+    sha256: sha256Hex(clear),
+    size: Buffer.byteLength(clear),
+    mode: r.mode('mode'),
+    owner: r.principal('owner'),
+    group: r.principal('group'),
+  });
+  const title = `file ${path}`;
+  // For secret content the old content is not fetched either (it is likely an older secret):
+  // only an empty file comes as content, any other as its digest.
+  const probeOptions = { contentLimit: isSecret(content) ? 0 : FILE_TEXT_LIMIT };
+
+  return Object.freeze({
+    kind: KIND,
+    title,
+    desired,
+    probe: () => ({
+      script: fsProbeScript(path, probeOptions),
+      parse: (result: ExecResult) => {
+        const lines = new ProbeLines(title, result);
+        const entry = parseFsProbe(lines, probeOptions);
+        lines.end();
+        return entry;
+      },
+    }),
+    diff: diffFile,
+    async apply(remote: Remote, change: Change, actual: FsEntry | null): Promise<void> {
+      refuseWrongType(path, actual, 'file');
+      const scripts: Script[] = [];
+      let stdin: string | Secret | undefined;
+      await applyFields(change, FIELDS, {
+        content: async () => {
+          // The new file gets its final attributes before it replaces the old one.
+          scripts.push(atomicWriteScript({ path, ...keptAttributes(actual, desired) }));
+          stdin = desired.content;
+        },
+        mode: async () => { scripts.push(chmodScript(path, desired.mode!, false)); },
+        owner: async () => { scripts.push(chownScript(path, desired.owner!)); },
+        group: async () => { scripts.push(chgrpScript(path, desired.group!)); },
+      });
+      await runApply(remote, title, scripts, stdin);
+    },
+  });
+}

@@ -1,0 +1,111 @@
+// The read-only probe of one filesystem path, shared by the file-like steps. Output format
+// (one record per line; the content section only for regular files when asked for):
+//
+//   type absent | type symlink | type other | type directory | type file
+//   stat <mode octal> <uid> <gid> <owner name> <group name> <size>    (directory and file)
+//   base64 / <base64 lines> / end          (file of at most contentLimit bytes), or
+//   sha256 <64 hex>  -                     (larger file: only its digest)
+//
+// GNU stat prints UNKNOWN for an id without a name; ids are printed too, so nothing is lost.
+import { createHash } from 'node:crypto';
+import { sh, type Script } from '../../runner/core/quote.js';
+import type { ProbeLines } from './probe-lines.js';
+
+export type FsType = 'file' | 'directory' | 'symlink' | 'other';
+
+export interface FsStat {
+  /** Four octal digits, e.g. '0644', '2775'. */
+  readonly mode: string;
+  readonly uid: string;
+  readonly gid: string;
+  readonly owner: string;
+  readonly group: string;
+  readonly size: number;
+}
+
+export interface FsEntry {
+  readonly type: FsType;
+  /** For files and directories. */
+  readonly stat: FsStat | null;
+  /** For files, when content was asked for. */
+  readonly sha256: string | null;
+  /** The bytes of a file no larger than the content limit; null otherwise. */
+  readonly content: Buffer | null;
+}
+
+export interface FsProbeOptions {
+  /** Follow a symbolic link at the path (directories); otherwise a link is reported as such. */
+  readonly follow?: boolean;
+  /** Send files up to this many bytes, and a digest of larger ones; undefined: neither. */
+  readonly contentLimit?: number;
+}
+
+const STAT_FORMAT = '%a %u %g %U %G %s';
+
+export function fsProbeScript(path: string, opts: FsProbeOptions = {}): Script {
+  const stat = opts.follow ? sh`stat -L -c ${STAT_FORMAT} ${path}` : sh`stat -c ${STAT_FORMAT} ${path}`;
+  // A dangling link is the only link a following probe reports: there is nothing to follow.
+  const isLink = opts.follow ? sh`[ -L ${path} ] && ! [ -e ${path} ]` : sh`[ -L ${path} ]`;
+  const statLine = sh`play_st=$(${stat}) && printf 'stat %s\\n' "$play_st"`;
+  // The size is the last field of the stat line; `&&` so a failed stat prints nothing more.
+  const content = opts.contentLimit === undefined
+    ? sh``
+    : sh` && if [ "\${play_st##* }" -le ${opts.contentLimit} ]; then echo base64; base64 < ${path} && echo end; else printf 'sha256 '; sha256sum < ${path}; fi`;
+  return sh`if ${isLink}; then echo 'type symlink'
+elif [ -d ${path} ]; then echo 'type directory'; ${statLine}
+elif [ -f ${path} ]; then echo 'type file'; ${statLine}${content}
+elif [ -e ${path} ] || [ -L ${path} ]; then echo 'type other'
+else echo 'type absent'; fi`;
+}
+
+export function sha256Hex(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function parseFsProbe(lines: ProbeLines, opts: FsProbeOptions = {}): FsEntry | null {
+  const type = lines.record('type');
+  if (type === 'absent') return null;
+  if (type === 'symlink' || type === 'other') return { type, stat: null, sha256: null, content: null };
+  if (type !== 'file' && type !== 'directory') lines.fail(`unknown type ${JSON.stringify(type)}`);
+  const m = lines.match('stat', /^([0-7]{1,4}) (\d+) (\d+) (\S+) (\S+) (\d+)$/);
+  const stat: FsStat = { mode: m[1]!.padStart(4, '0'), uid: m[2]!, gid: m[3]!, owner: m[4]!, group: m[5]!, size: Number(m[6]) };
+  if (type === 'directory' || opts.contentLimit === undefined) return { type, stat, sha256: null, content: null };
+  if (lines.peek() === 'base64') {
+    lines.next('base64');
+    const chunks: string[] = [];
+    for (let line = lines.next("base64 data or 'end'"); line !== 'end'; line = lines.next("base64 data or 'end'")) {
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(line)) lines.fail(`not base64: ${JSON.stringify(line.slice(0, 80))}`);
+      chunks.push(line);
+    }
+    const content = Buffer.from(chunks.join(''), 'base64');
+    return { type, stat, sha256: sha256Hex(content), content };
+  }
+  const d = lines.match('sha256', /^([0-9a-f]{64})(?:\s+-)?$/);
+  return { type, stat, sha256: d[1]!, content: null };
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The content as text when it is UTF-8 without NUL bytes (what we diff and edit); else null. */
+export function textOf(content: Buffer | null): string | null {
+  if (content === null || content.includes(0)) return null;
+  try {
+    return utf8.decode(content);
+  } catch {
+    return null;
+  }
+}
+
+/** A desired owner or group given as a number is compared with the id, a name with the name. */
+export function principalMatches(desired: string, name: string, id: string): boolean {
+  return /^\d+$/.test(desired) ? desired === id : desired === name;
+}
+
+export function describeType(type: FsType): string {
+  switch (type) {
+    case 'file': return 'a regular file';
+    case 'directory': return 'a directory';
+    case 'symlink': return 'a symbolic link';
+    case 'other': return 'a special file (device, socket or FIFO)';
+  }
+}

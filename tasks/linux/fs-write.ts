@@ -1,0 +1,106 @@
+// Writing files and attributes on the host. Content always travels on stdin. A write goes to a
+// temp file in the target's directory (same filesystem, so the rename is atomic), gets its final
+// mode and ownership before it becomes visible, and, when its content was computed from what the
+// probe read, is renamed only if the file still has the probed digest: a concurrent edit makes
+// apply fail instead of being silently overwritten.
+//
+// Known limit: a rename cannot replace a file that is itself a mount point (a bind-mounted file);
+// such a write fails with "Device or resource busy". Bind-mounted directories are fine.
+import { posix } from 'node:path';
+import type { Change, Fields } from '../../runner/core/change.js';
+import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
+import { mustRun } from '../../runner/core/remote.js';
+import type { Secret } from '../../runner/core/secret.js';
+import type { Remote } from '../../runner/core/step.js';
+import { describeType, type FsEntry, type FsType } from './fs-probe.js';
+
+/** The exit status of a guarded write whose file changed after the probe (EX_TEMPFAIL). */
+export const CHANGED_SINCE_PROBE = 75;
+
+export interface WriteTarget {
+  readonly path: string;
+  /** Final mode; undefined: the umask default of a new file (0666 & ~umask). */
+  readonly mode?: string;
+  /** Final owner and group; undefined: whoever runs the script. */
+  readonly owner?: string;
+  readonly group?: string;
+  /** The sha256 the file must still have just before the rename, or 'absent'; undefined: no guard. */
+  readonly expect?: string;
+}
+
+/** The script of one write; it relies on `set -e` (see runApply) to stop at a failed step. */
+export function atomicWriteScript(t: WriteTarget): Script {
+  const dir = posix.dirname(t.path);
+  const template = `${dir === '/' ? '' : dir}/.play-XXXXXXXX`;
+  const parts: Script[] = [
+    sh`play_tmp=$(mktemp ${template})`,
+    sh`trap 'rm -f "$play_tmp"' EXIT`,
+    sh`cat > "$play_tmp"`,
+    t.mode !== undefined ? sh`chmod ${t.mode} "$play_tmp"` : sh`chmod "$(printf '%04o' $(( 0666 & ~$(umask) )))" "$play_tmp"`,
+  ];
+  if (t.owner !== undefined) parts.push(sh`chown ${t.owner} "$play_tmp"`);
+  if (t.group !== undefined) parts.push(sh`chgrp ${t.group} "$play_tmp"`);
+  if (t.expect !== undefined) {
+    const msg = `${t.path} changed since it was probed; not overwriting it (run again to plan from its new content)`;
+    parts.push(
+      sh`if [ -e ${t.path} ] || [ -L ${t.path} ]; then play_now=$(sha256sum < ${t.path}); play_now=\${play_now%% *}; else play_now=absent; fi`,
+      sh`if [ "$play_now" != ${t.expect} ]; then printf '%s\\n' ${msg} >&2; exit ${CHANGED_SINCE_PROBE}; fi`,
+    );
+  }
+  parts.push(sh`mv -f "$play_tmp" ${t.path}`, sh`trap - EXIT`);
+  return joinScripts('sh', parts);
+}
+
+/**
+ * GNU chmod keeps a directory's setuid/setgid bits for a 4-digit numeric mode; the extra
+ * leading zero makes the mode exact, so that a desired '0755' really clears a setgid bit.
+ */
+export function chmodScript(path: string, mode: string, isDirectory: boolean): Script {
+  return sh`chmod ${isDirectory ? `0${mode}` : mode} ${path}`;
+}
+
+export function chownScript(path: string, owner: string): Script {
+  return sh`chown ${owner} ${path}`;
+}
+
+export function chgrpScript(path: string, group: string): Script {
+  return sh`chgrp ${group} ${path}`;
+}
+
+/** Runs the collected setter scripts as one script (one round trip), stopping at the first error. */
+export async function runApply(remote: Remote, what: string, scripts: readonly Script[], stdin?: string | Buffer | Secret): Promise<void> {
+  if (scripts.length === 0) return;
+  const script = joinScripts('sh', [sh`set -e`, ...scripts]);
+  await mustRun(remote, script, what, stdin === undefined ? undefined : { stdin });
+}
+
+/** The attributes a rewritten file keeps: its current ones, unless desired says otherwise. */
+export function keptAttributes(actual: FsEntry | null, desired: { mode?: string; owner?: string; group?: string }): Pick<WriteTarget, 'mode' | 'owner' | 'group'> {
+  return {
+    mode: desired.mode ?? actual?.stat?.mode,
+    owner: desired.owner ?? actual?.stat?.uid,
+    group: desired.group ?? actual?.stat?.gid,
+  };
+}
+
+function refusal(path: string, type: FsType, expected: FsType): string {
+  return `${path} is ${describeType(type)}, not ${describeType(expected)}: apply will refuse to replace it (remove it first)`;
+}
+
+/**
+ * The plan for a path held by the wrong kind of object. We never delete what we did not make, so
+ * the plan says what it would take and apply refuses (see refuseWrongType).
+ */
+export function wrongTypeChange(path: string, type: FsType, expected: FsType, field: string, after: Fields): Change {
+  return {
+    action: 'update',
+    fields: [field],
+    before: { [field]: `<${describeType(type)}>` },
+    after,
+    warnings: [refusal(path, type, expected)],
+  };
+}
+
+export function refuseWrongType(path: string, actual: FsEntry | null, expected: FsType): void {
+  if (actual !== null && actual.type !== expected) throw new Error(refusal(path, actual.type, expected).replace('apply will refuse', 'refusing'));
+}

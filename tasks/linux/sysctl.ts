@@ -1,0 +1,155 @@
+// sysctl({ key, value, file? }): a kernel parameter has a value now and after a reboot.
+// Fields, applied in this order:
+//  - live: the value in /proc/sys/<key with dots as slashes>, written there directly. First, so
+//    the kernel validates the value before it is persisted for the next boot.
+//  - persisted: the last `key = value` assignment of the key in `file` (default
+//    /etc/sysctl.d/99-play.conf; null when absent). That line is rewritten (or appended) in a
+//    content computed from the probed file, written atomically and guarded like lineInFile.
+//    Other files are never loaded (no `sysctl --system` or `-p`).
+// Values are compared with whitespace runs collapsed ("32768\t60999" equals "32768 60999"); a
+// number is its decimal text, and 0 is a value like any other. Keys are dotted names
+// (`net.ipv4.ip_forward`); the slash form for names containing dots is not supported.
+//
+// Probe output: `live <value>` | `live-absent` (no such parameter) | `live-unreadable`, then the fs records of the
+// file (see fs-probe.ts).
+import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
+import { OptionReader, type Options } from '../../runner/core/options.js';
+import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
+import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
+import { refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
+import { ProbeLines } from './probe-lines.js';
+import { normalizeSysctlValue, persistedValue, setPersisted, SYSCTL_KEY } from './sysctl-conf.js';
+import { unifiedDiff } from './text-diff.js';
+import { editableProbeScript, guardedWriteScript, parseEditable, type EditableFile } from './text-file.js';
+
+export type SysctlOptions = {
+  key: string;
+  value: string | number;
+  /** Absolute path of the sysctl.d file holding the persisted value. */
+  file?: string;
+};
+
+export interface SysctlDesired {
+  readonly key: string;
+  /** Normalized: trimmed, whitespace runs collapsed to one space. */
+  readonly value: string;
+  readonly file: string;
+}
+
+export interface SysctlActual {
+  /** The live value, normalized; null when the kernel has no such key. */
+  readonly live: string | null;
+  /** The value the file assigns, normalized; null when it does not. */
+  readonly persisted: string | null;
+  readonly file: EditableFile | null;
+}
+
+const KIND = 'linux.sysctl';
+export const DEFAULT_SYSCTL_FILE = '/etc/sysctl.d/99-play.conf';
+
+function procPath(key: string): string {
+  return `/proc/sys/${key.replace(/\./g, '/')}`;
+}
+
+function diffSysctl(d: Readonly<SysctlDesired>, a: SysctlActual | null): Change {
+  const actual = a ?? { live: null, persisted: null, file: null };
+  const fields: string[] = [];
+  const before: Fields = {}, after: Fields = {};
+  const warnings: string[] = [];
+  let textDiff: string | undefined;
+  if (actual.live !== d.value) {
+    fields.push('live');
+    before.live = actual.live;
+    after.live = d.value;
+    if (actual.live === null) warnings.push(`${procPath(d.key)} is not a kernel parameter on this host (unknown key, or its module is not loaded): apply will fail`);
+  }
+  if (actual.file !== null && actual.file.type !== 'file') {
+    const blocked = wrongTypeChange(d.file, actual.file.type, 'file', 'persisted', { persisted: d.value });
+    fields.push('persisted');
+    Object.assign(before, blocked.before);
+    after.persisted = d.value;
+    warnings.push(...blocked.warnings!);
+  } else if (actual.persisted !== d.value) {
+    fields.push('persisted');
+    before.persisted = actual.persisted;
+    after.persisted = d.value;
+    const text = actual.file?.text ?? null;
+    textDiff = unifiedDiff(text, setPersisted(text, d.key, d.value).text, { path: d.file });
+  }
+  if (fields.length === 0) return NOOP;
+  return {
+    action: 'update',
+    fields,
+    before,
+    after,
+    ...(textDiff !== undefined ? { textDiff } : {}),
+    ...(warnings.length ? { warnings } : {}),
+  };
+}
+
+function readValue(r: OptionReader): string {
+  const v = r.opts.value;
+  if (typeof v === 'number') {
+    if (!Number.isSafeInteger(v)) r.fail('value', `must be an integer when given as a number, got ${v}`);
+    return String(v);
+  }
+  if (typeof v !== 'string') r.fail('value', `must be a string or a number, got ${v === undefined ? 'nothing' : v === null ? 'null' : typeof v}`);
+  if (v.includes('\0')) r.fail('value', 'must not contain a NUL byte');
+  const value = normalizeSysctlValue(v);
+  if (value === '') r.fail('value', 'must not be empty');
+  return value;
+}
+
+export function sysctl(options: SysctlOptions): Step<SysctlDesired, SysctlActual> {
+  const r = new OptionReader(KIND, options as Options);
+  r.only(['key', 'value', 'file']);
+  const key = r.nonEmpty('key');
+  if (!SYSCTL_KEY.test(key)) r.fail('key', `must be a dotted kernel parameter name such as net.ipv4.ip_forward, got ${JSON.stringify(key.slice(0, 60))}`);
+  const desired: SysctlDesired = Object.freeze({
+    key,
+    value: readValue(r),
+    file: r.absolutePath('file', 'optional') ?? DEFAULT_SYSCTL_FILE,
+  });
+  const { value, file } = desired;
+  const proc = procPath(key);
+  const title = `sysctl ${key}`;
+
+  // A directory such as /proc/sys/net/ipv4 is not a parameter: reported like an unknown key.
+  // tr turns a multi-value (tab separated, sometimes multi-line) value into one line.
+  const liveScript = sh`if [ -f ${proc} ]; then if play_live=$(tr -s ${' \t\n'} ${'   '} < ${proc}); then printf 'live %s\\n' "$play_live"; else echo live-unreadable; fi; else echo live-absent; fi`;
+
+  return Object.freeze({
+    kind: KIND,
+    title,
+    desired,
+    probe: () => ({
+      script: joinScripts('sh', [liveScript, editableProbeScript(file)]),
+      parse: (result: ExecResult): SysctlActual => {
+        const lines = new ProbeLines(title, result);
+        let live: string | null = null;
+        const first = lines.peek();
+        if (first === 'live-unreadable') throw new Error(`cannot read ${proc} (a write-only parameter cannot be managed idempotently)`);
+        if (first === 'live-absent') lines.next('live-absent');
+        else live = normalizeSysctlValue(lines.record('live'));
+        const fileState = parseEditable(lines, file);
+        lines.end();
+        return { live, persisted: persistedValue(fileState?.text ?? null, key), file: fileState };
+      },
+    }),
+    diff: diffSysctl,
+    async apply(remote: Remote, change: Change, actual: SysctlActual | null): Promise<void> {
+      const current = actual?.file ?? null;
+      const scripts: Script[] = [];
+      let stdin: string | undefined;
+      await applyFields(change, ['live', 'persisted'], {
+        live: async () => { scripts.push(sh`printf '%s\\n' ${value} > ${proc}`); },
+        persisted: async () => {
+          refuseWrongType(file, current?.entry ?? null, 'file');
+          stdin = setPersisted(current?.text ?? null, key, value).text;
+          scripts.push(guardedWriteScript(file, current));
+        },
+      });
+      await runApply(remote, title, scripts, stdin);
+    },
+  });
+}

@@ -1,0 +1,34 @@
+import test from 'ava';
+import { deepEqual, diffFields } from '../../runner/core/change.js';
+
+interface D { path: string; mode?: string; owner?: string; value?: number }
+
+const table: { name: string; desired: D; actual: Partial<D> | null; action: string; fields: string[] }[] = [
+  { name: 'absent is create', desired: { path: '/a', mode: '0644' }, actual: null, action: 'create', fields: ['path', 'mode'] },
+  { name: 'equal is noop', desired: { path: '/a', mode: '0644' }, actual: { path: '/a', mode: '0644' }, action: 'noop', fields: [] },
+  { name: 'one field differs', desired: { path: '/a', mode: '0644' }, actual: { path: '/a', mode: '0600' }, action: 'update', fields: ['mode'] },
+  { name: 'unmanaged field never differs', desired: { path: '/a' }, actual: { path: '/a', mode: '0600' }, action: 'noop', fields: [] },
+  { name: 'zero is a value, not absence', desired: { path: '/a', value: 0 }, actual: { path: '/a', value: 1 }, action: 'update', fields: ['value'] },
+  { name: 'zero equals zero', desired: { path: '/a', value: 0 }, actual: { path: '/a', value: 0 }, action: 'noop', fields: [] },
+];
+
+for (const row of table) {
+  test(`diffFields: ${row.name}`, (t) => {
+    const c = diffFields(row.desired, row.actual, ['path', 'mode', 'owner', 'value']);
+    t.is(c.action as string, row.action);
+    t.deepEqual([...c.fields], row.fields);
+    if (c.action === 'update') {
+      for (const f of row.fields) {
+        t.is(c.after![f], (row.desired as any)[f]);
+        t.is(c.before![f], (row.actual as any)[f] ?? null);
+      }
+    }
+  });
+}
+
+test('deepEqual compares objects regardless of key order, arrays in order', (t) => {
+  t.true(deepEqual({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 }));
+  t.false(deepEqual([1, 2], [2, 1]));
+  t.false(deepEqual({ a: 1 }, { a: 1, b: undefined }));
+  t.false(deepEqual(0, null));
+});
