@@ -1,0 +1,125 @@
+// Compiles a playbook against an inventory into one graph of task x host nodes. Every check that
+// can fail on input (unknown task ids, cycles, patterns matching nothing) fails here, before any
+// host is touched. Ordering comes only from needs/triggeredBy; declaration order breaks ties.
+import { InputError, UsageError } from '../core/errors.js';
+import type { Host, Inventory } from '../inventory/model.js';
+import { selectHosts } from '../inventory/pattern.js';
+import type { Playbook, TaskSpec } from './define.js';
+
+export interface TaskNode {
+  /** `task@target`, or `task@target>runsOn` when delegated. */
+  readonly id: string;
+  readonly task: string;
+  readonly spec: TaskSpec;
+  readonly target: Host;
+  readonly runsOn: Host;
+  /** Nodes that must finish first. */
+  readonly deps: readonly TaskNode[];
+  /** The subset of deps whose change triggers this node (empty: not a triggered task). */
+  readonly triggers: readonly TaskNode[];
+  /** Needed tasks that have no node at all here (their hosts are outside --limit): the node is skipped. */
+  readonly unmet: readonly string[];
+  /** Position in the topological order of all nodes. */
+  readonly order: number;
+}
+
+export interface TaskGraph {
+  readonly playbook: Playbook;
+  /** Task ids in topological order. */
+  readonly taskOrder: readonly string[];
+  /** All nodes in topological order. */
+  readonly nodes: readonly TaskNode[];
+  /** Hosts that run steps, in inventory order. */
+  readonly hosts: readonly Host[];
+  /** Tasks that were left without hosts (their pattern and --limit did not meet). */
+  readonly emptyTasks: readonly string[];
+}
+
+export interface CompileOptions {
+  limit?: string;
+  cwd?: string;
+}
+
+export function taskOrder(pb: Playbook): string[] {
+  const ids = Object.keys(pb.tasks);
+  const deps = new Map<string, string[]>();
+  for (const id of ids) {
+    const spec = pb.tasks[id]!;
+    if (!spec || typeof spec !== 'object' || typeof spec.on !== 'string' || !spec.step) {
+      throw new InputError(`playbook ${pb.name}: task '${id}' needs 'on' (a host pattern) and 'step'`);
+    }
+    const all = [...(spec.needs ?? []), ...(spec.triggeredBy ?? [])];
+    for (const d of all) {
+      if (!Object.hasOwn(pb.tasks, d)) {
+        throw new InputError(`playbook ${pb.name}: task '${id}' needs '${d}', which is not a task of this playbook (tasks: ${ids.join(', ')})`);
+      }
+      if (d === id) throw new InputError(`playbook ${pb.name}: task '${id}' needs itself`);
+    }
+    deps.set(id, [...new Set(all)]);
+  }
+  // Kahn's algorithm; among ready tasks, the one declared first goes first.
+  const done = new Set<string>();
+  const order: string[] = [];
+  while (order.length < ids.length) {
+    const next = ids.find((id) => !done.has(id) && deps.get(id)!.every((d) => done.has(d)));
+    if (!next) {
+      const stuck = ids.filter((id) => !done.has(id));
+      throw new InputError(`playbook ${pb.name}: tasks ${stuck.join(', ')} depend on each other in a cycle`);
+    }
+    done.add(next);
+    order.push(next);
+  }
+  return order;
+}
+
+function select(inv: Inventory, pattern: string, what: string, cwd?: string): Host[] {
+  try {
+    return selectHosts(inv, pattern, { cwd });
+  } catch (e) {
+    if (e instanceof UsageError) throw new InputError(`${what}: ${e.message}`);
+    throw e;
+  }
+}
+
+export function compileGraph(pb: Playbook, inv: Inventory, options: CompileOptions = {}): TaskGraph {
+  const order = taskOrder(pb);
+  const limited = options.limit ? new Set(selectHosts(inv, options.limit, { cwd: options.cwd }).map((h) => h.name)) : null;
+  const nodes: TaskNode[] = [];
+  const byTask = new Map<string, TaskNode[]>();
+  const emptyTasks: string[] = [];
+
+  for (const task of order) {
+    const spec = pb.tasks[task]!;
+    const targets = select(inv, spec.on, `playbook ${pb.name}, task '${task}', on '${spec.on}'`, options.cwd)
+      .filter((h) => !limited || limited.has(h.name));
+    const delegates = spec.delegateTo
+      ? select(inv, spec.delegateTo, `playbook ${pb.name}, task '${task}', delegateTo '${spec.delegateTo}'`, options.cwd)
+      : null;
+    const mine: TaskNode[] = [];
+    for (const target of targets) {
+      const depsOf = (ids: readonly string[]) => ids.flatMap((d) => {
+        const ofTask = byTask.get(d) ?? [];
+        const sameTarget = ofTask.filter((n) => n.target.name === target.name);
+        return sameTarget.length > 0 ? sameTarget : ofTask;
+      });
+      const triggers = depsOf(spec.triggeredBy ?? []);
+      const deps = [...new Set([...depsOf(spec.needs ?? []), ...triggers])];
+      const unmet = [...(spec.needs ?? []), ...(spec.triggeredBy ?? [])].filter((d) => (byTask.get(d) ?? []).length === 0);
+      for (const runsOn of delegates ?? [target]) {
+        const id = runsOn === target ? `${task}@${target.name}` : `${task}@${target.name}>${runsOn.name}`;
+        const node: TaskNode = { id, task, spec, target, runsOn, deps, triggers, unmet, order: nodes.length };
+        nodes.push(node);
+        mine.push(node);
+      }
+    }
+    if (mine.length === 0) emptyTasks.push(task);
+    byTask.set(task, mine);
+  }
+  if (nodes.length === 0) {
+    throw new UsageError(options.limit
+      ? `--limit '${options.limit}' selects no host that any task of ${pb.name} runs on`
+      : `playbook ${pb.name} has no task with a host in this inventory`);
+  }
+  const used = new Set(nodes.map((n) => n.runsOn.name));
+  return { playbook: pb, taskOrder: order, nodes, hosts: inv.hosts.filter((h) => used.has(h.name)), emptyTasks };
+}

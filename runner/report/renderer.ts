@@ -1,0 +1,46 @@
+// How a run is shown while it goes. The compact renderer prints one line per host as it
+// finishes (right for CI logs and large runs); the live one (listr2) is for a terminal.
+import type { Writable } from 'node:stream';
+import type { RunEvent } from '../run/run-graph.js';
+import type { RunReport } from './model.js';
+import { countLine, groupedChanges, summaryLine } from './text.js';
+
+export interface Renderer {
+  start(hosts: readonly string[]): void;
+  onEvent(event: RunEvent): void;
+  finish(report: RunReport): Promise<void> | void;
+}
+
+export interface RenderOptions {
+  out: Writable;
+  diff: boolean;
+  title: string;
+}
+
+export function printClosing(out: Writable, report: RunReport, diff: boolean): void {
+  const lines = groupedChanges(report, diff || report.mode === 'check');
+  if (lines.length) out.write(`${report.mode === 'check' ? 'would change' : 'changes and failures'}:\n${lines.join('\n')}\n`);
+  out.write(summaryLine(report) + '\n');
+}
+
+export class CompactRenderer implements Renderer {
+  #width = 8;
+  constructor(private readonly options: RenderOptions) {}
+
+  start(hosts: readonly string[]): void {
+    this.#width = Math.max(8, ...hosts.map((h) => h.length));
+    this.options.out.write(`${this.options.title} on ${hosts.length} host${hosts.length === 1 ? '' : 's'}\n`);
+  }
+
+  onEvent(event: RunEvent): void {
+    if (event.type !== 'host-done') return;
+    const r = event.report;
+    const firstProblem = r.steps.find((s) => s.status === 'failed' || s.status === 'unreachable');
+    const why = firstProblem ? ` ${firstProblem.task}: ${firstProblem.error ?? ''}` : '';
+    this.options.out.write(`${event.host.padEnd(this.#width)}  ${r.status.padEnd(11)} ${countLine(r)}${why}\n`);
+  }
+
+  finish(report: RunReport): void {
+    printClosing(this.options.out, report, this.options.diff);
+  }
+}

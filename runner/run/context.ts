@@ -1,0 +1,72 @@
+// Task contexts and the outputs store: how a step function sees its host, the inventory and the
+// outputs of the tasks it needs. Reading an output that is not known yet throws UnknownOutput,
+// which the runner reports as `unknown (needs X)` in check mode: never a false ok.
+import type { Host, Inventory } from '../inventory/model.js';
+import type { HostView, TaskContext } from '../playbook/define.js';
+import type { TaskNode } from '../playbook/compile.js';
+
+export class UnknownOutput extends Error {
+  constructor(readonly task: string, readonly host: string) {
+    super(`unknown (needs ${task} on ${host})`);
+    this.name = 'UnknownOutput';
+  }
+}
+
+export class OutputStore {
+  readonly #byTaskTarget = new Map<string, object>();
+  set(node: TaskNode, outputs: object): void {
+    const key = `${node.task}@${node.target.name}`;
+    if (!this.#byTaskTarget.has(key)) this.#byTaskTarget.set(key, outputs);
+  }
+  get(task: string, target: string): object | undefined {
+    return this.#byTaskTarget.get(`${task}@${target}`);
+  }
+}
+
+export function hostView(host: Host, extraVars: Readonly<Record<string, unknown>>): HostView {
+  return Object.freeze({
+    name: host.name,
+    vars: Object.freeze({ ...host.vars, ...extraVars }),
+    groups: host.groups,
+    os: host.connection.os,
+  });
+}
+
+export class ContextFactory {
+  readonly #views = new Map<string, HostView>();
+  readonly #all: HostView[];
+
+  constructor(private readonly inventory: Inventory, private readonly outputs: OutputStore, extraVars: Readonly<Record<string, unknown>>) {
+    this.#all = inventory.hosts.map((h) => {
+      const v = hostView(h, extraVars);
+      this.#views.set(h.name, v);
+      return v;
+    });
+  }
+
+  view(name: string): HostView {
+    return this.#views.get(name)!;
+  }
+
+  for(node: TaskNode): TaskContext {
+    const allowed = new Set([...(node.spec.needs ?? []), ...(node.spec.triggeredBy ?? [])]);
+    return {
+      host: this.view(node.target.name),
+      runsOn: this.view(node.runsOn.name),
+      inventory: this.#all,
+      group: (name) => {
+        const g = this.inventory.groups.get(name);
+        if (!g) throw new Error(`task ${node.task}: no group '${name}' in the inventory`);
+        return g.hosts.map((h) => this.view(h));
+      },
+      output: <O extends object>(task: string, host = node.target.name): O => {
+        if (!allowed.has(task)) {
+          throw new Error(`task ${node.task} reads the output of '${task}' but does not list it in needs`);
+        }
+        const out = this.outputs.get(task, host);
+        if (!out) throw new UnknownOutput(task, host);
+        return out as O;
+      },
+    };
+  }
+}

@@ -1,0 +1,39 @@
+// Several probes of one host in one round trip: each probe's output is framed by markers that
+// carry a per-batch random nonce (so no file content can forge one) and its exit status.
+import { randomBytes } from 'node:crypto';
+import { Script } from '../core/quote.js';
+import type { ExecResult } from '../core/step.js';
+
+export function newNonce(): string {
+  return randomBytes(9).toString('hex');
+}
+
+/** One POSIX sh script running each probe in a subshell, so an `exit` in one cannot end the batch. */
+export function batchScript(probes: readonly Script[], nonce: string): Script {
+  const parts = probes.map((p, i) => {
+    if (p.shell !== 'sh') throw new TypeError('only sh probes can be batched in a sh batch');
+    return `printf '%s\\n' '@@${nonce}@@${i}@@begin'\n( ${p.text}\n) </dev/null\nprintf '\\n@@${nonce}@@${i}@@end %s\\n' "$?"`;
+  });
+  return new Script('sh', parts.join('\n'));
+}
+
+/** Splits a batch's stdout back into one ExecResult per probe; a missing frame is an error. */
+export function splitBatch(out: ExecResult, nonce: string, count: number): ExecResult[] {
+  const results: ExecResult[] = [];
+  let from = 0;
+  for (let i = 0; i < count; i++) {
+    const begin = `@@${nonce}@@${i}@@begin\n`;
+    const b = out.stdout.indexOf(begin, from);
+    const endMark = `\n@@${nonce}@@${i}@@end `;
+    const e = b < 0 ? -1 : out.stdout.indexOf(endMark, b + begin.length);
+    if (b < 0 || e < 0) {
+      const why = out.code === 0 ? 'output was cut short' : `the batch exited ${out.code ?? 'by a signal'}`;
+      throw new Error(`probe ${i + 1} of ${count} returned no result (${why})${out.stderr ? `: ${out.stderr.trim().slice(0, 500)}` : ''}`);
+    }
+    const codeEnd = out.stdout.indexOf('\n', e + endMark.length);
+    const code = Number(out.stdout.slice(e + endMark.length, codeEnd < 0 ? undefined : codeEnd));
+    results.push({ stdout: out.stdout.slice(b + begin.length, e), stderr: out.stderr, code });
+    from = codeEnd < 0 ? out.stdout.length : codeEnd;
+  }
+  return results;
+}

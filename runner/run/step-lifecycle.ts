@@ -1,0 +1,130 @@
+// One node's life on its host: build the step, probe (batched with the host's other pending
+// probes), diff, and in apply mode apply the changed fields and probe again to prove convergence.
+import { NOOP, type Change } from '../core/change.js';
+import { UnreachableError } from '../core/errors.js';
+import { masked, redact } from '../core/secret.js';
+import type { AnyStep, ExecOptions, Remote } from '../core/step.js';
+import type { Script } from '../core/quote.js';
+import type { TaskNode } from '../playbook/compile.js';
+import type { Mode, StepReport, StepStatus } from '../report/model.js';
+import { UnknownOutput, type ContextFactory, type OutputStore } from './context.js';
+import type { HostSession, ProbeOutcome } from './host-session.js';
+
+export interface LifecycleEnv {
+  mode: Mode;
+  timeoutMs: number;
+  contexts: ContextFactory;
+  outputs: OutputStore;
+  /** Steps already built, by node id. */
+  steps: Map<string, AnyStep>;
+  /** Probe results taken since the host last changed, by node id. */
+  prefetched: Map<string, ProbeOutcome>;
+  /** The host's nodes that have not run yet, in order (for batching their probes). */
+  pendingOnHost(host: string): readonly TaskNode[];
+}
+
+export class TimeoutError extends Error {}
+
+/** Builds a node's step; `UnknownOutput` propagates (the caller decides what it means). */
+export function buildStep(node: TaskNode, env: LifecycleEnv): AnyStep {
+  const cached = env.steps.get(node.id);
+  if (cached) return cached;
+  const src = node.spec.step;
+  const step = typeof src === 'function' ? src(env.contexts.for(node)) : src;
+  if (!step || typeof step.probe !== 'function' || typeof step.diff !== 'function') {
+    throw new Error(`task ${node.task}: 'step' must be a step (or a function returning one)`);
+  }
+  env.steps.set(node.id, step);
+  return step;
+}
+
+/** Probes this node and every other pending node of the host whose step can be built now. */
+async function probeWithOthers(node: TaskNode, step: AnyStep, session: HostSession, env: LifecycleEnv): Promise<ProbeOutcome> {
+  const have = env.prefetched.get(node.id);
+  if (have) return have;
+  const batch: { node: TaskNode; step: AnyStep }[] = [{ node, step }];
+  for (const other of env.pendingOnHost(session.name)) {
+    if (other === node || env.prefetched.has(other.id)) continue;
+    try {
+      const s = buildStep(other, env);
+      if (s.probe().script.shell === step.probe().script.shell) batch.push({ node: other, step: s });
+    } catch {
+      // not buildable yet (its inputs are unknown): it will be probed when its turn comes
+    }
+  }
+  const outcomes = await session.probe(batch.map((b) => b.step.probe()), env.timeoutMs);
+  batch.forEach((b, i) => env.prefetched.set(b.node.id, outcomes[i]!));
+  return outcomes[0]!;
+}
+
+function withDeadline(session: HostSession, deadline: number): Remote {
+  return {
+    name: session.name,
+    run: (script: Script, options?: ExecOptions) => {
+      const left = deadline - Date.now();
+      if (left <= 0) return Promise.reject(new TimeoutError('timed out'));
+      return session.run(script, { ...options, timeoutMs: Math.min(options?.timeoutMs ?? left, left) });
+    },
+  };
+}
+
+export function stepReport(node: TaskNode, step: AnyStep | null, change: Change | null, status: StepStatus, startedAt: number, error: string | null): StepReport {
+  const c = change ?? NOOP;
+  return {
+    task: node.task,
+    ...(node.runsOn !== node.target ? { target: node.target.name } : {}),
+    kind: step?.kind ?? null,
+    title: step ? redact(step.title) : null,
+    action: change ? c.action : null,
+    fields: [...c.fields],
+    before: c.before ? (masked(c.before) as Record<string, unknown>) : null,
+    after: c.after ? (masked(c.after) as Record<string, unknown>) : null,
+    ...(c.textDiff ? { textDiff: redact(c.textDiff) } : {}),
+    ...(c.warnings?.length ? { warnings: [...c.warnings] } : {}),
+    status,
+    durationMs: Date.now() - startedAt,
+    error: error === null ? null : redact(error),
+  };
+}
+
+export async function runLifecycle(node: TaskNode, session: HostSession, env: LifecycleEnv): Promise<StepReport> {
+  const started = Date.now();
+  let step: AnyStep | null = null;
+  let change: Change | null = null;
+  try {
+    try {
+      step = buildStep(node, env);
+    } catch (e) {
+      if (e instanceof UnknownOutput && env.mode === 'check') return stepReport(node, null, null, 'unknown', started, e.message);
+      throw e;
+    }
+    const timeoutMs = (node.spec.timeoutSec ?? env.timeoutMs / 1000) * 1000;
+    const deadline = started + timeoutMs;
+    const probed = await probeWithOthers(node, step, session, env);
+    if (!probed.ok) throw probed.error;
+    change = step.diff(step.desired, probed.actual);
+    if (change.action === 'noop') {
+      env.outputs.set(node, step.outputs?.(step.desired, probed.actual) ?? {});
+      return stepReport(node, step, change, 'ok', started, null);
+    }
+    if (env.mode === 'check') return stepReport(node, step, change, 'changed', started, null);
+
+    env.prefetched.clear(); // the host is about to change: every earlier probe may be stale
+    const applied = await step.apply(withDeadline(session, deadline), change, probed.actual);
+    const after = await probeWithOthers(node, step, session, env);
+    if (!after.ok) throw after.error;
+    const rest = step.diff(step.desired, after.actual);
+    if (rest.action !== 'noop' && step.converges !== false) {
+      return stepReport(node, step, change, 'failed', started, `not converged: ${rest.fields.join(', ') || rest.action}`);
+    }
+    env.outputs.set(node, { ...(step.outputs?.(step.desired, after.actual) ?? {}), ...(applied ?? {}) });
+    return stepReport(node, step, change, 'changed', started, null);
+  } catch (e) {
+    const err = e as Error;
+    const status: StepStatus = err instanceof UnreachableError ? 'unreachable' : 'failed';
+    const msg = err.name === 'TimeoutError' || err instanceof TimeoutError
+      ? `timed out after ${node.spec.timeoutSec ?? env.timeoutMs / 1000} s: ${err.message}`
+      : err.message;
+    return stepReport(node, step, change, status, started, msg);
+  }
+}
