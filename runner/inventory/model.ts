@@ -22,6 +22,8 @@ export interface ConnectionSpec {
   keyFile?: string;
   /** A password (ansible_password / ansible_ssh_pass), always from the environment. */
   password?: EnvRef;
+  /** ansible_become_password / ansible_become_pass, always from the environment. */
+  becomePassword?: EnvRef;
   /** known_hosts path from ansible_ssh_common_args/extra_args `-o UserKnownHostsFile=...` or play_known_hosts. */
   knownHostsFile?: string;
 }
@@ -30,14 +32,14 @@ export interface Host {
   readonly name: string;
   /** Merged variables: all < parent group < child group < host. */
   readonly vars: Readonly<Record<string, unknown>>;
-  /** Every group the host belongs to, directly or through children, `all` included. */
+  /** Every group the host belongs to, directly or through children: `all` first, then in precedence order. */
   readonly groups: readonly string[];
   readonly connection: ConnectionSpec;
 }
 
 export interface Group {
   readonly name: string;
-  /** Hosts of the group and its descendants, in inventory order. */
+  /** Hosts of the group, then of its descendants level by level, each once (ansible's Group.get_hosts). */
   readonly hosts: readonly string[];
   readonly children: readonly string[];
   readonly vars: Readonly<Record<string, unknown>>;
@@ -45,12 +47,21 @@ export interface Group {
 
 export interface Inventory {
   readonly file: string;
-  /** All hosts, in inventory order. */
+  /** All hosts, in inventory order: the order of `ansible all --list-hosts` (and of ansible-playbook runs). */
   readonly hosts: readonly Host[];
+  /**
+   * Host names in order of first mention in the file (ansible's host table), which is the order
+   * a host-name glob matches in. Absent: the same as `hosts`.
+   */
+  readonly fileOrder?: readonly string[];
+  /** Things Ansible would warn about too (odd group names, Jinja2 templates play does not render). */
+  readonly warnings?: readonly string[];
+  /** In order of first mention (`all` and `ungrouped` first), the order patterns match groups in. */
   readonly groups: ReadonlyMap<string, Group>;
   host(name: string): Host | undefined;
 }
 
 export interface ResolvedSecrets {
   password?: Secret;
+  becomePassword?: Secret;
 }

@@ -1,0 +1,157 @@
+// How to reach a host, from its merged variables: Ansible's connection variables with Ansible's
+// aliases (where two aliases are set, the one ansible's ssh plugin lists last wins), narrowed to
+// what play does: SSH only, to Linux or to Windows running PowerShell over OpenSSH.
+import { homedir, userInfo } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import { EnvRef, type ConnectionSpec, type OsFamily } from './model.js';
+import type { VarDef } from './graph.js';
+import type { Origin, Source } from './source.js';
+import { describe } from './vars.js';
+
+const SSH_CONNECTIONS = new Set(['ssh', 'smart', 'paramiko', 'paramiko_ssh', 'ansible.builtin.ssh', 'ansible.builtin.paramiko_ssh']);
+const WINDOWS_CONNECTIONS = new Set(['winrm', 'psrp', 'ansible.builtin.winrm', 'ansible.builtin.psrp']);
+const SHELLS: Record<string, OsFamily> = { sh: 'linux', csh: 'linux', fish: 'linux', powershell: 'windows', cmd: 'windows' };
+
+/** The definition of the first-set variable among aliases, ansible-style: the last alias wins. */
+function pick(vars: ReadonlyMap<string, VarDef>, ...names: string[]): (VarDef & { name: string }) | undefined {
+  for (const name of [...names].reverse()) {
+    const def = vars.get(name);
+    if (def && def.value !== null && def.value !== undefined) return { ...def, name };
+  }
+  return undefined;
+}
+
+/** `~` and `~/x` expanded, then a relative path taken from the inventory's directory. */
+export function resolvePath(path: string, baseDir: string): string {
+  const expanded = path === '~' ? homedir() : path.startsWith('~/') ? resolve(homedir(), path.slice(2)) : path;
+  return isAbsolute(expanded) ? expanded : resolve(baseDir, expanded);
+}
+
+/** Splits a command-line string as Python's shlex.split does (which is how ansible reads ssh args). */
+export function shellWords(text: string): string[] {
+  const words: string[] = [];
+  let word: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (/\s/.test(c)) { if (word !== null) { words.push(word); word = null; } continue; }
+    word ??= '';
+    if (c === "'") {
+      const end = text.indexOf("'", i + 1);
+      if (end < 0) throw new Error('unterminated single quote');
+      word += text.slice(i + 1, end);
+      i = end;
+    } else if (c === '"') {
+      let j = i + 1;
+      for (; j < text.length && text[j] !== '"'; j++) {
+        if (text[j] === '\\' && (text[j + 1] === '"' || text[j + 1] === '\\')) j++;
+        word += text[j];
+      }
+      if (j >= text.length) throw new Error('unterminated double quote');
+      i = j;
+    } else if (c === '\\' && i + 1 < text.length) {
+      word += text[++i];
+    } else {
+      word += c;
+    }
+  }
+  if (word !== null) words.push(word);
+  return words;
+}
+
+/** The UserKnownHostsFile of `-o UserKnownHostsFile=PATH` / `-oUserKnownHostsFile PATH` in ssh args. */
+export function knownHostsFromSshArgs(args: string): string | undefined {
+  const words = shellWords(args);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const option = w === '-o' ? words[++i] : w.startsWith('-o') ? w.slice(2) : undefined;
+    const m = option ? /^\s*UserKnownHostsFile(?:\s*=\s*|\s+)(\S.*)$/i.exec(option) : null;
+    // ssh takes several files separated by spaces; the first is the one it writes to.
+    if (m) return shellWords(m[1]!)[0];
+  }
+  return undefined;
+}
+
+function defaultUser(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.LOGNAME ?? process.env.USER ?? process.env.USERNAME;
+  }
+}
+
+/** The ConnectionSpec of host `host` (defined at `origin`); problems go to `src`. */
+export function connectionSpec(src: Source, host: string, origin: Origin, vars: ReadonlyMap<string, VarDef>, baseDir: string): ConnectionSpec {
+  const text = (def: (VarDef & { name: string }) | undefined, what: string, allowEmpty = false): string | undefined => {
+    if (!def) return undefined;
+    if (typeof def.value === 'string' && (allowEmpty || def.value.trim())) return def.value;
+    src.problem(def.origin, `${def.name} must be ${what}, got ${describe(def.value)}`
+      + (def.value instanceof EnvRef ? ' (only passwords come from the environment)' : ''));
+    return undefined;
+  };
+
+  const conn = pick(vars, 'ansible_connection');
+  const connName = text(conn, 'a connection type such as ssh');
+  if (conn && connName && !SSH_CONNECTIONS.has(connName)) {
+    src.problem(conn.origin, WINDOWS_CONNECTIONS.has(connName)
+      ? `ansible_connection: ${connName} is not supported: play talks to Windows over OpenSSH; `
+        + 'set `ansible_connection: ssh` with `ansible_shell_type: powershell` (and install OpenSSH Server on the host)'
+      : `ansible_connection: ${connName} is not supported: play connects over SSH only `
+        + '(ssh, smart and paramiko are accepted as ssh)');
+  }
+
+  let os: OsFamily = 'linux';
+  const shell = pick(vars, 'ansible_shell_type');
+  const shellName = text(shell, 'a shell type');
+  if (shell && shellName) {
+    const family = SHELLS[shellName.replace(/^ansible\.builtin\./, '')];
+    if (family) os = family;
+    else src.problem(shell.origin, `ansible_shell_type '${shellName}' is not a shell ansible knows: expected sh, csh, fish, powershell or cmd`);
+  }
+  const osVar = vars.get('os')?.value;
+  if (typeof osVar === 'string' && osVar.toLowerCase() === 'windows') os = 'windows';
+
+  const portDef = pick(vars, 'ansible_port', 'ansible_ssh_port');
+  let port = 22;
+  if (portDef) {
+    const v = portDef.value;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+    if (Number.isInteger(n) && n >= 1 && n <= 65535) port = n;
+    else src.problem(portDef.origin, `${portDef.name} must be a port number from 1 to 65535, got ${describe(v)}`);
+  }
+
+  const user = text(pick(vars, 'ansible_user', 'ansible_ssh_user'), 'a user name') ?? defaultUser();
+  if (!user) src.problem(origin, `host ${host}: no ansible_user, and the current user has no name to default to: set ansible_user`);
+
+  const spec: ConnectionSpec = {
+    address: text(pick(vars, 'ansible_host', 'ansible_ssh_host'), 'a host name or address') ?? host,
+    port,
+    user: user ?? '',
+    os,
+  };
+  const key = text(pick(vars, 'ansible_private_key_file', 'ansible_ssh_private_key_file'), 'a file path');
+  if (key) spec.keyFile = resolvePath(key, baseDir);
+
+  for (const [field, names] of [['password', ['ansible_password', 'ansible_ssh_pass', 'ansible_ssh_password']],
+    ['becomePassword', ['ansible_become_password', 'ansible_become_pass']]] as const) {
+    const def = pick(vars, ...names);
+    if (def?.value instanceof EnvRef) spec[field] = def.value;
+  }
+
+  const known = text(pick(vars, 'play_known_hosts'), 'a file path');
+  if (known) spec.knownHostsFile = resolvePath(known, baseDir);
+  else {
+    // ssh uses the first value it is given; ansible puts ssh_args, then common, then extra args.
+    for (const name of ['ansible_ssh_args', 'ansible_ssh_common_args', 'ansible_ssh_extra_args']) {
+      const def = pick(vars, name);
+      const args = text(def, 'a string of ssh options', true);
+      if (!def || !args) continue;
+      try {
+        const file = knownHostsFromSshArgs(args);
+        if (file) { spec.knownHostsFile = resolvePath(file, baseDir); break; }
+      } catch (e) {
+        src.problem(def.origin, `${name} cannot be split into words: ${(e as Error).message}`);
+      }
+    }
+  }
+  return spec;
+}

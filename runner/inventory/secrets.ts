@@ -1,0 +1,46 @@
+// Turning the inventory's EnvRefs into Secrets, just before a run needs them. A missing
+// environment variable is an error naming the host, the variable and the environment variable,
+// so the fix is obvious; the value itself never appears in a message.
+import { InventoryError } from '../core/errors.js';
+import { Secret } from '../core/secret.js';
+import { EnvRef, type Host, type ResolvedSecrets } from './model.js';
+
+/** Where loadInventory recorded each host's inventory file, for error messages. */
+const fileOf = new WeakMap<Host, string>();
+
+export function rememberFile(host: Host, file: string): void {
+  fileOf.set(host, file);
+}
+
+function resolveRef(host: Host, variable: string, ref: EnvRef, env: NodeJS.ProcessEnv): Secret {
+  const value = env[ref.envVar];
+  if (value === undefined || value === '') {
+    const state = value === undefined ? 'which is not set' : 'which is empty';
+    throw new InventoryError(fileOf.get(host) ?? 'inventory', '',
+      `host ${host.name}: ${variable} needs environment variable ${ref.envVar}, ${state}: export it or put it in .env`);
+  }
+  return new Secret(value, `env:${ref.envVar}`);
+}
+
+/** The host's connection secrets (SSH password, become password) from the environment. */
+export function resolveSecrets(host: Host, env: NodeJS.ProcessEnv = process.env): ResolvedSecrets {
+  const out: ResolvedSecrets = {};
+  const { password, becomePassword } = host.connection;
+  const name = (candidates: string[]) => candidates.find((v) => host.vars[v] instanceof EnvRef) ?? candidates[0]!;
+  if (password) out.password = resolveRef(host, name(['ansible_ssh_password', 'ansible_ssh_pass', 'ansible_password']), password, env);
+  if (becomePassword) out.becomePassword = resolveRef(host, name(['ansible_become_pass', 'ansible_become_password']), becomePassword, env);
+  return out;
+}
+
+/** The host's variables with every EnvRef, at any depth, resolved to a Secret. */
+export function resolveVars(host: Host, env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
+  const walk = (value: unknown, path: string): unknown => {
+    if (value instanceof EnvRef) return resolveRef(host, path, value, env);
+    if (Array.isArray(value)) return value.map((v, i) => walk(v, `${path}[${i}]`));
+    if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, `${path}.${k}`)]));
+    }
+    return value;
+  };
+  return Object.fromEntries(Object.entries(host.vars).map(([k, v]) => [k, walk(v, k)]));
+}

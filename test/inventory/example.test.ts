@@ -1,0 +1,54 @@
+// inventory/example.yaml, the cluster of the field notes: it loads, it says what DOMAIN.md says,
+// and ansible-inventory reads it to the same groups and variables.
+import test from 'ava';
+import { loadInventory, resolveSecrets } from '../../runner/inventory/load.js';
+import { EnvRef } from '../../runner/inventory/model.js';
+import { selectHosts } from '../../runner/inventory/pattern.js';
+import { ansibleInventoryList, requireAnsible } from './ansible-oracle.js';
+
+const FILE = new URL('../../inventory/example.yaml', import.meta.url).pathname;
+const inv = loadInventory(FILE);
+const names = (pattern: string) => selectHosts(inv, pattern).map((h) => h.name);
+
+test('groups and hosts of the example cluster', (t) => {
+  t.deepEqual(names('tor'), ['tor1', 'tor2', 'tor3']);
+  t.deepEqual(names('control'), ['master1']);
+  t.deepEqual(names('windows'), ['node009', 'node010', 'node011']);
+  t.deepEqual(inv.hosts.map((h) => h.name), ['tor1', 'tor2', 'tor3', 'master1', 'node009', 'node010', 'node011']);
+  t.deepEqual(inv.warnings, []);
+});
+
+test('node009 carries the facts of seed 001', (t) => {
+  const node = inv.host('node009')!;
+  t.like(node.vars, {
+    management_ip: '172.16.126.216', cluster_ip: '100.100.126.216', management_gateway: '172.16.126.1',
+    management_mac: '00-15-00-00-00-01', cluster_mac: '00-15-00-00-00-02',
+    dns_suffix: 'mylan.k8s', time_zone: 'China Standard Time', os_build: '10.0.17763.1158', os_hotfix: 'KB4549949',
+    cluster_pod_cidr: '10.160.0.0/12', cluster_service_cidr: '10.176.0.0/12', cluster_dns_service_ip: '10.176.0.10',
+  });
+  t.deepEqual(node.vars.dns_servers, ['100.100.126.205', '100.100.126.206']);
+  t.deepEqual(node.vars.ntp_servers, ['ntp1.mylan.k8s', 'ntp2.mylan.k8s']);
+  t.like(node.connection, { address: '172.16.126.216', port: 22, user: 'Administrator', os: 'windows' });
+  t.deepEqual(node.connection.password, new EnvRef('WINDOWS_ADMIN_PASSWORD'));
+  t.is(resolveSecrets(node, { WINDOWS_ADMIN_PASSWORD: 'x-secret' }).password!.reveal(), 'x-secret');
+});
+
+test('ToR gateways: Linux, distinct priorities and router ids, a shared VRRP secret from the environment', (t) => {
+  const tors = selectHosts(inv, 'tor');
+  t.true(tors.every((h) => h.connection.os === 'linux' && h.vars.cluster_nic === 'eth1'));
+  t.deepEqual(tors.map((h) => h.vars.keepalived_priority), [150, 140, 130]);
+  t.is(new Set(tors.map((h) => h.vars.keepalived_router_id)).size, 3);
+  t.deepEqual(tors[0]!.vars.keepalived_auth_pass, new EnvRef('KEEPALIVED_AUTH_PASS'));
+});
+
+test('oracle: ansible-inventory --list accepts it, with the same groups and variables', async (t) => {
+  requireAnsible();
+  const { json, stderr } = await ansibleInventoryList(FILE);
+  t.is(stderr.trim(), '');
+  const meta = json._meta as { hostvars: Record<string, unknown> };
+  for (const host of inv.hosts) t.deepEqual(JSON.parse(JSON.stringify(host.vars)), meta.hostvars[host.name], host.name);
+  for (const [name, group] of inv.groups) {
+    const theirs = (json[name] ?? {}) as { children?: string[] };
+    t.deepEqual(group.children, theirs.children ?? [], `children of ${name}`);
+  }
+});
