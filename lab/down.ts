@@ -1,0 +1,65 @@
+// `play lab down`: removes everything `up` made: the hosts' processes, namespaces, veths, /etc/netns
+// entries, the bridge (and with it the lab route), and the lab dir's files. Idempotent.
+import { existsSync, readFileSync, rmSync, rmdirSync } from 'node:fs';
+import { checkPreconditions, mapLimit } from './exec.js';
+import { removeEtcNetnsIfEmpty, removeHostEtc } from './host-files.js';
+import { withLabLock } from './lock.js';
+import { bridgePorts, removeBridge, removeHostNetwork } from './netns.js';
+import { LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir } from './paths.js';
+import type { LabOptions, LabPaths } from './paths.js';
+import { pidsInNamespace, runningSshd, terminate } from './sshd.js';
+import { readState } from './state.js';
+import type { LabState } from './state.js';
+import { hostOfVeth, vethName } from './topology.js';
+
+export async function labDown(options: LabOptions = {}): Promise<void> {
+  checkPreconditions();
+  const dir = resolveLabDir(options);
+  await withLabLock(LOCK_FILE, () => down(dir));
+}
+
+async function down(dir: string): Promise<void> {
+  const paths = labPaths(dir);
+  let state: LabState | undefined;
+  try {
+    state = readState(paths.state);
+  } catch { /* unreadable: fall back to what the bridge shows */ }
+  // Hosts from the state, plus any whose veth is still on the bridge (state lost or from a crashed up).
+  const names = new Set(state?.hosts.map((h) => h.name) ?? []);
+  for (const port of bridgePorts()) {
+    const host = hostOfVeth(port);
+    if (host) names.add(host);
+  }
+
+  await mapLimit([...names], 8, async (name) => {
+    const hp = hostPaths(dir, name);
+    const recorded = state?.hosts.find((h) => h.name === name);
+    // The sshd by its recorded pid, then anything else still in the namespace (sessions, daemons a
+    // playbook started): a namespace with processes in it outlives `ip netns del`, and so does its veth.
+    const sshd = runningSshd(hp, name);
+    if (sshd !== undefined) await terminate([sshd]);
+    await terminate(pidsInNamespace(name));
+    await removeHostNetwork({ namespace: name, veth: vethName(name) });
+    // Its /etc overrides: when the lab made the directory, or (state lost) it holds only the lab's entries.
+    removeHostEtc(hp.etc, recorded?.etcCreated === true);
+  });
+  await removeBridge();
+  if (state?.etcNetnsCreated) removeEtcNetnsIfEmpty();
+  removeLabFiles(paths, [...names]);
+  try {
+    if (readFileSync(OWNER_FILE, 'utf8').trim() === dir) rmSync(OWNER_FILE, { force: true });
+  } catch { /* none */ }
+}
+
+/** Only the files the lab writes, and only in a directory that holds a lab: a mistyped PLAY_LAB_DIR
+ *  must not cost anyone their files. The directory goes when nothing else is left in it. */
+function removeLabFiles(paths: LabPaths, hosts: readonly string[]): void {
+  const isLab = existsSync(paths.state) || (existsSync(paths.key) && existsSync(paths.authorizedKeys));
+  if (!isLab) return;
+  for (const host of hosts) rmSync(hostPaths(paths.dir, host).dir, { recursive: true, force: true });
+  try { rmdirSync(paths.hostsDir); } catch { /* absent, or holds something that is not a lab host */ }
+  for (const file of [paths.inventory, paths.knownHosts, paths.authorizedKeys, paths.key, paths.publicKey, paths.state]) {
+    rmSync(file, { force: true });
+  }
+  try { rmdirSync(paths.dir); } catch { /* not empty: someone else's files are in it */ }
+}

@@ -1,0 +1,89 @@
+// Running the machine's tools for the lab: argument arrays through execFile, never a shell line
+// with values in it. Plus the preconditions: root, and the tools' Debian packages.
+import { execFile } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { UsageError } from '../runner/core/errors.js';
+
+export class LabCommandError extends Error {
+  constructor(readonly argv: readonly string[], readonly code: number | string | null, readonly stderr: string) {
+    super(`${argv.join(' ')} failed (${typeof code === 'number' ? `exit ${code}` : code ?? 'signal'})${stderr ? `: ${stderr.trim().slice(0, 1000)}` : ''}`);
+    this.name = 'LabCommandError';
+  }
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command; rejects with LabCommandError unless it exits 0 (or `allowFail` is set). */
+export function run(file: string, args: readonly string[], options: { allowFail?: boolean; timeoutMs?: number } = {}): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    execFile(file, args, { encoding: 'utf8', timeout: options.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (!error) return resolvePromise({ code: 0, stdout, stderr });
+      const code = typeof error.code === 'number' ? error.code : null;
+      if (options.allowFail && code !== null) return resolvePromise({ code, stdout, stderr });
+      reject(new LabCommandError([file, ...args], error.code ?? error.signal ?? null, stderr || error.message));
+    });
+  });
+}
+
+/** `ip ARGS...` */
+export function ip(...args: string[]): Promise<RunResult> {
+  return run(IP, args);
+}
+
+export const IP = '/usr/sbin/ip';
+export const SSHD = '/usr/sbin/sshd';
+export const SSH_KEYGEN = '/usr/bin/ssh-keygen';
+export const UNSHARE = '/usr/bin/unshare';
+export const FLOCK = '/usr/bin/flock';
+
+const TOOLS: readonly { path: string; pkg: string }[] = [
+  { path: IP, pkg: 'iproute2' },
+  { path: SSHD, pkg: 'openssh-server' },
+  { path: SSH_KEYGEN, pkg: 'openssh-client' },
+  { path: UNSHARE, pkg: 'util-linux' },
+  { path: FLOCK, pkg: 'util-linux' },
+];
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What stops the lab from running here, said so the user can fix it; undefined when nothing does. */
+export function preconditionProblem(uid: number | undefined, canExec: (path: string) => boolean = executable): string | undefined {
+  if (uid !== undefined && uid !== 0) {
+    return 'play lab needs root: it creates network namespaces, a bridge and one sshd per host (run it with sudo)';
+  }
+  const missing = TOOLS.filter((t) => !canExec(t.path));
+  if (missing.length === 0) return undefined;
+  const pkgs = [...new Set(missing.map((t) => t.pkg))];
+  return `play lab needs ${missing.map((t) => t.path).join(', ')}: install with \`apt-get install ${pkgs.join(' ')}\``;
+}
+
+/** Throws a UsageError when not root or a tool is missing. */
+export function checkPreconditions(): void {
+  const problem = preconditionProblem(process.getuid?.());
+  if (problem) throw new UsageError(problem);
+}
+
+/** Runs fn over items with at most `limit` at once; resolves in item order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

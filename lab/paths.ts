@@ -1,0 +1,96 @@
+// Where the lab keeps its files. Pure: resolves the lab directory and names every file in it.
+import { join, resolve } from 'node:path';
+import { UsageError } from '../runner/core/errors.js';
+
+export const DEFAULT_LAB_DIR = '/var/lib/play-lab';
+/** Machine-wide, like the namespaces: the lock serializing lab changes, and which lab dir owns them. */
+export const RUN_DIR = '/run/play-lab';
+export const LOCK_FILE = join(RUN_DIR, 'lock');
+export const OWNER_FILE = join(RUN_DIR, 'owner');
+/** ip netns exec bind-mounts /etc/netns/NAME/ENTRY over /etc/ENTRY. */
+export const ETC_NETNS = '/etc/netns';
+
+/** Directories each host gets privately (bind mounts in its mount namespace). */
+export const PRIVATE_DIRS = ['/tmp', '/srv', '/opt', '/var/tmp'] as const;
+
+export interface LabOptions {
+  /** The lab directory; default $PLAY_LAB_DIR, else /var/lib/play-lab. */
+  dir?: string;
+}
+
+export interface LabPaths {
+  dir: string;
+  state: string;
+  inventory: string;
+  key: string;
+  publicKey: string;
+  authorizedKeys: string;
+  knownHosts: string;
+  hostsDir: string;
+}
+
+export interface HostPaths {
+  dir: string;
+  sshdConfig: string;
+  hostKey: string;
+  hostPublicKey: string;
+  pidFile: string;
+  log: string;
+  bashrc: string;
+  /** Source folder for each private directory, keyed by the directory it hides. */
+  privateDirs: Record<(typeof PRIVATE_DIRS)[number], string>;
+  /** This host's /etc overrides. */
+  etc: string;
+}
+
+export function resolveLabDir(options: LabOptions = {}): string {
+  const dir = resolve(options.dir ?? process.env.PLAY_LAB_DIR ?? DEFAULT_LAB_DIR);
+  // The path goes into sshd_config and into ansible_ssh_common_args (split like a shell line):
+  // keep it to characters that need no quoting in either.
+  if (!/^[A-Za-z0-9_@%+=:,./-]+$/.test(dir)) {
+    throw new UsageError(`lab directory ${JSON.stringify(dir)}: use only letters, digits and _@%+=:,./-`);
+  }
+  // Each host mounts its own /tmp etc. over the real ones, which would hide the lab's files
+  // (authorized_keys is read at every login) from its sshd.
+  for (const hidden of PRIVATE_DIRS) {
+    if (dir === hidden || dir.startsWith(`${hidden}/`)) {
+      throw new UsageError(`lab directory ${dir}: cannot be under ${hidden}, which each lab host replaces with its own`);
+    }
+  }
+  if (dir === '/') throw new UsageError('lab directory /: not a usable directory');
+  return dir;
+}
+
+export function labPaths(dir: string): LabPaths {
+  return {
+    dir,
+    state: join(dir, 'state.json'),
+    inventory: join(dir, 'inventory.yaml'),
+    key: join(dir, 'id_ed25519'),
+    publicKey: join(dir, 'id_ed25519.pub'),
+    authorizedKeys: join(dir, 'authorized_keys'),
+    knownHosts: join(dir, 'known_hosts'),
+    hostsDir: join(dir, 'hosts'),
+  };
+}
+
+export function hostPaths(dir: string, host: string): HostPaths {
+  const hostDir = join(dir, 'hosts', host);
+  const root = join(hostDir, 'root');
+  return {
+    dir: hostDir,
+    sshdConfig: join(hostDir, 'sshd_config'),
+    hostKey: join(hostDir, 'ssh_host_ed25519_key'),
+    hostPublicKey: join(hostDir, 'ssh_host_ed25519_key.pub'),
+    pidFile: join(hostDir, 'sshd.pid'),
+    log: join(hostDir, 'sshd.log'),
+    bashrc: join(hostDir, 'bashrc'),
+    privateDirs: {
+      '/tmp': join(root, 'tmp'),
+      '/srv': join(root, 'srv'),
+      '/opt': join(root, 'opt'),
+      '/var/tmp': join(root, 'var-tmp'),
+    },
+    etc: join(ETC_NETNS, host),
+  };
+}

@@ -1,0 +1,88 @@
+// `play lab status` and `play lab inventory`: what the lab is and whether each host answers.
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import { UsageError } from '../runner/core/errors.js';
+import { checkPreconditions } from './exec.js';
+import { bridgeExists, namespaceExists } from './netns.js';
+import { hostPaths, labPaths, resolveLabDir } from './paths.js';
+import type { LabOptions } from './paths.js';
+import { readPid, runningSshd } from './sshd.js';
+import { readState } from './state.js';
+import { inLabRange } from './topology.js';
+import type { LabGroup } from './topology.js';
+
+export interface LabHostStatus {
+  name: string;
+  group: LabGroup;
+  address: string;
+  /** The network namespace exists. */
+  namespace: boolean;
+  /** The pid in the host's sshd pidfile, if any (alive or not). */
+  sshdPid: number | null;
+  /** That pid is alive, is sshd, and is in the host's namespace. */
+  sshdAlive: boolean;
+  /** Port 22 accepted a TCP connection within 1 s. */
+  reachable: boolean;
+}
+
+export interface LabStatus {
+  dir: string;
+  /** state.json exists, the bridge exists, and every host is alive and reachable. */
+  up: boolean;
+  bridge: boolean;
+  inventoryPath: string | null;
+  hosts: LabHostStatus[];
+}
+
+export async function labStatus(options: LabOptions = {}): Promise<LabStatus> {
+  checkPreconditions(); // reading another root process's /proc/PID/exe needs root
+  const dir = resolveLabDir(options);
+  const paths = labPaths(dir);
+  const state = readState(paths.state);
+  const hosts = await Promise.all((state?.hosts ?? []).map(async (h): Promise<LabHostStatus> => {
+    const hp = hostPaths(dir, h.name);
+    return {
+      name: h.name,
+      group: h.group,
+      address: h.address,
+      namespace: namespaceExists(h.namespace),
+      sshdPid: readPid(hp.pidFile) ?? null,
+      sshdAlive: runningSshd(hp, h.namespace) !== undefined,
+      reachable: await tcpReachable(h.address, 22, 1000),
+    };
+  }));
+  const bridge = bridgeExists();
+  return {
+    dir,
+    up: state !== undefined && bridge && hosts.every((h) => h.namespace && h.sshdAlive && h.reachable),
+    bridge,
+    inventoryPath: state && existsSync(paths.inventory) ? paths.inventory : null,
+    hosts,
+  };
+}
+
+/** Connects and closes; true when the connection was accepted within timeoutMs. */
+export function tcpReachable(address: string, port: number, timeoutMs: number): Promise<boolean> {
+  // The lab never sends anywhere but its own range.
+  if (!inLabRange(address)) return Promise.resolve(false);
+  return new Promise((resolvePromise) => {
+    const socket = connect({ host: address, port });
+    const timer = setTimeout(() => done(false), timeoutMs);
+    function done(ok: boolean) {
+      clearTimeout(timer);
+      socket.destroy();
+      resolvePromise(ok);
+    }
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** The lab's inventory file; a UsageError when the lab is not up. */
+export function labInventoryPath(options: LabOptions = {}): string {
+  const paths = labPaths(resolveLabDir(options));
+  if (!existsSync(paths.state) || !existsSync(paths.inventory)) {
+    throw new UsageError(`the lab is not up (no ${paths.inventory}): run \`play lab up\` first`);
+  }
+  return paths.inventory;
+}

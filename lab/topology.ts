@@ -1,0 +1,132 @@
+// The lab's network plan, pure: host names, groups, addresses and interface names. Everything the lab
+// touches lies in 198.18.0.0/15 (the benchmarking range) and stays on this machine: a bridge in the
+// root namespace, one veth per host, no default route inside the hosts.
+
+export type LabGroup = 'linux' | 'tor';
+
+export const BRIDGE = 'playlab0';
+export const BRIDGE_ADDRESS = '198.18.0.1';
+/** Fixed, like every host's (see macFor): a bridge otherwise takes its lowest port's MAC, which
+ *  changes as hosts come and go and leaves the hosts' ARP entries for 198.18.0.1 pointing nowhere. */
+export const BRIDGE_MAC = macFor(BRIDGE_ADDRESS);
+export const PREFIX_LENGTH = 24;
+/** Routed onto the bridge in the root namespace: the root namespace has a default route, so without
+ *  this a packet to an unassigned lab address (a future VIP, say) would leave the machine. */
+export const LAB_ROUTE = '198.18.0.0/15';
+/** The host's side of its veth pair, inside its namespace. */
+export const HOST_IFACE = 'eth1';
+/** Linux's limit on interface names (IFNAMSIZ - 1). */
+export const MAX_IFNAME = 15;
+
+// Host addresses: tor hosts 198.18.0.11-100, linux hosts 198.18.0.101-254 (.1 is the bridge,
+// .2-.10 are left for VIPs and the like).
+const FIRST: Record<LabGroup, number> = { tor: 11, linux: 101 };
+export const MAX_HOSTS: Record<LabGroup, number> = { tor: 90, linux: 154 };
+
+export interface LabCounts {
+  linux: number;
+  tor: number;
+}
+
+export interface HostPlan {
+  /** Also the network namespace's name and the host's hostname. */
+  name: string;
+  group: LabGroup;
+  index: number;
+  address: string;
+  prefixLength: number;
+  /** Network namespace name (the host's name, exactly). */
+  namespace: string;
+  /** The interface inside the namespace. */
+  iface: string;
+  /** eth1's MAC, derived from the address: a host rebuilt in a new namespace keeps it, so the
+   *  neighbours' ARP caches stay right (a new random MAC makes them time out for up to a minute). */
+  mac: string;
+  /** The root namespace's end of the veth pair, a port of the bridge. */
+  veth: string;
+}
+
+export function hostName(group: LabGroup, index: number): string {
+  return `${group}${index}`;
+}
+
+/** linux3 -> { group: 'linux', index: 3 }; anything else -> undefined. */
+export function parseHostName(name: string): { group: LabGroup; index: number } | undefined {
+  const m = /^(linux|tor)([1-9][0-9]*)$/.exec(name);
+  if (!m) return undefined;
+  const group = m[1] as LabGroup;
+  const index = Number(m[2]);
+  return index <= MAX_HOSTS[group] ? { group, index } : undefined;
+}
+
+export function vethName(host: string): string {
+  const name = `pl-${host}`;
+  if (name.length > MAX_IFNAME) throw new RangeError(`veth name ${name} is longer than ${MAX_IFNAME} characters`);
+  return name;
+}
+
+/** The host a bridge port belongs to (pl-linux3 -> linux3), for finding hosts when state.json is lost. */
+export function hostOfVeth(veth: string): string | undefined {
+  if (!veth.startsWith('pl-')) return undefined;
+  const host = veth.slice(3);
+  return parseHostName(host) ? host : undefined;
+}
+
+export function hostAddress(group: LabGroup, index: number): string {
+  if (!Number.isInteger(index) || index < 1 || index > MAX_HOSTS[group]) {
+    throw new RangeError(`${group} host index ${index} is outside 1..${MAX_HOSTS[group]}`);
+  }
+  return `198.18.0.${FIRST[group] + index - 1}`;
+}
+
+/** 198.18.0.103 -> 02:00:c6:12:00:67 (locally administered, unicast). */
+export function macFor(address: string): string {
+  return ['02', '00', ...address.split('.').map((o) => Number(o).toString(16).padStart(2, '0'))].join(':');
+}
+
+/** True when the IPv4 address lies in 198.18.0.0/15: the only addresses the lab may send to. */
+export function inLabRange(address: string): boolean {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(address);
+  if (!m) return false;
+  const octets = m.slice(1).map(Number);
+  if (octets.some((o) => o > 255)) return false;
+  return octets[0] === 198 && (octets[1] === 18 || octets[1] === 19);
+}
+
+export function planHost(group: LabGroup, index: number): HostPlan {
+  const name = hostName(group, index);
+  return {
+    name,
+    group,
+    index,
+    address: hostAddress(group, index),
+    prefixLength: PREFIX_LENGTH,
+    namespace: name,
+    iface: HOST_IFACE,
+    mac: macFor(hostAddress(group, index)),
+    veth: vethName(name),
+  };
+}
+
+export function validateCounts(counts: LabCounts): void {
+  for (const group of ['linux', 'tor'] as const) {
+    const n = counts[group];
+    if (!Number.isInteger(n) || n < 0 || n > MAX_HOSTS[group]) {
+      throw new RangeError(`the lab can have 0..${MAX_HOSTS[group]} ${group} hosts, not ${n}`);
+    }
+  }
+}
+
+/** linux1..linuxN then tor1..torM, in inventory order. */
+export function planTopology(counts: LabCounts): HostPlan[] {
+  validateCounts(counts);
+  const hosts: HostPlan[] = [];
+  for (let i = 1; i <= counts.linux; i++) hosts.push(planHost('linux', i));
+  for (let i = 1; i <= counts.tor; i++) hosts.push(planHost('tor', i));
+  return hosts;
+}
+
+/** Never shrink: a host that exists stays (other users of the lab may be on it). */
+export function mergeCounts(existing: LabCounts, requested: LabCounts): LabCounts {
+  return { linux: Math.max(existing.linux, requested.linux), tor: Math.max(existing.tor, requested.tor) };
+}

@@ -1,0 +1,155 @@
+// `play lab up`: builds the lab or brings it back to health, leaving healthy hosts alone.
+// Idempotent and serialized machine-wide; hosts are only ever added (down removes them).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { UsageError } from '../runner/core/errors.js';
+import { checkPreconditions, mapLimit } from './exec.js';
+import { ensureClientKey, ensureHostFiles, hostPublicKey } from './host-files.js';
+import { inventoryYaml, knownHostsText } from './inventory.js';
+import { withLabLock } from './lock.js';
+import { bridgePorts, ensureBridge, ensureHostNetwork, hostNetworkLooksUp } from './netns.js';
+import { ETC_NETNS, LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir } from './paths.js';
+import type { HostPaths, LabOptions } from './paths.js';
+import { readPid, runningSshd, startSshd, strayListeners, terminate, waitExited } from './sshd.js';
+import { readState, writeState } from './state.js';
+import { writeIfChanged } from './write.js';
+import type { LabHostState, LabState } from './state.js';
+import {
+  BRIDGE, BRIDGE_ADDRESS, LAB_ROUTE, hostOfVeth, mergeCounts, parseHostName, planTopology, validateCounts,
+} from './topology.js';
+import type { HostPlan, LabCounts } from './topology.js';
+
+export interface LabUpOptions extends LabOptions {
+  /** At least this many linux hosts (default 3, or 0 when tor is given). */
+  linux?: number;
+  /** At least this many tor hosts (default 0). */
+  tor?: number;
+}
+
+/** Hosts set up at once: each is a handful of short `ip` and ssh-keygen runs plus an sshd start. */
+const PARALLEL = 8;
+
+export async function labUp(options: LabUpOptions = {}): Promise<LabState> {
+  checkPreconditions();
+  const dir = resolveLabDir(options);
+  const requested: LabCounts = { linux: options.linux ?? (options.tor ? 0 : 3), tor: options.tor ?? 0 };
+  validateCounts(requested);
+  return withLabLock(LOCK_FILE, () => up(dir, requested));
+}
+
+/** Namespaces are machine-wide: a second lab dir would fight the first over linux1 and friends. */
+function claimOwnership(dir: string): void {
+  let owner: string | undefined;
+  try {
+    owner = readFileSync(OWNER_FILE, 'utf8').trim();
+  } catch { /* no lab up */ }
+  if (owner && owner !== dir && existsSync(labPaths(owner).state)) {
+    throw new UsageError(`a lab is already up with its files in ${owner}: use that (PLAY_LAB_DIR=${owner}), or remove it first with \`PLAY_LAB_DIR=${owner} play lab down\``);
+  }
+  writeFileSync(OWNER_FILE, `${dir}\n`);
+}
+
+/** Host counts implied by bridge ports, so hosts built by a lab whose state.json was lost are not forgotten. */
+function countsOnBridge(): LabCounts {
+  const counts: LabCounts = { linux: 0, tor: 0 };
+  for (const port of bridgePorts()) {
+    const host = hostOfVeth(port);
+    const parsed = host ? parseHostName(host) : undefined;
+    if (parsed) counts[parsed.group] = Math.max(counts[parsed.group], parsed.index);
+  }
+  return counts;
+}
+
+async function up(dir: string, requested: LabCounts): Promise<LabState> {
+  claimOwnership(dir);
+  const paths = labPaths(dir);
+  mkdirSync(paths.hostsDir, { recursive: true, mode: 0o755 });
+  const previous = readState(paths.state);
+  const counts = mergeCounts(mergeCounts(previous?.counts ?? { linux: 0, tor: 0 }, countsOnBridge()), requested);
+  const plan = planTopology(counts);
+  const etcNetnsCreated = previous?.etcNetnsCreated ?? !existsSync(ETC_NETNS);
+
+  await ensureClientKey(paths.key, paths.publicKey, paths.authorizedKeys);
+  await ensureBridge();
+  const started: string[] = [];
+  const hosts = await mapLimit(plan, PARALLEL, async (host): Promise<LabHostState> => {
+    const hp = hostPaths(dir, host.name);
+    const etcCreatedNow = await ensureHostFiles(host, hp, paths.authorizedKeys);
+    if (!hostNetworkLooksUp(host)) await ensureHostNetwork(host);
+    let pid = runningSshd(hp, host.namespace);
+    if (pid === undefined) {
+      await stopStaleSshd(host, hp);
+      pid = await startSshd(host, hp);
+      started.push(host.name);
+    }
+    const before = previous?.hosts.find((h) => h.name === host.name);
+    return {
+      name: host.name,
+      group: host.group,
+      address: host.address,
+      namespace: host.namespace,
+      iface: host.iface,
+      veth: host.veth,
+      dir: hp.dir,
+      sshdPid: pid,
+      hostKey: await hostPublicKey(hp),
+      etcDir: hp.etc,
+      etcCreated: before?.etcCreated ?? etcCreatedNow,
+    };
+  });
+
+  writeIfChanged(paths.knownHosts, knownHostsText(hosts));
+  writeIfChanged(paths.inventory, inventoryYaml(hosts, { key: paths.key, knownHosts: paths.knownHosts }));
+
+  const wanted = new Set(planTopology(requested).map((h) => h.name));
+  const kept = hosts.filter((h) => !wanted.has(h.name)).map((h) => h.name);
+  const notes: string[] = [];
+  if (kept.length > 0) {
+    notes.push(`kept ${kept.length} existing host(s) beyond the ${requested.linux} linux and ${requested.tor} tor asked for: ${kept.join(', ')} (\`play lab down\` removes the lab)`);
+  }
+  const restarted = started.filter((name) => previous?.hosts.some((h) => h.name === name));
+  if (restarted.length > 0) notes.push(`restarted sshd on ${restarted.join(', ')}`);
+
+  const order = new Map(plan.map((h, i) => [h.name, i]));
+  const state: LabState = {
+    version: 1,
+    dir,
+    user: 'root',
+    inventoryPath: paths.inventory,
+    keyPath: paths.key,
+    publicKeyPath: paths.publicKey,
+    knownHostsPath: paths.knownHosts,
+    bridge: BRIDGE,
+    bridgeAddress: BRIDGE_ADDRESS,
+    route: LAB_ROUTE,
+    counts,
+    requested,
+    hosts,
+    kept,
+    started: started.sort((a, b) => order.get(a)! - order.get(b)!),
+    notes,
+    etcNetnsCreated,
+    updatedAt: new Date().toISOString(),
+  };
+  writeState(paths.state, state);
+  return state;
+}
+
+/** Before starting sshd: stop an old one that would hold the address, e.g. left in a namespace that
+ *  was deleted and re-made, or whose pidfile was lost. Only sshds started with this host's config
+ *  (pidfile) or sshd listeners inside the host's namespace, never session processes. */
+async function stopStaleSshd(host: HostPlan, hp: HostPaths): Promise<void> {
+  const stale = new Set(strayListeners(host.namespace));
+  const pid = readPid(hp.pidFile);
+  if (pid !== undefined && startedWithConfig(pid, hp.sshdConfig)) stale.add(pid);
+  if (stale.size > 0) await terminate([...stale]);
+  // Just killed (by someone else) and still exiting: its listening socket may not be closed yet.
+  if (pid !== undefined && !existsSync(`/proc/${pid}/exe`)) await waitExited(pid);
+}
+
+function startedWithConfig(pid: number, config: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(config);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,75 @@
+// The shared lab for end-to-end tests. Namespace names are machine-wide, so every test file uses the
+// one default lab: ensureLab brings it to at least the asked size (labUp serializes ava's worker
+// processes with its lock, leaves healthy hosts alone and restarts dead sshds). Tests must not take
+// it down or break hosts other files use; use unique file names and clean up after yourself.
+import { execFile } from 'node:child_process';
+import { labUp } from '../../lab/lab.js';
+import type { LabGroup, LabState } from '../../lab/lab.js';
+
+export interface LabHost {
+  name: string;
+  group: LabGroup;
+  address: string;
+}
+
+export interface Lab {
+  inventoryPath: string;
+  keyPath: string;
+  knownHostsPath: string;
+  user: 'root';
+  /** Every host of the lab (it may hold more than asked for: other test files share it). */
+  hosts: LabHost[];
+  state: LabState;
+  host(name: string): LabHost;
+  /** OpenSSH's arguments to run a command on the host: `ssh ...sshArgs(h) 'cmd'`. */
+  sshArgs(host: LabHost): string[];
+}
+
+export async function ensureLab(counts: { linux?: number; tor?: number } = { linux: 4 }): Promise<Lab> {
+  const state = await labUp({ linux: counts.linux ?? 0, tor: counts.tor ?? 0 });
+  const hosts = state.hosts.map(({ name, group, address }) => ({ name, group, address }));
+  return {
+    inventoryPath: state.inventoryPath,
+    keyPath: state.keyPath,
+    knownHostsPath: state.knownHostsPath,
+    user: state.user,
+    hosts,
+    state,
+    host(name) {
+      const h = hosts.find((x) => x.name === name);
+      if (!h) throw new Error(`the lab has no host ${name}`);
+      return h;
+    },
+    sshArgs(host) {
+      return [
+        '-i', state.keyPath,
+        '-o', `UserKnownHostsFile=${state.knownHostsPath}`,
+        '-o', 'StrictHostKeyChecking=yes',
+        '-o', 'BatchMode=yes',
+        '-o', 'ConnectTimeout=5',
+        `${state.user}@${host.address}`,
+      ];
+    },
+  };
+}
+
+export interface SshResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `command` on the host with real OpenSSH. Retries a dropped handshake (sshd's MaxStartups
+ *  sheds connections when many test files connect at once; exit 255 with "Connection closed"/"reset"). */
+export async function sshRun(lab: Lab, host: LabHost, command: string): Promise<SshResult> {
+  for (let attempt = 0; ; attempt++) {
+    const result = await new Promise<SshResult>((resolve) => {
+      execFile('ssh', [...lab.sshArgs(host), command], { encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      });
+    });
+    const dropped = result.code === 255 && /Connection (closed|reset)|kex_exchange_identification/.test(result.stderr);
+    if (!dropped || attempt >= 4) return result;
+    await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+  }
+}

@@ -1,0 +1,109 @@
+// The lab's destructive paths, end to end, in a private lab (sandbox-scenario.ts) that shares nothing
+// with the default lab other test files use: its own network namespace for the "root" side, private
+// /run/netns (so linux1 there is another namespace), private /etc/netns, lock and lab dir. Needs root.
+// Never import sandbox-scenario.ts: it is a program run in the sandbox.
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { readFileSync, readdirSync, readlinkSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const scenarioFile = fileURLToPath(new URL('./sandbox-scenario.ts', import.meta.url));
+
+interface Result {
+  dir: string;
+  error?: string;
+  cleanupError?: string;
+  [key: string]: any;
+}
+
+/** Kills sshds the scenario may have left behind if it crashed (they live in its private namespaces). */
+function killLeftovers(dir: string): void {
+  for (const p of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      if (readlinkSync(`/proc/${p}/exe`) === '/usr/sbin/sshd' && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(`${dir}/`)) {
+        process.kill(Number(p), 'SIGKILL');
+      }
+    } catch { /* gone */ }
+  }
+}
+
+const result: Promise<Result> = new Promise((resolve, reject) => {
+  execFile('unshare', ['--mount', '--net', '--propagation', 'private', '--', process.execPath, '--import', 'tsx', scenarioFile],
+    {
+      encoding: 'utf8',
+      timeout: 100_000,
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: { ...process.env, PLAY_LAB_OUTER_NS: ['mnt', 'net'].map((k) => statSync(`/proc/self/ns/${k}`).ino).join(':') },
+    }, (e, stdout, stderr) => {
+      const line = stdout.trim().split('\n').at(-1) ?? '';
+      try {
+        const r = JSON.parse(line) as Result;
+        if (r.dir.startsWith('/run/play-lab/sandbox-')) killLeftovers(r.dir);
+        resolve(r);
+      } catch {
+        reject(new Error(`sandbox scenario failed (${e?.message ?? 'no output'}):\n${stdout}\n${stderr}`));
+      }
+    });
+});
+
+test('the scenario ran to the end and cleaned up', async (t) => {
+  const r = await result;
+  t.is(r.error, undefined);
+  t.is(r.cleanupError, undefined);
+  t.is(r.secondDown, 'ok', 'a second labDown is a no-op');
+});
+
+test('up from nothing starts every host; each answers with its name; tor hosts have their own /etc/keepalived', async (t) => {
+  const r = await result;
+  t.deepEqual(r.firstUp, { hosts: ['linux1', 'linux2', 'linux3', 'tor1'], started: ['linux1', 'linux2', 'linux3', 'tor1'] });
+  t.deepEqual(r.hostnames, ['linux1', 'linux2', 'linux3', 'tor1']);
+  t.is(r.torKeepalivedDir, '0', 'an empty, private /etc/keepalived');
+});
+
+test('net.ipv4.ip_forward set on one host changes no other host and not the machine', async (t) => {
+  const { forward } = await result;
+  t.is(forward.set.code, 0, forward.set.out);
+  t.deepEqual(forward.before, { linux1: '0', linux2: '0', outside: '0' });
+  t.deepEqual(forward.after, { linux1: '1', linux2: '0', outside: '0' });
+});
+
+test('a killed sshd shows as dead in status and up restarts it, keeping its host key and the others', async (t) => {
+  const { restart } = await result;
+  t.like(restart.statusAfterKill, { name: 'linux2', namespace: true, sshdAlive: false, reachable: false });
+  t.not(restart.newPid, restart.killed);
+  t.deepEqual(restart.started, ['linux2']);
+  t.regex(restart.notes.join('\n'), /restarted sshd on linux2/);
+  t.true(restart.sameKey);
+  t.true(restart.otherPidsSame);
+  t.is(restart.hostname, 'linux2', 'reachable with the unchanged known_hosts');
+});
+
+test('a namespace deleted under its sshd is rebuilt and the old sshd stopped', async (t) => {
+  const { renamespace } = await result;
+  t.deepEqual(renamespace.started, ['linux3']);
+  t.false(renamespace.oldAlive);
+  t.is(renamespace.hostname, 'linux3');
+});
+
+test('concurrent ups from several processes serialize: every host has exactly one sshd', async (t) => {
+  const { concurrent } = await result;
+  t.deepEqual(concurrent.codes, [0, 0, 0]);
+  t.deepEqual(concurrent.hosts, ['linux1', 'linux2', 'linux3', 'linux4', 'linux5', 'tor1', 'tor2']);
+  t.true(Object.values(concurrent.listeners).every((n) => n === 1), JSON.stringify(concurrent.listeners));
+  t.deepEqual(concurrent.started, []);
+  t.deepEqual(concurrent.kept, ['linux2', 'linux3', 'linux4', 'linux5', 'tor1', 'tor2']);
+});
+
+test('down removes namespaces, veths, bridge, route, /etc/netns entries, sshds and the lab dir', async (t) => {
+  const r = await result;
+  t.true(r.statusBeforeDown.up);
+  const d = r.afterDown;
+  t.deepEqual(d.namespaces, []);
+  t.deepEqual(d.links, []);
+  t.is(d.routes, '');
+  t.true(d.etcNetns === null || d.etcNetns.length === 0, JSON.stringify(d.etcNetns));
+  t.false(d.labDir);
+  t.deepEqual(d.sshdAlive, []);
+  t.regex(d.inventoryError, /lab is not up.*play lab up/);
+  t.like(d.status, { up: false, bridge: false, hosts: [] });
+});
