@@ -1,0 +1,11 @@
+// Loads the inventory a command uses and shows its warnings (things Ansible accepts silently
+// that are probably mistakes) on stderr.
+import { loadInventory } from '../inventory/load.js';
+import type { Inventory } from '../inventory/model.js';
+import { inventoryPath } from './inventory-path.js';
+
+export function openInventory(option: string | undefined, err: NodeJS.WritableStream): Inventory {
+  const inventory = loadInventory(inventoryPath(option));
+  for (const w of inventory.warnings ?? []) err.write(`play: warning: ${w}\n`);
+  return inventory;
+}

@@ -1,0 +1,52 @@
+// Running play against the lab from tests: in-process (runGraph over the real SSH pool) for step
+// tests, and as the real CLI (`node bin/play.mjs`) for end-to-end tests.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AnyStep } from '../../runner/core/step.js';
+import { loadInventory } from '../../runner/inventory/load.js';
+import { compileGraph } from '../../runner/playbook/compile.js';
+import { definePlaybook, type TaskContext } from '../../runner/playbook/define.js';
+import type { RunReport, StepReport } from '../../runner/report/model.js';
+import { prebuildSteps, runGraph } from '../../runner/run/run-graph.js';
+import { ConnectionPool } from '../../runner/transport/pool.js';
+import type { Lab } from './lab.js';
+
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A fresh directory name for one test, so test files sharing the lab never collide. */
+export function scratch(prefix = 'e2e'): string {
+  return `/srv/${prefix}-${randomBytes(5).toString('hex')}`;
+}
+
+/** Runs one step on one lab host through the real runner and SSH; returns its report. */
+export async function runStep(lab: Lab, host: string, make: AnyStep | ((ctx: TaskContext) => AnyStep), mode: 'apply' | 'check' = 'apply'): Promise<{ step: StepReport; report: RunReport }> {
+  const inventory = loadInventory(lab.inventoryPath);
+  const pb = definePlaybook({ name: 'step', description: '', tasks: { step: { on: host, step: make } } });
+  const graph = compileGraph(pb, inventory);
+  const pool = new ConnectionPool();
+  try {
+    const report = await runGraph(graph, inventory, prebuildSteps(graph, inventory), {
+      mode, forks: 5, timeoutMs: 60_000, connect: (h) => pool.get(h),
+    });
+    return { step: report.hosts[host]!.steps[0]!, report };
+  } finally {
+    await pool.closeAll();
+  }
+}
+
+export interface CliResult { code: number; stdout: string; stderr: string }
+
+/** The real `play` command line. */
+export function play(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return new Promise((resolveP) => {
+    const child = spawn(process.execPath, [resolve(projectRoot, 'bin/play.mjs'), ...args], {
+      cwd: projectRoot, env: { ...process.env, PLAY_INVENTORY: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '', stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolveP({ code: code ?? -1, stdout, stderr }));
+  });
+}
