@@ -114,6 +114,11 @@ export async function runGraph(graph: TaskGraph, inventory: Inventory, steps: Ma
   };
 
   const becomeReady = (node: TaskNode) => {
+    const unreachable = sessions.get(node.runsOn.name)!.unreachable;
+    if (unreachable) {
+      finish(node, stepReport(node, steps.get(node.id) ?? null, null, 'unreachable', Date.now(), unreachable.message));
+      return;
+    }
     const reason = skipReason(node);
     if (reason !== null) {
       finish(node, stepReport(node, steps.get(node.id) ?? null, null, 'skipped', Date.now(), reason));
@@ -163,6 +168,7 @@ export async function runGraph(graph: TaskGraph, inventory: Inventory, steps: Ma
       }
     }
   };
+  if (options.signal?.aborted) interrupted = true;
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
   for (const node of graph.nodes) if (node.deps.length === 0) becomeReady(node);
