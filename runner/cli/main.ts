@@ -69,7 +69,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream & NodeJS.W
       .option('json', { type: 'boolean', default: false, describe: 'print the JSON report on stdout (progress goes to stderr)' })
       .option('extra-vars', { alias: 'e', type: 'string', array: true, default: [] as string[], describe: 'key=value or JSON; overrides inventory vars' })
       .option('accept-new', { type: 'boolean', default: false, describe: 'record unknown host keys (a changed key is always refused)' })
-      .option('known-hosts', { type: 'string', describe: 'known_hosts file (default: per host, else ~/.ssh/known_hosts)' })
+      .option('known-hosts', { type: 'string', describe: 'known_hosts file for every host (overrides the inventory; default ~/.ssh/known_hosts)' })
       .option('live', { type: 'boolean', default: true, describe: 'live view on a terminal (--no-live: one line per host)' }), async (a) => {
       if (!Number.isInteger(a.forks) || a.forks < 1) throw new UsageError(`--forks must be a positive integer, got ${a.forks}`);
       if (!(a.timeout > 0)) throw new UsageError(`--timeout must be a positive number of seconds, got ${a.timeout}`);

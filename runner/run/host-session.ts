@@ -39,7 +39,12 @@ export class HostSession implements Remote {
   async run(script: Script, options?: ExecOptions): Promise<ExecResult> {
     const conn = await this.connection();
     this.roundTrips++;
-    if (script.shell === 'sh') return conn.exec(`/bin/sh -c ${quoteSh(script.text)}`, options);
+    if (script.shell === 'sh') {
+      // sshd does not deliver signals to root sessions, so closing a timed-out channel leaves the
+      // command running: coreutils' timeout ends it on the host, a little after we gave up on it.
+      const limit = options?.timeoutMs ? `timeout -k 5 ${Math.ceil(options.timeoutMs / 1000) + 2} ` : '';
+      return conn.exec(`${limit}/bin/sh -c ${quoteSh(script.text)}`, options);
+    }
     throw new Error(`${this.host.name}: PowerShell scripts need the Windows transport, which this host does not have`);
   }
 

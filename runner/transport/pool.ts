@@ -1,0 +1,99 @@
+// One SSH connection per host for the whole run, opened when a host's first step needs it.
+// Concurrent callers for one host share the pending connect; all handshakes of the run go through
+// one throttle. A failed connect is forgotten, so a later get() may try again.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Host, ResolvedSecrets } from '../inventory/model.js';
+import { HandshakeThrottle, type ThrottleOptions } from './handshake-throttle.js';
+import { SshConnection, type ConnectionOptions } from './ssh-connection.js';
+import type { SshTarget } from './target.js';
+
+export interface PoolOptions {
+  /** known_hosts for every host, overriding the inventory's (the CLI's --known-hosts). */
+  knownHostsFile?: string;
+  /** Record unknown host keys (StrictHostKeyChecking=accept-new). A changed key is refused regardless. */
+  acceptNew?: boolean;
+  /** TCP connect + handshake + authentication (default 10 s, Ansible's default timeout). */
+  connectTimeoutMs?: number;
+  /** SSH keepalive period (default 15 s); the connection is declared dead after `keepaliveCountMax` (3) unanswered. */
+  keepaliveIntervalMs?: number;
+  keepaliveCountMax?: number;
+  /** Channels open at once per connection (default 8, under sshd's MaxSessions 10). */
+  maxChannels?: number;
+  /** Handshake limits and retries (default 10 at once, 2 per address:port, 5 attempts from 100 ms). */
+  handshakes?: ThrottleOptions;
+  /** ssh-agent socket; default SSH_AUTH_SOCK, null for none. */
+  agentSocket?: string | null;
+  /** Identities tried for hosts without ansible_ssh_private_key_file; default ~/.ssh/id_{ed25519,ecdsa,rsa}. */
+  defaultKeyFiles?: readonly string[];
+}
+
+function expandHome(path: string): string {
+  return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
+}
+
+/** What the transport needs of an inventory host. */
+export function targetOf(host: Host, secrets: ResolvedSecrets = {}): SshTarget {
+  const c = host.connection;
+  return {
+    hostName: host.name,
+    address: c.address,
+    port: c.port,
+    user: c.user,
+    keyFile: c.keyFile === undefined ? undefined : expandHome(c.keyFile),
+    password: secrets.password,
+    passwordFrom: c.password?.envVar,
+  };
+}
+
+export class ConnectionPool {
+  readonly throttle: HandshakeThrottle;
+  readonly #connections = new Map<string, Promise<SshConnection>>();
+  #closed = false;
+
+  constructor(private readonly options: PoolOptions = {}) {
+    this.throttle = new HandshakeThrottle(options.handshakes);
+  }
+
+  /** The host's connection, opened on first use. Rejects with an UnreachableError (a HandshakeError). */
+  get(host: Host, secrets: ResolvedSecrets = {}): Promise<SshConnection> {
+    if (this.#closed) return Promise.reject(new Error('the connection pool is closed'));
+    let pending = this.#connections.get(host.name);
+    if (!pending) {
+      const opening = SshConnection.open(targetOf(host, secrets), this.#optionsFor(host));
+      this.#connections.set(host.name, opening);
+      opening.catch(() => {
+        if (this.#connections.get(host.name) === opening) this.#connections.delete(host.name);
+      });
+      pending = opening;
+    }
+    return pending;
+  }
+
+  /** Closes every connection, including ones still being opened. */
+  async closeAll(): Promise<void> {
+    this.#closed = true;
+    const all = [...this.#connections.values()];
+    this.#connections.clear();
+    await Promise.all(all.map((p) => p.then((c) => c.close(), () => undefined)));
+  }
+
+  #optionsFor(host: Host): ConnectionOptions {
+    const o = this.options;
+    const home = homedir();
+    return {
+      // An explicit option beats the inventory, which beats OpenSSH's default.
+      knownHostsFile: expandHome(o.knownHostsFile ?? host.connection.knownHostsFile ?? join(home, '.ssh', 'known_hosts')),
+      acceptNew: o.acceptNew ?? false,
+      readyTimeoutMs: o.connectTimeoutMs ?? 10_000,
+      keepaliveIntervalMs: o.keepaliveIntervalMs ?? 15_000,
+      keepaliveCountMax: o.keepaliveCountMax ?? 3,
+      maxChannels: o.maxChannels,
+      throttle: this.throttle,
+      auth: {
+        agentSocket: o.agentSocket === null ? undefined : (o.agentSocket ?? process.env.SSH_AUTH_SOCK),
+        defaultKeyFiles: o.defaultKeyFiles ?? ['id_ed25519', 'id_ecdsa', 'id_rsa'].map((f) => join(home, '.ssh', f)),
+      },
+    };
+  }
+}

@@ -1,0 +1,25 @@
+// What one SSH connection is to: the inventory host, reduced to what the transport needs.
+import type { Secret } from '../core/secret.js';
+
+export interface SshTarget {
+  /** The inventory name, used in every message. */
+  readonly hostName: string;
+  readonly address: string;
+  readonly port: number;
+  readonly user: string;
+  /** ansible_ssh_private_key_file. */
+  readonly keyFile?: string;
+  readonly password?: Secret;
+  /** Where the password comes from, for messages: the environment variable's name. */
+  readonly passwordFrom?: string;
+}
+
+/** `address:port`, bracketing IPv6 addresses: the key for per-endpoint limits and messages. */
+export function endpointOf(t: Pick<SshTarget, 'address' | 'port'>): string {
+  return t.address.includes(':') ? `[${t.address}]:${t.port}` : `${t.address}:${t.port}`;
+}
+
+/** `linux1 (198.18.0.101:22)`: how messages name a host. */
+export function where(t: Pick<SshTarget, 'hostName' | 'address' | 'port'>): string {
+  return `${t.hostName} (${endpointOf(t)})`;
+}
