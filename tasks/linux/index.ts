@@ -5,3 +5,12 @@ export { directory, type DirectoryDesired, type DirectoryOptions } from './direc
 export { file, type FileDesired, type FileOptions } from './file.js';
 export { lineInFile, type LineInFileDesired, type LineInFileOptions } from './line-in-file.js';
 export { sysctl, type SysctlActual, type SysctlDesired, type SysctlOptions } from './sysctl.js';
+export { keepalivedConf, type KeepalivedConfActual, type KeepalivedConfDesired, type KeepalivedConfOptions } from './keepalived-conf.js';
+export {
+  maskAuthPass, renderKeepalivedConf, renderKeepalivedConfMasked, validateKeepalivedConfig,
+  type KeepalivedConfig, type KeepalivedGlobalDefs, type KeepalivedInstance, type KeepalivedVip, type ValidatedKeepalivedConfig,
+} from './keepalived-config.js';
+export { keepalivedPidfile, type KeepalivedPidfileOptions } from './keepalived-pidfile.js';
+export { pkg, type PackageActual, type PackageDesired, type PackageOptions } from './package.js';
+export { validatePodCidrs, vipFor, type CheckedPodCidr, type PodCidrNode, type PodVip } from './pod-cidr.js';
+export { service, type ServiceActual, type ServiceDesired, type ServiceOptions, type ServiceOutputs } from './service.js';
