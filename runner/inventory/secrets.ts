@@ -32,8 +32,21 @@ export function resolveSecrets(host: Host, env: NodeJS.ProcessEnv = process.env)
   return out;
 }
 
+/** True when a variable's value holds an EnvRef somewhere inside. */
+export function holdsEnvRef(value: unknown): boolean {
+  if (value instanceof EnvRef) return true;
+  if (Array.isArray(value)) return value.some(holdsEnvRef);
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return Object.values(value).some(holdsEnvRef);
+  return false;
+}
+
 /** The host's variables with every EnvRef, at any depth, resolved to a Secret. */
 export function resolveVars(host: Host, env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(host.vars).map((k) => [k, resolveVar(host, k, env)]));
+}
+
+/** One variable of the host, with every EnvRef in it resolved to a Secret. */
+export function resolveVar(host: Host, name: string, env: NodeJS.ProcessEnv = process.env): unknown {
   const walk = (value: unknown, path: string): unknown => {
     if (value instanceof EnvRef) return resolveRef(host, path, value, env);
     if (Array.isArray(value)) return value.map((v, i) => walk(v, `${path}[${i}]`));
@@ -42,5 +55,5 @@ export function resolveVars(host: Host, env: NodeJS.ProcessEnv = process.env): R
     }
     return value;
   };
-  return Object.fromEntries(Object.entries(host.vars).map(([k, v]) => [k, walk(v, k)]));
+  return walk(host.vars[name], name);
 }

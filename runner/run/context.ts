@@ -2,6 +2,7 @@
 // outputs of the tasks it needs. Reading an output that is not known yet throws UnknownOutput,
 // which the runner reports as `unknown (needs X)` in check mode: never a false ok.
 import type { Host, Inventory } from '../inventory/model.js';
+import { holdsEnvRef, resolveVar } from '../inventory/secrets.js';
 import type { HostView, TaskContext } from '../playbook/define.js';
 import type { TaskNode } from '../playbook/compile.js';
 
@@ -23,10 +24,27 @@ export class OutputStore {
   }
 }
 
+/**
+ * The host's variables as step functions see them: extra vars win, and a variable that comes from
+ * the environment (`{{ lookup('env', ...) }}`) is a Secret, resolved only when read, so a secret
+ * one host needs never has to be set for a run that does not use it.
+ */
+function stepVars(host: Host, extraVars: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const vars: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(host.vars)) {
+    if (Object.hasOwn(extraVars, name)) continue;
+    if (holdsEnvRef(value)) {
+      let cached: unknown;
+      Object.defineProperty(vars, name, { enumerable: true, get: () => (cached ??= resolveVar(host, name)) });
+    } else vars[name] = value;
+  }
+  return Object.freeze(Object.assign(vars, extraVars));
+}
+
 export function hostView(host: Host, extraVars: Readonly<Record<string, unknown>>): HostView {
   return Object.freeze({
     name: host.name,
-    vars: Object.freeze({ ...host.vars, ...extraVars }),
+    vars: stepVars(host, extraVars),
     groups: host.groups,
     os: host.connection.os,
   });
