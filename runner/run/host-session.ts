@@ -5,6 +5,10 @@ import { UnreachableError } from '../core/errors.js';
 import { quoteSh, type Script } from '../core/quote.js';
 import type { ExecOptions, ExecResult, Probe, Remote } from '../core/step.js';
 import type { Host } from '../inventory/model.js';
+import { PsCall, type PsCallResult } from '../core/ps-call.js';
+import { bootstrapCommand } from '../transport/powershell/bootstrap.js';
+import { decodeClixml } from '../transport/powershell/clixml.js';
+import { parseResults, program } from '../transport/powershell/program.js';
 import { batchScript, newNonce, splitBatch } from './probe-batch.js';
 
 /** What the session needs of a transport connection. */
@@ -37,20 +41,44 @@ export class HostSession implements Remote {
   }
 
   async run(script: Script, options?: ExecOptions): Promise<ExecResult> {
+    const windows = this.host.connection.os === 'windows';
+    if (windows !== (script.shell === 'ps')) {
+      throw new Error(`${this.host.name} is a ${windows ? 'Windows' : 'Linux'} host: it cannot run a ${script.shell === 'ps' ? 'PowerShell' : 'sh'} script`);
+    }
+    if (script instanceof PsCall) {
+      const [result] = await this.callPowerShell([script], options);
+      return result!.ok
+        ? { stdout: JSON.stringify(result!.value), stderr: '', code: 0 }
+        : { stdout: '', stderr: result!.error, code: 1 };
+    }
     const conn = await this.connection();
     this.roundTrips++;
+    if (script.shell === 'ps') {
+      if (options?.stdin !== undefined) throw new Error('a PowerShell program already takes stdin: pass data in the call arguments');
+      const out = await conn.exec(bootstrapCommand(), { ...options, stdin: script.text });
+      return { ...out, stderr: decodeClixml(out.stderr) };
+    }
     if (script.shell === 'sh') {
       // sshd does not deliver signals to root sessions, so closing a timed-out channel leaves the
       // command running: coreutils' timeout ends it on the host, a little after we gave up on it.
       const limit = options?.timeoutMs ? `timeout -k 5 ${Math.ceil(options.timeoutMs / 1000) + 2} ` : '';
       return conn.exec(`${limit}/bin/sh -c ${quoteSh(script.text)}`, options);
     }
-    throw new Error(`${this.host.name}: PowerShell scripts need the Windows transport, which this host does not have`);
+    throw new Error(`unknown shell ${script.shell}`);
+  }
+
+  /** Runs PowerShell calls as one program in one round trip: one result per call. */
+  async callPowerShell(calls: readonly PsCall[], options?: ExecOptions): Promise<PsCallResult[]> {
+    const conn = await this.connection();
+    this.roundTrips++;
+    const out = await conn.exec(bootstrapCommand(), { ...options, stdin: program(calls) });
+    return parseResults({ ...out, stderr: decodeClixml(out.stderr) }, calls.length, this.host.name);
   }
 
   /** Runs the probes in one round trip; each probe's parse error is its own outcome. */
   async probe(probes: readonly Probe<unknown>[], timeoutMs?: number): Promise<ProbeOutcome[]> {
     if (probes.length === 0) return [];
+    if (probes.every((p) => p.script instanceof PsCall)) return this.#probePowerShell(probes, timeoutMs);
     const nonce = newNonce();
     const out = await this.run(batchScript(probes.map((p) => p.script), nonce), { timeoutMs });
     let parts: ExecResult[];
@@ -62,6 +90,25 @@ export class HostSession implements Remote {
     return probes.map((p, i) => {
       try {
         return { ok: true, actual: p.parse(parts[i]!) };
+      } catch (e) {
+        return { ok: false, error: new Error(`cannot read the probe's output: ${(e as Error).message}`) };
+      }
+    });
+  }
+
+  async #probePowerShell(probes: readonly Probe<unknown>[], timeoutMs?: number): Promise<ProbeOutcome[]> {
+    let results: PsCallResult[];
+    try {
+      results = await this.callPowerShell(probes.map((p) => p.script as PsCall), { timeoutMs });
+    } catch (e) {
+      if (e instanceof UnreachableError) throw e;
+      return probes.map(() => ({ ok: false, error: e as Error }));
+    }
+    return probes.map((p, i) => {
+      const r = results[i]!;
+      if (!r.ok) return { ok: false, error: new Error(`probe failed on the host: ${r.error}`) };
+      try {
+        return { ok: true, actual: p.parse({ stdout: JSON.stringify(r.value), stderr: '', code: 0 }) };
       } catch (e) {
         return { ok: false, error: new Error(`cannot read the probe's output: ${(e as Error).message}`) };
       }
