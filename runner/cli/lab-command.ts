@@ -17,8 +17,12 @@ export async function labCommand(action: string, counts: { linux?: number; tor?:
       return 0;
     case 'status': {
       const status = await labStatus();
-      out.write(JSON.stringify(status, null, 2) + '\n');
-      return 0;
+      out.write(`lab ${status.up ? 'up' : 'down'} (${status.dir})${status.inventoryPath ? `, inventory ${status.inventoryPath}` : ''}\n`);
+      for (const h of status.hosts) {
+        const sshd = h.sshdAlive ? `sshd pid ${h.sshdPid}` : 'sshd down';
+        out.write(`  ${h.name.padEnd(10)} ${h.group.padEnd(8)} ${h.address.padEnd(15)} ${h.namespace ? 'netns' : 'no netns'}  ${sshd}  ${h.reachable ? 'reachable' : 'UNREACHABLE'}\n`);
+      }
+      return status.hosts.every((h) => h.reachable) ? 0 : 4;
     }
   }
   return 64;

@@ -27,6 +27,7 @@ export class LiveRenderer implements Renderer {
       task: (_ctx: unknown, task: ListrTaskWrapper<unknown, any, any>) => new Promise<void>((resolve, reject) => {
         const row = this.#rows.get(host)!;
         row.task = task;
+        if (row.current) task.title = `${host} › ${row.current}`;
         const settle = (r: HostReport) => {
           task.title = `${host}: ${r.status} (${countLine(r)})`;
           const bad = r.steps.find((s) => s.status === 'failed' || s.status === 'unreachable');
@@ -47,8 +48,12 @@ export class LiveRenderer implements Renderer {
 
   onEvent(event: RunEvent): void {
     if (event.type === 'step-start') {
-      const row = this.#rows.get(event.node.runsOn.name);
-      if (row?.task) row.task.output = `${event.node.task}${event.node.runsOn !== event.node.target ? ` (for ${event.node.target.name})` : ''}`;
+      const host = event.node.runsOn.name;
+      const row = this.#rows.get(host);
+      if (!row) return;
+      // The step a host is on goes in its title: listr2 may start the row after the first event.
+      row.current = `${event.node.task}${event.node.runsOn !== event.node.target ? ` (for ${event.node.target.name})` : ''}`;
+      if (row.task) row.task.title = `${host} › ${row.current}`;
     } else if (event.type === 'host-done') {
       const row = this.#rows.get(event.host);
       if (!row) return;
