@@ -104,5 +104,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream & NodeJS.W
 }
 
 export async function cli(): Promise<void> {
+  // `play hosts all | head` closes our stdout early: that is the reader's choice, not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0); else throw e; });
   process.exitCode = await main(hideBin(process.argv));
 }
