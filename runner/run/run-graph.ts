@@ -29,7 +29,7 @@ export interface RunOptions {
 /** Builds every step that does not need outputs, so bad options fail before any host is touched. */
 export function prebuildSteps(graph: TaskGraph, inventory: Inventory, extraVars: Readonly<Record<string, unknown>> = {}): Map<string, AnyStep> {
   const steps = new Map<string, AnyStep>();
-  const env = { contexts: new ContextFactory(inventory, new OutputStore(), extraVars), steps } as unknown as LifecycleEnv;
+  const env = { contexts: new ContextFactory(inventory, new OutputStore(), extraVars), steps };
   for (const node of graph.nodes) {
     try {
       buildStep(node, env);

@@ -10,13 +10,17 @@ import type { Mode, StepReport, StepStatus } from '../report/model.js';
 import { UnknownOutput, type ContextFactory, type OutputStore } from './context.js';
 import type { HostSession, ProbeOutcome } from './host-session.js';
 
-export interface LifecycleEnv {
-  mode: Mode;
-  timeoutMs: number;
+/** What building steps needs: contexts for step functions, and the steps built so far. */
+export interface StepBuilder {
   contexts: ContextFactory;
-  outputs: OutputStore;
   /** Steps already built, by node id. */
   steps: Map<string, AnyStep>;
+}
+
+export interface LifecycleEnv extends StepBuilder {
+  mode: Mode;
+  timeoutMs: number;
+  outputs: OutputStore;
   /** Probe results taken since the host last changed, by node id. */
   prefetched: Map<string, ProbeOutcome>;
   /** The host's nodes that have not run yet, in order (for batching their probes). */
@@ -26,7 +30,7 @@ export interface LifecycleEnv {
 export class TimeoutError extends Error {}
 
 /** Builds a node's step; `UnknownOutput` propagates (the caller decides what it means). */
-export function buildStep(node: TaskNode, env: LifecycleEnv): AnyStep {
+export function buildStep(node: TaskNode, env: StepBuilder): AnyStep {
   const cached = env.steps.get(node.id);
   if (cached) return cached;
   const src = node.spec.step;
