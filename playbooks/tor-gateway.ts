@@ -1,0 +1,250 @@
+// The Linux ToR gateway (seed 001 §2.6, DOMAIN.md "Linux ToR steps"), on the `tor` group:
+// forwarding on, keepalived installed, configured and running, restarted when its config changed.
+// keepalived holds one VRRP VIP per Windows node: the pod gateway of every host of the `windows`
+// group that has a `pod_cidr` var (its first address, or the node's `pod_gateway`), with the pod
+// CIDR's prefix, on `dev <vrrp_interface> label <vrrp_interface>:<n>`.
+//
+// Every value comes from inventory vars (README "tor-gateway" lists them with their defaults). The
+// VIP set, the peers and the priorities are computed from the whole inventory, never from the hosts
+// a run is limited to: a run for some hosts writes the same file a run for all would, so it never
+// drops another node's VIP. The runner runs each host's steps one at a time, so the steps of one run
+// never race on a tor host's keepalived.conf, also when a playbook delegates them per Windows node
+// (torGatewayConfig reads the host a step runs on, ctx.runsOn).
+//
+// Input that would make a wrong or split VRRP group is refused while the steps are built, before
+// any host is touched (exit 65, naming the task, the host and the var): a VIP outside its node's
+// pod CIDR, overlapping pod CIDRs, an out-of-range value, a missing or plain-text auth secret, tor
+// hosts that disagree on an instance-wide value, two with the same priority, router_id or address.
+import { InputError } from '../runner/core/errors.js';
+import { isSecret, type Secret } from '../runner/core/secret.js';
+import { definePlaybook, type HostView, type TaskContext } from '../runner/playbook/define.js';
+import {
+  keepalivedConf, keepalivedPidfile, pkg, service, sysctl, validatePodCidrs,
+  type KeepalivedConfig, type KeepalivedInstance, type KeepalivedVip,
+} from '../tasks/linux/index.js';
+import { parseIPv4 } from '../tasks/linux/ipv4.js';
+
+/** The ToR hosts: the VRRP peers. */
+export const TOR_GROUP = 'tor';
+/** The hosts whose `pod_cidr` gets a gateway VIP. */
+export const NODE_GROUP = 'windows';
+
+/** Defaults, as in the field note where it has one (seed 001 §2.6). */
+export const TOR_DEFAULTS = Object.freeze({
+  vrrp_interface: 'eth1',
+  vrrp_virtual_router_id: 188,
+  vrrp_state: 'BACKUP' as const,
+  vrrp_nopreempt: true,
+  vrrp_advert_int: 1,
+  /** Priority of the first host of the tor group; each next one gets PRIORITY_STEP less (150, 140, 130). */
+  priority_first: 150,
+  priority_step: 10,
+  keepalived_run_dir: '/etc/keepalived/run',
+  sysctl_file: '/etc/sysctl.d/90-tor-gateway.conf',
+});
+
+/** Where keepalived reads its config; the service's -f and the config step's path. */
+const KEEPALIVED_CONF = '/etc/keepalived/keepalived.conf';
+
+function show(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (isSecret(v)) return 'a secret';
+  return JSON.stringify(v) ?? String(v);
+}
+
+/** `host.vars[name]`, with null meaning unset (as an empty YAML value does). */
+function raw(h: HostView, name: string): unknown {
+  const v = h.vars[name];
+  return v === null ? undefined : v;
+}
+
+/** An integer var; `-e name=300` gives the string "300", which counts as the number. */
+function intVar(h: HostView, name: string, fallback: number | undefined, min: number, max: number, keyword: string): number {
+  const v = raw(h, name) ?? fallback;
+  const n = typeof v === 'string' && /^\s*-?[0-9]+\s*$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+    throw new InputError(`${name} of ${h.name} (keepalived's ${keyword}) must be an integer ${min}-${max}, got ${show(v)}`);
+  }
+  return n;
+}
+
+function boolVar(h: HostView, name: string, fallback: boolean): boolean {
+  const v = raw(h, name) ?? fallback;
+  if (v === true || v === 'true') return true;
+  if (v === false || v === 'false') return false;
+  throw new InputError(`${name} of ${h.name} must be true or false, got ${show(v)}`);
+}
+
+function stringVar(h: HostView, name: string, fallback: string | undefined): string {
+  const v = raw(h, name) ?? fallback;
+  if (typeof v !== 'string' || v === '') throw new InputError(`${name} of ${h.name} must be a non-empty string, got ${show(v)}`);
+  return v;
+}
+
+/** The host's address on the VRRP network: vrrp_unicast_src_ip, else ansible_host. */
+function vrrpAddress(h: HostView): string {
+  const own = raw(h, 'vrrp_unicast_src_ip');
+  const v = own ?? raw(h, 'ansible_host');
+  const name = own !== undefined ? 'vrrp_unicast_src_ip' : 'ansible_host';
+  if (typeof v !== 'string' || parseIPv4(v) === null) {
+    throw new InputError(`${name} of ${h.name} must be its IPv4 address on the VRRP interface (keepalived's unicast_src_ip; set vrrp_unicast_src_ip when ansible_host is not that address), got ${show(v)}`);
+  }
+  return v;
+}
+
+function authPass(h: HostView): Secret {
+  // Reading an env-backed var resolves it: an unset environment variable throws here, naming it.
+  const v = raw(h, 'vrrp_auth_pass');
+  if (v === undefined) {
+    throw new InputError(`vrrp_auth_pass of ${h.name} is not set: the VRRP password must come from the environment, e.g. vrrp_auth_pass: "{{ lookup('env', 'VRRP_AUTH_PASS') }}"`);
+  }
+  if (!isSecret(v)) {
+    throw new InputError(`vrrp_auth_pass of ${h.name} must come from the environment ("{{ lookup('env', 'VRRP_AUTH_PASS') }}"), not be written in the inventory or given with -e`);
+  }
+  return v;
+}
+
+/** vrrp_priority, else by position in the tor group: 150, 140, 130, ... */
+function priority(h: HostView, position: number): number {
+  if (raw(h, 'vrrp_priority') !== undefined) return intVar(h, 'vrrp_priority', undefined, 1, 254, 'priority');
+  const p = TOR_DEFAULTS.priority_first - TOR_DEFAULTS.priority_step * position;
+  if (p < 1) throw new InputError(`${h.name} is host ${position + 1} of group ${TOR_GROUP}, too far down for a default priority (${TOR_DEFAULTS.priority_first} - ${TOR_DEFAULTS.priority_step} per host): set vrrp_priority (1-254) on it`);
+  return p;
+}
+
+interface Member {
+  readonly host: HostView;
+  readonly address: string;
+  readonly priority: number;
+  readonly routerId: string;
+}
+
+/** Every tor host with its address, priority and router_id; refuses duplicates among them. */
+function vrrpMembers(ctx: Pick<TaskContext, 'group'>): Member[] {
+  const hosts = ctx.group(TOR_GROUP);
+  const members = hosts.map((host, i): Member => ({
+    host,
+    address: vrrpAddress(host),
+    priority: priority(host, i),
+    routerId: stringVar(host, 'vrrp_router_id', host.name),
+  }));
+  const unique = (what: string, key: (m: Member) => string | number) => {
+    const seen = new Map<string | number, string>();
+    for (const m of members) {
+      const k = key(m);
+      const other = seen.get(k);
+      if (other !== undefined) throw new InputError(`tor hosts ${other} and ${m.host.name} have the same ${what} ${k}: it must differ per host`);
+      seen.set(k, m.host.name);
+    }
+  };
+  unique('VRRP address (vrrp_unicast_src_ip or ansible_host)', (m) => m.address);
+  unique('priority (vrrp_priority, default from the position in the tor group)', (m) => m.priority);
+  unique('router_id (vrrp_router_id, default the host name)', (m) => m.routerId);
+  return members;
+}
+
+/** The pod gateway VIPs of every Windows node of the inventory, sorted by address, labelled 1..n. */
+export function podGatewayVips(inventory: readonly HostView[], dev: string): KeepalivedVip[] {
+  const nodes = inventory
+    .filter((h) => h.groups.includes(NODE_GROUP) && raw(h, 'pod_cidr') !== undefined)
+    .map((h) => ({ name: h.name, podCidr: raw(h, 'pod_cidr') as string, ...(raw(h, 'pod_gateway') !== undefined ? { vip: raw(h, 'pod_gateway') as string } : {}) }));
+  if (nodes.length === 0) {
+    throw new InputError(`no pod gateway to serve: no host of group ${NODE_GROUP} has a pod_cidr var (give each Windows node its pod CIDR, e.g. pod_cidr: 10.160.11.0/24)`);
+  }
+  let checked;
+  try {
+    checked = validatePodCidrs(nodes);
+  } catch (e) {
+    if (e instanceof InputError) throw new InputError(`pod gateways (pod_cidr, pod_gateway of the ${NODE_GROUP} hosts): ${e.message}`);
+    throw e;
+  }
+  return [...checked]
+    .sort((a, b) => parseIPv4(a.vip.address)! - parseIPv4(b.vip.address)!)
+    .map((c, i) => ({ address: c.vip.address, prefix: c.vip.prefix, dev, label: `${dev}:${i + 1}` }));
+}
+
+/**
+ * The keepalived config of the host the step runs on (ctx.runsOn, a tor host), computed from the
+ * whole inventory. Pure; throws InputError on bad input.
+ */
+export function torGatewayConfig(ctx: Pick<TaskContext, 'runsOn' | 'inventory' | 'group'>): KeepalivedConfig {
+  const me = ctx.runsOn;
+  const members = vrrpMembers(ctx);
+  const self = members.find((m) => m.host.name === me.name);
+  if (!self) throw new InputError(`host ${me.name} is not in group ${TOR_GROUP}: only tor hosts hold the VIPs`);
+  if (members.length < 2) throw new InputError(`group ${TOR_GROUP} has only ${me.name}: VRRP needs at least two tor hosts (unicast peers)`);
+
+  // Instance-wide values must agree on every peer, or the VRRP group splits (two masters).
+  const vrid = (h: HostView) => intVar(h, 'vrrp_virtual_router_id', TOR_DEFAULTS.vrrp_virtual_router_id, 1, 255, 'virtual_router_id');
+  const advert = (h: HostView) => intVar(h, 'vrrp_advert_int', TOR_DEFAULTS.vrrp_advert_int, 1, 255, 'advert_int');
+  const [myVrid, myAdvert, pass] = [vrid(me), advert(me), authPass(me)];
+  for (const { host } of members) {
+    if (host === me) continue;
+    if (vrid(host) !== myVrid) throw new InputError(`tor hosts ${me.name} and ${host.name} have different vrrp_virtual_router_id (${myVrid}, ${vrid(host)}): VRRP peers must share it`);
+    if (advert(host) !== myAdvert) throw new InputError(`tor hosts ${me.name} and ${host.name} have different vrrp_advert_int (${myAdvert}, ${advert(host)}): VRRP peers must share it`);
+    if (authPass(host).reveal() !== pass.reveal()) throw new InputError(`tor hosts ${me.name} and ${host.name} have different vrrp_auth_pass values: VRRP peers must share the password`);
+  }
+
+  const iface = stringVar(me, 'vrrp_interface', TOR_DEFAULTS.vrrp_interface);
+  const state = stringVar(me, 'vrrp_state', TOR_DEFAULTS.vrrp_state);
+  if (state !== 'BACKUP' && state !== 'MASTER') throw new InputError(`vrrp_state of ${me.name} must be BACKUP or MASTER, got ${show(state)}`);
+  const instance: KeepalivedInstance = {
+    name: stringVar(me, 'vrrp_instance_name', `VI_K8S_WIN_GATE_${iface.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`),
+    state,
+    interface: iface,
+    virtualRouterId: myVrid,
+    priority: self.priority,
+    nopreempt: boolVar(me, 'vrrp_nopreempt', TOR_DEFAULTS.vrrp_nopreempt),
+    advertInt: myAdvert,
+    authPass: pass,
+    unicastSrcIp: self.address,
+    unicastPeers: members.filter((m) => m !== self).map((m) => m.address),
+  };
+  return { routerId: self.routerId, instance, vips: podGatewayVips(ctx.inventory, iface) };
+}
+
+/** keepalived running (or restarted), by systemd where it runs, else by pidfiles in keepalived_run_dir. */
+export function keepalivedService(h: HostView, restart: boolean) {
+  const runDir = stringVar(h, 'keepalived_run_dir', TOR_DEFAULTS.keepalived_run_dir);
+  return service({
+    name: 'keepalived',
+    state: 'running',
+    enabled: true,
+    restart,
+    manager: 'auto',
+    pidfile: keepalivedPidfile({ runDir, conf: KEEPALIVED_CONF }),
+  });
+}
+
+export default definePlaybook({
+  name: 'tor-gateway',
+  description: 'Linux ToR gateways: forwarding, keepalived VRRP holding each Windows node\'s pod gateway VIP',
+  tasks: {
+    forwarding: {
+      on: TOR_GROUP,
+      description: 'net.ipv4.ip_forward = 1, live and persisted',
+      step: sysctl({ key: 'net.ipv4.ip_forward', value: 1, file: TOR_DEFAULTS.sysctl_file }),
+    },
+    package: { on: TOR_GROUP, description: 'keepalived installed', step: pkg({ name: 'keepalived' }) },
+    config: {
+      on: TOR_GROUP,
+      needs: ['package'],
+      description: 'keepalived.conf: one VIP per Windows node, checked with keepalived -t',
+      step: (ctx) => keepalivedConf({ path: KEEPALIVED_CONF, config: torGatewayConfig(ctx) }),
+    },
+    // Before `service`: a changed config restarts a running keepalived, or starts a stopped one
+    // (then `service` has nothing to do), so a daemon is never started and restarted in one run.
+    restart: {
+      on: TOR_GROUP,
+      triggeredBy: ['config'],
+      description: 'restart keepalived when its config changed',
+      step: ({ runsOn }) => keepalivedService(runsOn, true),
+    },
+    service: {
+      on: TOR_GROUP,
+      needs: ['forwarding', 'restart'],
+      description: 'keepalived running (and enabled where systemd runs)',
+      step: ({ runsOn }) => keepalivedService(runsOn, false),
+    },
+  },
+});
