@@ -3,7 +3,7 @@
 // keepalived config each tor host gets, computed from the whole inventory, and the bad input refused
 // with a message naming the problem (the CLI turns these InputErrors into exit 65).
 import test from 'ava';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -162,4 +162,21 @@ test('an auth_pass longer than 8 characters is accepted, with a warning in the p
   t.regex(d.warnings.join('\n'), /is 12 characters; keepalived uses only the first 8/);
   t.true(d.content.reveal().includes('auth_pass abcdefgh\n'));
   t.false(d.masked.includes('abcdefgh'));
+});
+
+test('the example inventory of the field notes plans the field note\'s keepalived config', (t) => {
+  process.env.VRRP_AUTH_PASS = 'lvs';
+  const dir = mkdtempSync(join(tmpdir(), 'play-tg-example-'));
+  tmpDirs.push(dir);
+  const inv = YAML.parse(readFileSync(new URL('../../inventory/example.yaml', import.meta.url), 'utf8'));
+  inv.all.children.cluster.children.windows.hosts.node009.pod_cidr = '10.160.11.0/24'; // assigned by the API server (seed 001)
+  const path = join(dir, 'example.yaml');
+  writeFileSync(path, YAML.stringify(inv));
+  const inventory = loadInventory(path);
+  const steps = prebuildSteps(compileGraph(torGateway, inventory), inventory, {});
+  const { config, masked } = conf(steps, 'tor1');
+  t.is(config.routerId, 'LVS_WIN_GW_1');
+  t.like(config.instance, { name: 'VI_MYLAN_K8S_WIN_GATE_ETH1', virtualRouterId: 188, priority: 150, unicastSrcIp: '100.100.126.202' });
+  t.deepEqual(config.instance.unicastPeers, ['100.100.126.203', '100.100.126.204']);
+  t.regex(masked, /10\.160\.11\.1\/24 dev eth1 label eth1:1/);
 });

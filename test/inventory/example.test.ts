@@ -36,9 +36,9 @@ test('node009 carries the facts of seed 001', (t) => {
 test('ToR gateways: Linux, distinct priorities and router ids, a shared VRRP secret from the environment', (t) => {
   const tors = selectHosts(inv, 'tor');
   t.true(tors.every((h) => h.connection.os === 'linux' && h.vars.cluster_nic === 'eth1'));
-  t.deepEqual(tors.map((h) => h.vars.keepalived_priority), [150, 140, 130]);
-  t.is(new Set(tors.map((h) => h.vars.keepalived_router_id)).size, 3);
-  t.deepEqual(tors[0]!.vars.keepalived_auth_pass, new EnvRef('KEEPALIVED_AUTH_PASS'));
+  t.deepEqual(tors.map((h) => h.vars.vrrp_priority), [150, 140, 130]);
+  t.is(new Set(tors.map((h) => h.vars.vrrp_router_id)).size, 3);
+  t.deepEqual(tors[0]!.vars.vrrp_auth_pass, new EnvRef('VRRP_AUTH_PASS'));
 });
 
 test('oracle: ansible-inventory --list accepts it, with the same groups and variables', async (t) => {
