@@ -45,7 +45,7 @@ export function groupedChanges(report: RunReport, withDetails: boolean): string[
   const groups = new Map<string, { hosts: string[]; step: StepReport }>();
   for (const [host, h] of Object.entries(report.hosts)) {
     for (const s of h.steps) {
-      if (s.status === 'ok' || (s.status === 'skipped' && s.error?.startsWith('not triggered'))) continue;
+      if (s.status === 'ok' || (s.status === 'skipped' && s.error?.startsWith('not triggered'))) continue; // nothing to say
       const key = JSON.stringify([s.task, s.target, s.status, s.action, s.fields, withDetails ? [s.before, s.after, s.textDiff] : null, s.error]);
       const g = groups.get(key) ?? { hosts: [], step: s };
       g.hosts.push(host);

@@ -10,6 +10,14 @@ import { ContextFactory, OutputStore, UnknownOutput } from './context.js';
 import { HostSession, type Connect, type ProbeOutcome } from './host-session.js';
 import { buildStep, runLifecycle, stepReport, type LifecycleEnv } from './step-lifecycle.js';
 
+const NOT_TRIGGERED = 'not triggered';
+const WOULD_RUN = 'would run';
+
+/** A skip that is not a failure: its dependents still run. */
+export function isBenignSkip(r: StepReport): boolean {
+  return r.status === 'skipped' && !!r.error && (r.error.startsWith(NOT_TRIGGERED) || r.error.startsWith(WOULD_RUN));
+}
+
 export type RunEvent =
   | { type: 'step-start'; node: TaskNode }
   | { type: 'step-done'; node: TaskNode; report: StepReport }
@@ -105,10 +113,13 @@ export async function runGraph(graph: TaskGraph, inventory: Inventory, steps: Ma
     for (const d of node.deps) {
       const r = results.get(d.id)!;
       if (r.status === 'failed' || r.status === 'unreachable') return `needs ${d.task} on ${d.runsOn.name}, which ${r.status === 'failed' ? 'failed' : 'was unreachable'}`;
-      if (r.status === 'skipped' && r.error && !r.error.startsWith('not triggered')) return `needs ${d.task} on ${d.runsOn.name}, which was skipped`;
+      if (r.status === 'skipped' && !isBenignSkip(r)) return `needs ${d.task} on ${d.runsOn.name}, which was skipped`;
     }
-    if (node.triggers.length && !node.triggers.some((t) => results.get(t.id)!.status === 'changed')) {
-      return `not triggered: ${[...new Set(node.triggers.map((t) => t.task))].join(', ')} did not change`;
+    if (node.triggers.length) {
+      const fired = [...new Set(node.triggers.filter((t) => results.get(t.id)!.status === 'changed').map((t) => t.task))];
+      if (fired.length === 0) return `${NOT_TRIGGERED}: ${[...new Set(node.triggers.map((t) => t.task))].join(', ')} did not change`;
+      // A triggered task is a consequence of a change, not drift: check mode names it, runs nothing.
+      if (options.mode === 'check') return `${WOULD_RUN}: triggered by ${fired.join(', ')} (check mode does not run triggered tasks)`;
     }
     return null;
   };

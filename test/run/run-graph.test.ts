@@ -188,3 +188,19 @@ test('an abort starts nothing new, lets running steps finish, and marks the rest
   t.is(exitCode(report), 130);
   writeFileSync(join(dirs.h1!, 'x'), '');
 });
+
+test('check mode names a triggered task as "would run" without planning it; what needs it is still planned', async (t) => {
+  const pb = definePlaybook({
+    name: 'handlers', description: '',
+    tasks: {
+      conf: { on: 'web', step: ({ host }) => marker(`${host.vars.dir}/conf`, 'v2') },
+      restart: { on: 'web', triggeredBy: ['conf'], step: ({ host }) => marker(`${host.vars.dir}/restarted`, 'yes') },
+      after: { on: 'web', needs: ['restart'], step: ({ host }) => marker(`${host.vars.dir}/after`, 'A') },
+    },
+  });
+  const { report } = await run(pb, ['h1'], { check: true });
+  t.is(step('conf')(report, 'h1').status, 'changed');
+  t.like(step('restart')(report, 'h1'), { status: 'skipped', error: 'would run: triggered by conf (check mode does not run triggered tasks)' });
+  t.is(step('after')(report, 'h1').status, 'changed');
+  t.is(exitCode(report), 2);
+});
