@@ -62,6 +62,16 @@ export function sha256Hex(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
+/** Reads base64 lines up to a line `end` (after the section's header line was read). */
+export function readBase64Section(lines: ProbeLines): Buffer {
+  const chunks: string[] = [];
+  for (let line = lines.next("base64 data or 'end'"); line !== 'end'; line = lines.next("base64 data or 'end'")) {
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(line)) lines.fail(`not base64: ${JSON.stringify(line.slice(0, 80))}`);
+    chunks.push(line);
+  }
+  return Buffer.from(chunks.join(''), 'base64');
+}
+
 export function parseFsProbe(lines: ProbeLines, opts: FsProbeOptions = {}): FsEntry | null {
   const type = lines.record('type');
   if (type === 'absent') return null;
@@ -72,12 +82,7 @@ export function parseFsProbe(lines: ProbeLines, opts: FsProbeOptions = {}): FsEn
   if (type === 'directory' || opts.contentLimit === undefined) return { type, stat, sha256: null, content: null };
   if (lines.peek() === 'base64') {
     lines.next('base64');
-    const chunks: string[] = [];
-    for (let line = lines.next("base64 data or 'end'"); line !== 'end'; line = lines.next("base64 data or 'end'")) {
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(line)) lines.fail(`not base64: ${JSON.stringify(line.slice(0, 80))}`);
-      chunks.push(line);
-    }
-    const content = Buffer.from(chunks.join(''), 'base64');
+    const content = readBase64Section(lines);
     return { type, stat, sha256: sha256Hex(content), content };
   }
   const d = lines.match('sha256', /^([0-9a-f]{64})(?:\s+-)?$/);

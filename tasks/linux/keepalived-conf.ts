@@ -16,7 +16,7 @@ import { OptionReader, type Options } from '../../runner/core/options.js';
 import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
 import { MASK, type Secret } from '../../runner/core/secret.js';
 import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
-import { fsProbeScript, parseFsProbe, principalMatches, sha256Hex, textOf, type FsEntry } from './fs-probe.js';
+import { fsProbeScript, parseFsProbe, principalMatches, readBase64Section, sha256Hex, textOf, type FsEntry } from './fs-probe.js';
 import { atomicWriteScript, chgrpScript, chmodScript, chownScript, refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
 import { AUTH_PASS_SED, renderKeepalivedConf, renderKeepalivedConfMasked, validateKeepalivedConfig, type KeepalivedConfig } from './keepalived-config.js';
 import { ProbeLines } from './probe-lines.js';
@@ -121,12 +121,7 @@ function parseProbe(lines: ProbeLines): KeepalivedConfActual {
     file = { ...file, sha256: lines.match('sha256', /^[0-9a-f]{64}$/)[0] };
     if (lines.peek() === 'masked') {
       lines.next('masked');
-      const chunks: string[] = [];
-      for (let line = lines.next("base64 data or 'end'"); line !== 'end'; line = lines.next("base64 data or 'end'")) {
-        if (!/^[A-Za-z0-9+/]*={0,2}$/.test(line)) lines.fail(`not base64: ${JSON.stringify(line.slice(0, 80))}`);
-        chunks.push(line);
-      }
-      maskedText = textOf(Buffer.from(chunks.join(''), 'base64'));
+      maskedText = textOf(readBase64Section(lines));
     } else if (lines.record('masked') !== 'none') {
       lines.fail("expected 'masked' or 'masked none'");
     }
