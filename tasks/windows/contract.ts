@@ -11,9 +11,23 @@ export type RegistryType = 'String' | 'ExpandString' | 'DWord' | 'QWord' | 'Mult
 export interface WindowsContract {
   // --- OS, boot, hotfixes (DOMAIN.md "Hotfix to a pinned build") -------------------------------
   'Get-PlayOsInfo': { args: {}; result: { caption: string; version: string /* 10.0.17763 */; build: number; revision: number; lastBootUpTime: string /* ISO 8601 */; pendingReboot: boolean } };
-  'Get-PlayHotfix': { args: { kb: string /* KB4549949 */ }; result: { installed: boolean; installedOn: string | null } };
-  /** wusa.exe <msu> /quiet /norestart; exitCode as wusa returned it (0, 3010, 1641, 2359302, -2145124329 = 0x80240017). */
-  'Install-PlayHotfix': { args: { msuPath: string }; result: { exitCode: number } };
+  /**
+   * installed: Get-HotFix lists the KB; installedOn: its date (yyyy-MM-dd) when Windows knows it.
+   * wusaExitCode: what wusa.exe returned the last time Install-PlayHotfix ran for this KB on this
+   * host (recorded under HKLM:\\SOFTWARE\\Play\\Hotfixes, value <KB>), null if it never ran: a KB that
+   * wusa found not applicable (superseded) is never listed by Get-HotFix, and the step needs to know.
+   * msuPresent: whether msuPath is a file on the host (null when no msuPath is given), so that a plan
+   * says an install will fail before a rolling upgrade drains the node.
+   */
+  'Get-PlayHotfix': {
+    args: { kb: string /* KB4549949 */; msuPath?: string };
+    result: { installed: boolean; installedOn: string | null; wusaExitCode: number | null; msuPresent: boolean | null };
+  };
+  /**
+   * wusa.exe <msu> /quiet /norestart; exitCode as wusa returned it (0, 3010, 1641, 2359302, -2145124329 = 0x80240017),
+   * also recorded for Get-PlayHotfix's wusaExitCode. Throws when msuPath is not a file.
+   */
+  'Install-PlayHotfix': { args: { kb: string; msuPath: string }; result: { exitCode: number } };
   'Test-PlayPath': { args: { path: string }; result: { exists: boolean; isDirectory: boolean } };
   /** Schedules a restart (shutdown.exe /r /t N) and returns at once; the connection drops soon after. */
   'Restart-PlayComputer': { args: { delaySeconds: number }; result: { scheduled: boolean } };
@@ -35,6 +49,11 @@ export interface WindowsContract {
   'Get-PlayFile': { args: { path: string; maxBytes: number }; result: { sha256: string; size: number; contentBase64: string | null } | null };
   /** Writes atomically (temp file, then move); creates missing parent directories. */
   'Set-PlayFile': { args: { path: string; contentBase64: string; expectedSha256: string | null /* guard: current content, or null for absent */ }; result: { sha256: string } };
+  /**
+   * path: `HKLM:\\...` (also HKCU:, HKCR:, HKU:), the 64-bit view; name `(default)` is the key's default
+   * value. data by type: String/ExpandString a string (ExpandString not expanded), DWord/QWord an
+   * unsigned number, MultiString a string[], Binary lowercase hex ('' when empty).
+   */
   'Get-PlayRegistryValue': { args: { path: string /* HKLM:\\SOFTWARE\\... */; name: string }; result: { type: RegistryType; data: string | number | string[] } | null };
   'Set-PlayRegistryValue': { args: { path: string; name: string; type: RegistryType; data: string | number | string[] }; result: {} };
 
@@ -61,6 +80,11 @@ export interface WindowsContract {
   /** New-HNSNetwork -Type L2Bridge ...: the NIC blinks, open connections can drop (seed 001). */
   'New-PlayHnsNetwork': { args: { name: string; type: 'L2Bridge'; addressPrefix: string; gateway: string; adapterName: string }; result: { id: string } };
   'Remove-PlayHnsNetwork': { args: { name: string }; result: {} };
+  /**
+   * gateway as HNS stores it ('' when it has none: the steps read that as 0.0.0.0); compartmentId 1
+   * when the endpoint's vNIC "vEthernet (<name>)" is in the host's default compartment, else null;
+   * forwarding: that vNIC's IPv4 forwarding is enabled.
+   */
   'Get-PlayHnsEndpoint': {
     args: { name: string };
     result: { id: string; name: string; networkName: string; ipAddress: string; gateway: string; compartmentId: number | null; forwarding: boolean } | null;

@@ -1,0 +1,51 @@
+// autoUpdate({ enabled }): automatic Windows Update on or off (seed 001 pins the OS build with
+// `net stop wuauserv`, `cscript scregedit.wsf /AU 1`, `net start wuauserv`). Probed from the
+// policy value HKLM:\SOFTWARE\Policies\Microsoft\Windows\WindowsUpdate\AU NoAutoUpdate: off means
+// NoAutoUpdate = 1 (the value that stops the client on Server 2016 and later; AUOptions is shown
+// in the plan but not managed). Field: enabled.
+import { NOOP, type Change } from '../../runner/core/change.js';
+import { OptionReader, type Options } from '../../runner/core/options.js';
+import type { Remote, Step } from '../../runner/core/step.js';
+import { invoke, numOrNull, probeCall, record } from './calls.js';
+import { GET_AUTO_UPDATE, SET_AUTO_UPDATE } from './ps-system.js';
+
+export type AutoUpdateOptions = { enabled: boolean };
+
+export interface AutoUpdateDesired {
+  readonly enabled: boolean;
+}
+
+export interface AutoUpdateActual {
+  readonly noAutoUpdate: number | null;
+  readonly auOptions: number | null;
+}
+
+export function diffAutoUpdate(d: Readonly<AutoUpdateDesired>, a: AutoUpdateActual | null): Change {
+  if (a === null) throw new Error('an auto-update probe always reports a state');
+  const enabled = a.noAutoUpdate !== 1;
+  if (enabled === d.enabled) return NOOP;
+  const describe = (on: boolean) => `${on ? 'enabled' : 'disabled'} (NoAutoUpdate ${a.noAutoUpdate ?? 'unset'}, AUOptions ${a.auOptions ?? 'unset'})`;
+  return { action: 'update', fields: ['enabled'], before: { enabled: describe(enabled) }, after: { enabled: d.enabled } };
+}
+
+export function autoUpdate(options: AutoUpdateOptions): Step<AutoUpdateDesired, AutoUpdateActual> {
+  const r: OptionReader = new OptionReader('windows.autoUpdate', options as Options);
+  r.only(['enabled']);
+  if (r.opts.enabled === undefined) r.fail('enabled', 'is required (false pins the OS build)');
+  const enabled = r.boolean('enabled', false);
+  const desired: AutoUpdateDesired = Object.freeze({ enabled });
+  const title = `automatic updates ${enabled ? 'on' : 'off'}`;
+  return Object.freeze({
+    kind: 'windows.autoUpdate',
+    title,
+    desired,
+    probe: () => probeCall(GET_AUTO_UPDATE, {}, (v) => {
+      const o = record(GET_AUTO_UPDATE.name, v);
+      return { noAutoUpdate: numOrNull(GET_AUTO_UPDATE.name, o, 'noAutoUpdate'), auOptions: numOrNull(GET_AUTO_UPDATE.name, o, 'auOptions') };
+    }),
+    diff: diffAutoUpdate,
+    async apply(remote: Remote, change: Change): Promise<void> {
+      if (change.fields.includes('enabled')) await invoke(remote, SET_AUTO_UPDATE, { enabled }, `${title}: wuauserv`);
+    },
+  });
+}

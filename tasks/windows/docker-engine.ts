@@ -1,0 +1,83 @@
+// dockerEngine({ version? }): Docker is installed from PSGallery's DockerMsftProvider (seeds 001,
+// 003), at `version` when given. Fields: installed, version. Output: rebootRequired (true after a
+// fresh install, which enables the Containers feature: seed 001 reboots the node then).
+//
+// Probe: Get-PlayDockerEngine, the raw `docker version` text parsed here (docker-version.ts) and
+// whether the docker service exists. The version compared is the engine's (the daemon's) when it
+// answers, else the client's; a daemon that does not answer is a warning in the plan (its state is
+// a windowsService task's business), not a reason to reinstall.
+import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
+import { OptionReader, type Options } from '../../runner/core/options.js';
+import type { Remote, Step } from '../../runner/core/step.js';
+import { bool, invoke, probeCall, record, strOrNull } from './calls.js';
+import { engineVersion, parseDockerVersion } from './docker-version.js';
+import { GET_DOCKER_ENGINE, INSTALL_DOCKER_ENGINE } from './ps-docker.js';
+
+export type DockerEngineOptions = { version?: string };
+
+export interface DockerEngineDesired {
+  readonly version: string | null;
+}
+
+export interface DockerEngineActual {
+  readonly serviceExists: boolean;
+  readonly clientVersion: string | null;
+  /** null when the daemon did not answer. */
+  readonly engineVersion: string | null;
+  /** What docker printed besides its sections (the error when the daemon is down). */
+  readonly problems: readonly string[];
+}
+
+export interface DockerEngineOutputs {
+  rebootRequired: boolean;
+}
+
+const KIND = 'windows.dockerEngine';
+
+function readActual(value: unknown): DockerEngineActual {
+  const fn = GET_DOCKER_ENGINE.name, o = record(fn, value);
+  const text = strOrNull(fn, o, 'dockerVersion');
+  const serviceExists = bool(fn, o, 'serviceExists');
+  if (text === null) return { serviceExists, clientVersion: null, engineVersion: null, problems: [] };
+  const v = parseDockerVersion(text);
+  return { serviceExists, clientVersion: v.client.Version ?? null, engineVersion: engineVersion(v), problems: v.errors };
+}
+
+export function diffDockerEngine(d: Readonly<DockerEngineDesired>, a: DockerEngineActual | null): Change {
+  if (a === null) throw new Error('a docker probe always reports a state');
+  const installed = a.serviceExists && a.clientVersion !== null;
+  if (!installed) {
+    const before = a.clientVersion === null ? (a.serviceExists ? 'service without docker.exe' : 'absent') : 'docker.exe without a docker service';
+    return { action: 'create', fields: ['installed'], before: { installed: before }, after: { installed: d.version ?? 'latest' } };
+  }
+  const warnings = a.engineVersion === null ? [`the docker daemon did not answer${a.problems.length ? `: ${a.problems.join(' ').slice(0, 300)}` : ''}`] : [];
+  const running = a.engineVersion ?? a.clientVersion;
+  if (d.version === null || d.version === running) return warnings.length ? { ...NOOP, warnings } : NOOP;
+  const before: Fields = { version: running }, after: Fields = { version: d.version };
+  return { action: 'update', fields: ['version'], before, after, ...(warnings.length ? { warnings } : {}) };
+}
+
+export function dockerEngine(options: DockerEngineOptions = {}): Step<DockerEngineDesired, DockerEngineActual, DockerEngineOutputs> {
+  const r: OptionReader = new OptionReader(KIND, options as Options);
+  r.only(['version']);
+  const version = r.string('version', 'optional') ?? null;
+  if (version !== null && !/^[0-9]+\.[0-9]+\.[0-9]+(?:[-.+][A-Za-z0-9.-]+)?$/.test(version)) {
+    r.fail('version', `must be a Docker version such as 19.03.5, got ${JSON.stringify(version)}`);
+  }
+  const desired: DockerEngineDesired = Object.freeze({ version });
+  const title = `docker engine${version ? ` ${version}` : ''}`;
+
+  return Object.freeze({
+    kind: KIND,
+    title,
+    desired,
+    probe: () => probeCall(GET_DOCKER_ENGINE, {}, readActual),
+    diff: diffDockerEngine,
+    async apply(remote: Remote, change: Change): Promise<DockerEngineOutputs> {
+      if (change.fields.length === 0) return { rebootRequired: false };
+      const result = record(INSTALL_DOCKER_ENGINE.name, await invoke(remote, INSTALL_DOCKER_ENGINE, { version }, `${title}: Install-Package docker`));
+      return { rebootRequired: bool(INSTALL_DOCKER_ENGINE.name, result, 'restartNeeded') };
+    },
+    outputs: (): DockerEngineOutputs => ({ rebootRequired: false }),
+  });
+}

@@ -1,0 +1,176 @@
+// fileContent({ path, content | template + vars | localFile, format? }): a file on a Windows host
+// holds exactly these bytes (UTF-8 as given: no BOM, line ends untouched). Field: content.
+// Output: { changed }, true when apply wrote the file (for a task `triggeredBy` it).
+//
+// Compared by sha256. format 'json' compares parsed values instead: key order and whitespace are
+// not drift, a file that is not valid JSON (a BOM included) is. The probe (Get-PlayFile) brings
+// files up to 64 KiB back so that the plan can show a unified diff; for json the diff is between
+// the two values pretty-printed. Secret content (a Secret, or a template with a secret var) is
+// compared by sha256 only and never shown, nor fetched from the host. The write (Set-PlayFile) is
+// atomic and guarded: it refuses to overwrite a file whose sha256 is no longer the one planned.
+// localFile is read when the step is built (a local, read-only file: a missing one is an option
+// error before any host is touched); it must be UTF-8 text, like content.
+import { readFileSync } from 'node:fs';
+import { NOOP, deepEqual, type Change, type Fields } from '../../runner/core/change.js';
+import { OptionReader, type Options } from '../../runner/core/options.js';
+import { isSecret, MASK, Secret } from '../../runner/core/secret.js';
+import type { Remote, Step } from '../../runner/core/step.js';
+import { sha256Hex, textOf } from '../linux/fs-probe.js';
+import { readVars, renderTemplate, type TemplateValue } from '../linux/template.js';
+import { unifiedDiff } from '../linux/text-diff.js';
+import { invoke, num, probeCall, record, str, strOrNull } from './calls.js';
+import { GET_FILE, SET_FILE } from './ps-files.js';
+import { windowsPath } from './win-options.js';
+
+export type FileFormat = 'text' | 'json';
+
+export type FileContentOptions = {
+  path: string;
+  content?: string | Secret;
+  template?: string;
+  vars?: Record<string, TemplateValue>;
+  /** A file on the machine running play, sent as is. */
+  localFile?: string;
+  format?: FileFormat;
+};
+
+export interface FileContentDesired {
+  readonly path: string;
+  readonly content: string | Secret;
+  readonly sha256: string;
+  readonly size: number;
+  readonly format: FileFormat;
+  /** For format json (not secret): the parsed content. */
+  readonly json?: unknown;
+}
+
+export interface FileContentActual {
+  readonly sha256: string;
+  readonly size: number;
+  /** The bytes, when the file is small enough (and the content not secret). */
+  readonly content: Buffer | null;
+}
+
+export interface FileContentOutputs {
+  changed: boolean;
+}
+
+/** Files up to this size come back in the probe, for text diffs and JSON comparison. */
+export const FILE_TEXT_LIMIT = 64 * 1024;
+
+function describe(secret: boolean, size: number, sha256: string): string {
+  return secret ? MASK : `${size} bytes, sha256 ${sha256.slice(0, 12)}`;
+}
+
+function pretty(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
+
+function parseJsonText(text: string | null): Parsed {
+  if (text === null) return { ok: false, error: 'not UTF-8 text, or larger than 64 KiB' };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message };
+  }
+}
+
+/** The diff of a desired file content against the probed file; `field` names the one field. */
+export function diffContent(field: string) {
+  return (d: Readonly<FileContentDesired>, a: FileContentActual | null): Change => {
+    const secret = isSecret(d.content);
+    const after: Fields = { [field]: describe(secret, d.size, d.sha256) };
+    const newText = secret ? null : d.format === 'json' ? pretty(d.json) : (d.content as string);
+    if (a === null) {
+      return { action: 'create', fields: [field], before: null, after, ...(newText === null ? {} : { textDiff: unifiedDiff(null, newText, { path: d.path }) }) };
+    }
+    if (a.sha256 === d.sha256) return NOOP;
+    const oldText = textOf(a.content);
+    let before: Fields = { [field]: describe(secret, a.size, a.sha256) };
+    let textDiff: string | undefined;
+    if (d.format === 'json' && !secret) {
+      const old = parseJsonText(oldText);
+      if (old.ok && deepEqual(old.value, d.json)) return NOOP;
+      if (!old.ok) before = { [field]: `not valid JSON (${old.error})` };
+      textDiff = old.ok ? unifiedDiff(pretty(old.value), newText, { path: d.path }) : oldText === null ? undefined : unifiedDiff(oldText, newText, { path: d.path });
+    } else if (!secret && oldText !== null) {
+      textDiff = unifiedDiff(oldText, newText, { path: d.path });
+    }
+    return { action: 'update', fields: [field], before, after, ...(textDiff ? { textDiff } : {}) };
+  };
+}
+
+export function readFileActual(value: unknown): FileContentActual | null {
+  if (value === null) return null;
+  const fn = GET_FILE.name, o = record(fn, value);
+  const sha256 = str(fn, o, 'sha256');
+  if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`${fn} returned sha256 ${JSON.stringify(sha256)}, expected 64 lowercase hex digits`);
+  const b64 = strOrNull(fn, o, 'contentBase64');
+  return { sha256, size: num(fn, o, 'size'), content: b64 === null ? null : Buffer.from(b64, 'base64') };
+}
+
+/** The desired state of a file, from its content; a json file's content must parse. */
+export function fileDesired(r: OptionReader, path: string, content: string | Secret, format: FileFormat): FileContentDesired {
+  const clear = isSecret(content) ? content.reveal() : content;
+  let json: unknown;
+  if (format === 'json') {
+    try {
+      json = JSON.parse(clear);
+    } catch (e) {
+      r.fail(isSecret(content) ? 'content' : r.opts.template !== undefined ? 'template' : r.opts.localFile !== undefined ? 'localFile' : 'content',
+        `is not valid JSON (format 'json'): ${isSecret(content) ? 'the secret does not parse' : (e as Error).message}`);
+    }
+  }
+  return Object.freeze({ path, content, sha256: sha256Hex(clear), size: Buffer.byteLength(clear), format, ...(format === 'json' && !isSecret(content) ? { json } : {}) });
+}
+
+/** A step writing `desired` to its path: the part fileContent and dockerDaemonConfig share. */
+export function contentStep(kind: string, title: string, field: string, desired: FileContentDesired): Step<FileContentDesired, FileContentActual, FileContentOutputs> {
+  const secret = isSecret(desired.content);
+  return Object.freeze({
+    kind,
+    title,
+    desired,
+    probe: () => probeCall(GET_FILE, { path: desired.path, maxBytes: secret ? 0 : FILE_TEXT_LIMIT }, readFileActual),
+    diff: diffContent(field),
+    async apply(remote: Remote, change: Change, actual: FileContentActual | null): Promise<FileContentOutputs> {
+      if (!change.fields.includes(field)) return { changed: false };
+      const clear = isSecret(desired.content) ? desired.content.reveal() : desired.content;
+      const b64 = Buffer.from(clear, 'utf8').toString('base64');
+      const contentBase64 = isSecret(desired.content) ? new Secret(b64, desired.content.source) : b64;
+      await invoke(remote, SET_FILE, { path: desired.path, contentBase64, expectedSha256: actual?.sha256 ?? null }, `${title}: Set-PlayFile`);
+      return { changed: true };
+    },
+    outputs: (): FileContentOutputs => ({ changed: false }),
+  });
+}
+
+export function fileContent(options: FileContentOptions): Step<FileContentDesired, FileContentActual, FileContentOutputs> {
+  const r: OptionReader = new OptionReader('windows.fileContent', options as Options);
+  r.only(['path', 'content', 'template', 'vars', 'localFile', 'format']);
+  const path = windowsPath(r, 'path');
+  const sources = (['content', 'template', 'localFile'] as const).filter((k) => r.opts[k] !== undefined);
+  if (sources.length === 0) r.fail('content', 'is required (or template with vars, or localFile)');
+  if (sources.length > 1) r.fail(sources[1]!, `cannot be combined with ${sources[0]} (give one of content, template, localFile)`);
+  if (r.opts.vars !== undefined && sources[0] !== 'template') r.fail('vars', 'is only used with template');
+  const format = r.opts.format ?? 'text';
+  if (format !== 'text' && format !== 'json') r.fail('format', `must be 'text' or 'json', got ${JSON.stringify(format)}`);
+  let content: string | Secret;
+  if (sources[0] === 'content') content = r.stringOrSecret('content');
+  else if (sources[0] === 'template') content = renderTemplate(r, r.string('template'), readVars(r));
+  else {
+    const local = r.nonEmpty('localFile');
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(local);
+    } catch (e) {
+      r.fail('localFile', `cannot be read: ${(e as Error).message}`);
+    }
+    const text = textOf(bytes);
+    if (text === null) r.fail('localFile', `${local} is not UTF-8 text (this step writes text files)`);
+    content = text;
+  }
+  return contentStep('windows.fileContent', `file ${path}`, 'content', fileDesired(r, path, content, format));
+}

@@ -1,0 +1,55 @@
+// Every PowerShell function of the contract with its definition: the type makes a missing one a
+// compile error, and the tests syntax-check each definition and each program the steps send.
+import type { PlayFunction } from './calls.js';
+import type { PlayFunctionName } from './contract.js';
+import { GET_DOCKER_ENGINE, INSTALL_DOCKER_ENGINE } from './ps-docker.js';
+import { GET_FILE, GET_REGISTRY_VALUE, SET_FILE, SET_REGISTRY_VALUE } from './ps-files.js';
+import {
+  GET_HNS_ENDPOINT, GET_HNS_NETWORK, NEW_HNS_ENDPOINT, NEW_HNS_NETWORK, REMOVE_HNS_ENDPOINT, REMOVE_HNS_NETWORK, SET_HNS_ENDPOINT_HOST,
+} from './ps-hns.js';
+import {
+  ADD_WINDOWS_CAPABILITY, GET_HOTFIX, GET_OS_INFO, GET_WINDOWS_CAPABILITY, GET_WINDOWS_FEATURE, INSTALL_HOTFIX, INSTALL_WINDOWS_FEATURE,
+  RESTART_COMPUTER, TEST_PATH,
+} from './ps-os.js';
+import { GET_NSSM_SERVICE, GET_SERVICE, SET_NSSM_SERVICE, SET_SERVICE, SET_SERVICE_STATE } from './ps-services.js';
+import {
+  GET_AUTO_UPDATE, GET_FIREWALL_RULE, GET_NTP, GET_TIME_ZONE, SET_AUTO_UPDATE, SET_FIREWALL_RULE, SET_NTP, SET_TIME_ZONE,
+} from './ps-system.js';
+
+export const PLAY_FUNCTIONS: { readonly [F in PlayFunctionName]: PlayFunction<F> } = Object.freeze({
+  'Get-PlayOsInfo': GET_OS_INFO,
+  'Get-PlayHotfix': GET_HOTFIX,
+  'Install-PlayHotfix': INSTALL_HOTFIX,
+  'Test-PlayPath': TEST_PATH,
+  'Restart-PlayComputer': RESTART_COMPUTER,
+  'Get-PlayWindowsFeature': GET_WINDOWS_FEATURE,
+  'Install-PlayWindowsFeature': INSTALL_WINDOWS_FEATURE,
+  'Get-PlayWindowsCapability': GET_WINDOWS_CAPABILITY,
+  'Add-PlayWindowsCapability': ADD_WINDOWS_CAPABILITY,
+  'Get-PlayDockerEngine': GET_DOCKER_ENGINE,
+  'Install-PlayDockerEngine': INSTALL_DOCKER_ENGINE,
+  'Get-PlayFile': GET_FILE,
+  'Set-PlayFile': SET_FILE,
+  'Get-PlayRegistryValue': GET_REGISTRY_VALUE,
+  'Set-PlayRegistryValue': SET_REGISTRY_VALUE,
+  'Get-PlayService': GET_SERVICE,
+  'Set-PlayService': SET_SERVICE,
+  'Set-PlayServiceState': SET_SERVICE_STATE,
+  'Get-PlayNssmService': GET_NSSM_SERVICE,
+  'Set-PlayNssmService': SET_NSSM_SERVICE,
+  'Get-PlayHnsNetwork': GET_HNS_NETWORK,
+  'New-PlayHnsNetwork': NEW_HNS_NETWORK,
+  'Remove-PlayHnsNetwork': REMOVE_HNS_NETWORK,
+  'Get-PlayHnsEndpoint': GET_HNS_ENDPOINT,
+  'New-PlayHnsEndpoint': NEW_HNS_ENDPOINT,
+  'Remove-PlayHnsEndpoint': REMOVE_HNS_ENDPOINT,
+  'Set-PlayHnsEndpointHost': SET_HNS_ENDPOINT_HOST,
+  'Get-PlayFirewallRule': GET_FIREWALL_RULE,
+  'Set-PlayFirewallRule': SET_FIREWALL_RULE,
+  'Get-PlayTimeZone': GET_TIME_ZONE,
+  'Set-PlayTimeZone': SET_TIME_ZONE,
+  'Get-PlayNtp': GET_NTP,
+  'Set-PlayNtp': SET_NTP,
+  'Get-PlayAutoUpdate': GET_AUTO_UPDATE,
+  'Set-PlayAutoUpdate': SET_AUTO_UPDATE,
+});

@@ -1,0 +1,45 @@
+// Address checks of the HNS steps, made when the step is built (seed 001's example: pod CIDR
+// 10.160.11.0/24, gateway .1 = the ToR VIP, host endpoint cbr0 at .2 with gateway 0.0.0.0).
+import type { OptionReader } from '../../runner/core/options.js';
+import { cidrContains, formatCidr, formatIPv4, parseCidr, parseIPv4, type Cidr } from '../linux/ipv4.js';
+
+/** A pod CIDR as a network address: `10.160.11.0/24`, not `10.160.11.5/24`. */
+export function networkPrefix(r: OptionReader, field: string): Cidr {
+  const text = r.nonEmpty(field);
+  const cidr = parseCidr(text);
+  if (!cidr) r.fail(field, `must be an IPv4 CIDR block such as 10.160.11.0/24, got ${JSON.stringify(text)}`);
+  if (cidr.address !== cidr.network) r.fail(field, `has host bits set: the network is ${formatCidr(cidr)}, got ${text}`);
+  if (cidr.prefix > 30) r.fail(field, `must leave room for a gateway and endpoints (a prefix of /30 or shorter), got /${cidr.prefix}`);
+  return cidr;
+}
+
+export function ipv4(r: OptionReader, field: string, fallback?: string): { text: string; n: number } {
+  const text = r.opts[field] === undefined && fallback !== undefined ? fallback : r.nonEmpty(field);
+  const n = parseIPv4(text);
+  if (n === null) r.fail(field, `must be an IPv4 address such as 10.160.11.1, got ${JSON.stringify(text)}`);
+  return { text: formatIPv4(n), n };
+}
+
+/** An address for a host inside the block: not its network or broadcast address. */
+export function hostInside(r: OptionReader, field: string, address: { text: string; n: number }, cidr: Cidr, cidrField: string): void {
+  if (!cidrContains(cidr, address.n)) r.fail(field, `${address.text} is not inside ${cidrField} ${formatCidr(cidr)}`);
+  const broadcast = (cidr.network | (~(0xffffffff << (32 - cidr.prefix)) >>> 0)) >>> 0;
+  if (address.n === cidr.network || address.n === broadcast) {
+    r.fail(field, `${address.text} is the ${address.n === cidr.network ? 'network' : 'broadcast'} address of ${formatCidr(cidr)}, not a host address`);
+  }
+}
+
+/** Two IPv4 addresses written differently are the same address (HNS may not echo our spelling). */
+export function sameAddress(a: string, b: string): boolean {
+  const x = parseIPv4(a), y = parseIPv4(b);
+  return x !== null && x === y;
+}
+
+export function samePrefix(a: string, b: string): boolean {
+  const x = parseCidr(a), y = parseCidr(b);
+  return x !== null && y !== null && x.network === y.network && x.prefix === y.prefix;
+}
+
+/** HNS names and adapter names: what we accept (no quotes, wildcards or parentheses in names). */
+export const HNS_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
+export const ADAPTER_NAME = /^[A-Za-z0-9_][A-Za-z0-9 _.()-]{0,127}$/;

@@ -1,0 +1,121 @@
+// hnsNetwork({ name, type: 'L2Bridge', addressPrefix, gateway, adapterName, allowReplace? }): the HNS
+// network of the node's pod CIDR, bridged to a physical adapter (seed 001 §2.4.1:
+// `New-HNSNetwork -Type L2Bridge -AddressPrefix 10.160.11.0/24 -Gateway 10.160.11.1 -Name l2bridge
+// -AdapterName eth1`). Fields: type, addressPrefix, gateway, adapterName. Output: { id }.
+//
+// HNS cannot change a network in place: a difference is a `replace` (Remove-PlayHnsNetwork, then
+// New-PlayHnsNetwork), which cuts every pod of the node off, so apply refuses it unless
+// allowReplace is true (the plan warns). Creating the network makes the adapter blink and can drop
+// our own connection (seed 001): apply then treats the call as maybe applied, waits for the host
+// to answer again and lets the runner's probe after apply decide (connection-loss.ts).
+import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
+import { OptionReader, type Options } from '../../runner/core/options.js';
+import type { Remote, Step } from '../../runner/core/step.js';
+import { formatCidr } from '../linux/ipv4.js';
+import { invoke, probeCall, record, str, stepFailure } from './calls.js';
+import { REAL_CLOCK, type Clock } from './clock.js';
+import { surviveConnectionLoss } from './connection-loss.js';
+import { ADAPTER_NAME, HNS_NAME, hostInside, ipv4, networkPrefix, sameAddress, samePrefix } from './hns-address.js';
+import { GET_HNS_NETWORK, NEW_HNS_NETWORK, REMOVE_HNS_NETWORK } from './ps-hns.js';
+import { matching } from './win-options.js';
+
+export type HnsNetworkOptions = {
+  name: string;
+  type: 'L2Bridge';
+  addressPrefix: string;
+  gateway: string;
+  adapterName: string;
+  allowReplace?: boolean;
+};
+
+export interface HnsNetworkDesired {
+  readonly name: string;
+  readonly type: 'L2Bridge';
+  readonly addressPrefix: string;
+  readonly gateway: string;
+  readonly adapterName: string;
+  readonly allowReplace: boolean;
+}
+
+export interface HnsNetworkActual {
+  readonly id: string;
+  readonly type: string;
+  readonly addressPrefix: string;
+  readonly gateway: string;
+  readonly adapterName: string;
+}
+
+export interface HnsNetworkOutputs {
+  id: string | null;
+}
+
+const KIND = 'windows.hnsNetwork';
+const FIELDS = ['type', 'addressPrefix', 'gateway', 'adapterName'] as const;
+
+function differs(field: (typeof FIELDS)[number], d: HnsNetworkDesired, a: HnsNetworkActual): boolean {
+  switch (field) {
+    case 'type': return d.type.toLowerCase() !== a.type.toLowerCase();
+    case 'addressPrefix': return !samePrefix(d.addressPrefix, a.addressPrefix);
+    case 'gateway': return !sameAddress(d.gateway, a.gateway);
+    case 'adapterName': return d.adapterName.toLowerCase() !== a.adapterName.toLowerCase();
+  }
+}
+
+export function diffHnsNetwork(d: Readonly<HnsNetworkDesired>, a: HnsNetworkActual | null): Change {
+  const after: Fields = { type: d.type, addressPrefix: d.addressPrefix, gateway: d.gateway, adapterName: d.adapterName };
+  if (a === null) {
+    return { action: 'create', fields: [...FIELDS], before: null, after, warnings: [`creating the network makes ${d.adapterName} blink: connections over it may drop for a moment`] };
+  }
+  const changed = FIELDS.filter((f) => differs(f, d, a));
+  if (changed.length === 0) return NOOP;
+  const pick = (o: Fields) => Object.fromEntries(changed.map((f) => [f, o[f]]));
+  const warning = d.allowReplace
+    ? `HNS networks cannot be changed in place: ${d.name} will be removed and created again, cutting off every endpoint on it`
+    : `HNS networks cannot be changed in place: replacing ${d.name} cuts off every endpoint on it, so apply will refuse (set allowReplace: true to allow it)`;
+  return { action: 'replace', fields: changed, before: pick({ ...a }), after: pick(after), warnings: [warning] };
+}
+
+function readActual(value: unknown): HnsNetworkActual | null {
+  if (value === null) return null;
+  const fn = GET_HNS_NETWORK.name, o = record(fn, value);
+  return { id: str(fn, o, 'id'), type: str(fn, o, 'type'), addressPrefix: str(fn, o, 'addressPrefix'), gateway: str(fn, o, 'gateway'), adapterName: str(fn, o, 'adapterName') };
+}
+
+export function hnsNetwork(options: HnsNetworkOptions, clock: Clock = REAL_CLOCK): Step<HnsNetworkDesired, HnsNetworkActual, HnsNetworkOutputs> {
+  const r: OptionReader = new OptionReader(KIND, options as Options);
+  r.only(['name', 'type', 'addressPrefix', 'gateway', 'adapterName', 'allowReplace']);
+  const name = matching(r, 'name', HNS_NAME, 'an HNS network name such as l2bridge (letters, digits, _ . -)');
+  if (r.opts.type !== 'L2Bridge') r.fail('type', `must be 'L2Bridge' (the only network type this step manages), got ${JSON.stringify(r.opts.type)}`);
+  const prefix = networkPrefix(r, 'addressPrefix');
+  const gateway = ipv4(r, 'gateway');
+  hostInside(r, 'gateway', gateway, prefix, 'addressPrefix');
+  const adapterName = matching(r, 'adapterName', ADAPTER_NAME, 'a network adapter name such as eth1');
+  const desired: HnsNetworkDesired = Object.freeze({
+    name, type: 'L2Bridge', addressPrefix: formatCidr(prefix), gateway: gateway.text, adapterName, allowReplace: r.boolean('allowReplace', false),
+  });
+  const title = `HNS network ${name}`;
+  const args = { name, type: desired.type, addressPrefix: desired.addressPrefix, gateway: desired.gateway, adapterName };
+
+  return Object.freeze({
+    kind: KIND,
+    title,
+    desired,
+    probe: () => probeCall(GET_HNS_NETWORK, { name }, readActual),
+    diff: diffHnsNetwork,
+    async apply(remote: Remote, change: Change): Promise<Partial<HnsNetworkOutputs>> {
+      if (change.action === 'noop') return {};
+      if (change.action === 'replace') {
+        if (!desired.allowReplace) throw stepFailure(title, `differs in ${change.fields.join(', ')} and HNS cannot change a network in place; set allowReplace: true to remove and create it again`);
+        await invoke(remote, REMOVE_HNS_NETWORK, { name }, `${title}: Remove-PlayHnsNetwork`);
+      }
+      const outcome = await surviveConnectionLoss(
+        () => invoke(remote, NEW_HNS_NETWORK, args, `${title}: New-PlayHnsNetwork`),
+        () => invoke(remote, GET_HNS_NETWORK, { name }, `${title}: Get-PlayHnsNetwork`),
+        clock,
+      );
+      // Maybe applied: the id comes from the probe after apply (outputs()).
+      return outcome.applied === true ? { id: str(NEW_HNS_NETWORK.name, record(NEW_HNS_NETWORK.name, outcome.value), 'id') } : {};
+    },
+    outputs: (_d: Readonly<HnsNetworkDesired>, a: HnsNetworkActual | null): HnsNetworkOutputs => ({ id: a?.id ?? null }),
+  });
+}

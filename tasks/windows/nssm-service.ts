@@ -1,0 +1,121 @@
+// nssmService({ name, application, appParameters, appDirectory?, dependOnService? }): a service run
+// by nssm, the Non-Sucking Service Manager (seeds 000 and 003: `nssm install`, `nssm set <svc>
+// AppParameters|AppDirectory|DependOnService`, `nssm get`). nssm.exe is looked up on the PATH, then
+// as C:\k\nssm.exe (where both seeds keep it). Fields: application, appParameters, appDirectory,
+// dependOnService. The service's state is not this step's: use windowsService (with binPath the
+// nssm.exe path) for state and restarts, which also handles the dependents that make
+// `nssm restart` fail (seed 000).
+//
+// Values are compared as `nssm get` prints them (nssm-output.ts): application and appDirectory
+// without regard to case (Windows paths), appParameters exactly (it may hold `--resolv-conf=""`,
+// which Invoke-Native passes to nssm unchanged), dependOnService as a set.
+import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
+import { OptionReader, type Options } from '../../runner/core/options.js';
+import type { Remote, Step } from '../../runner/core/step.js';
+import { invoke, probeCall, record, str, type CallArgs } from './calls.js';
+import type { ArgsOf } from './contract.js';
+import { parseNssmGet, parseNssmList } from './nssm-output.js';
+import { GET_NSSM_SERVICE, SET_NSSM_SERVICE } from './ps-services.js';
+import { matching, oneLine, SERVICE_NAME, stringList, windowsPath } from './win-options.js';
+
+export type NssmServiceOptions = {
+  name: string;
+  application: string;
+  appParameters: string;
+  appDirectory?: string;
+  dependOnService?: readonly string[];
+};
+
+export interface NssmServiceDesired {
+  readonly name: string;
+  readonly application: string;
+  readonly appParameters: string;
+  readonly appDirectory?: string;
+  readonly dependOnService?: readonly string[];
+}
+
+export interface NssmServiceActual {
+  readonly application: string;
+  readonly appParameters: string;
+  readonly appDirectory: string;
+  readonly dependOnService: readonly string[];
+}
+
+const KIND = 'windows.nssmService';
+const FIELDS = ['application', 'appParameters', 'appDirectory', 'dependOnService'] as const;
+type Field = (typeof FIELDS)[number];
+
+function differs(f: Field, d: NssmServiceDesired, a: NssmServiceActual): boolean {
+  switch (f) {
+    case 'application': return d.application.toLowerCase() !== a.application.toLowerCase();
+    case 'appParameters': return d.appParameters !== a.appParameters;
+    case 'appDirectory': return d.appDirectory!.toLowerCase() !== a.appDirectory.toLowerCase();
+    case 'dependOnService': {
+      const norm = (x: readonly string[]) => [...new Set(x.map((s) => s.toLowerCase()))].sort().join('/');
+      return norm(d.dependOnService!) !== norm(a.dependOnService);
+    }
+  }
+}
+
+export function diffNssmService(d: Readonly<NssmServiceDesired>, a: NssmServiceActual | null): Change {
+  const managed = FIELDS.filter((f) => d[f] !== undefined);
+  const after: Fields = Object.fromEntries(managed.map((f) => [f, d[f]]));
+  if (a === null) return { action: 'create', fields: managed, before: null, after };
+  const changed = managed.filter((f) => differs(f, d, a));
+  if (changed.length === 0) return NOOP;
+  return {
+    action: 'update',
+    fields: changed,
+    before: Object.fromEntries(changed.map((f) => [f, a[f]])),
+    after: Object.fromEntries(changed.map((f) => [f, after[f]])),
+  };
+}
+
+function readActual(value: unknown): NssmServiceActual | null {
+  if (value === null) return null;
+  const fn = GET_NSSM_SERVICE.name, o = record(fn, value);
+  return {
+    application: parseNssmGet(str(fn, o, 'Application')),
+    appParameters: parseNssmGet(str(fn, o, 'AppParameters')),
+    appDirectory: parseNssmGet(str(fn, o, 'AppDirectory')),
+    dependOnService: parseNssmList(str(fn, o, 'DependOnService')),
+  };
+}
+
+export function nssmService(options: NssmServiceOptions): Step<NssmServiceDesired, NssmServiceActual> {
+  const r: OptionReader = new OptionReader(KIND, options as Options);
+  r.only(['name', 'application', 'appParameters', 'appDirectory', 'dependOnService']);
+  const name = matching(r, 'name', SERVICE_NAME, 'a service name such as kubelet (letters, digits, _ . -)');
+  const application = windowsPath(r, 'application');
+  const appParameters = oneLine(r, 'appParameters', 'optional');
+  if (appParameters === undefined) r.fail('appParameters', "is required ('' for none)");
+  const appDirectory = r.opts.appDirectory === undefined ? undefined : windowsPath(r, 'appDirectory');
+  const dependOnService = stringList(r, 'dependOnService', (v, at) => {
+    if (typeof v !== 'string' || !SERVICE_NAME.test(v)) r.fail(at, `must be a service name, got ${JSON.stringify(v)}`);
+    return v;
+  });
+  const desired: NssmServiceDesired = Object.freeze({
+    name, application, appParameters, appDirectory, dependOnService: dependOnService && Object.freeze(dependOnService),
+  });
+  const title = `nssm service ${name}`;
+
+  return Object.freeze({
+    kind: KIND,
+    title,
+    desired,
+    probe: () => probeCall(GET_NSSM_SERVICE, { name }, readActual),
+    diff: diffNssmService,
+    async apply(remote: Remote, change: Change, actual: NssmServiceActual | null): Promise<void> {
+      const args: CallArgs<ArgsOf<'Set-PlayNssmService'>> = { name, install: actual === null };
+      for (const f of change.fields) {
+        if (f === 'application') args.application = application;
+        else if (f === 'appParameters') args.appParameters = appParameters;
+        else if (f === 'appDirectory') args.appDirectory = appDirectory;
+        else if (f === 'dependOnService') args.dependOnService = [...dependOnService!];
+        else throw new Error(`no setter declared for field '${f}'`);
+      }
+      if (args.install) args.application = application;
+      await invoke(remote, SET_NSSM_SERVICE, args, `${title}: nssm ${args.install ? 'install' : 'set'}`);
+    },
+  });
+}

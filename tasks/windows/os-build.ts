@@ -1,0 +1,81 @@
+// osBuild({ version: '10.0.17763', revision }): asserts the OS build the node runs (seed 001: host
+// and container builds must match, so nodes are pinned to a revision). Probe-only: the diff
+// reports a mismatch (fields version, revision); apply changes nothing and fails, saying what
+// does change the build: the hotfix step for that revision, and the reboot that completes it.
+// Output: { build } such as '10.0.17763.1158'.
+import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
+import { OptionReader, type Options } from '../../runner/core/options.js';
+import type { Remote, Step } from '../../runner/core/step.js';
+import { bool, num, probeCall, record, str, stepFailure } from './calls.js';
+import { GET_OS_INFO } from './ps-os.js';
+
+export type OsBuildOptions = { version: string; revision: number };
+
+export interface OsBuildDesired {
+  readonly version: string;
+  readonly revision: number;
+}
+
+export interface OsInfo {
+  readonly caption: string;
+  readonly version: string;
+  readonly build: number;
+  readonly revision: number;
+  readonly lastBootUpTime: string;
+  readonly pendingReboot: boolean;
+}
+
+export interface OsBuildOutputs {
+  build: string;
+}
+
+const KIND = 'windows.osBuild';
+
+export function readOsInfo(value: unknown): OsInfo {
+  const fn = GET_OS_INFO.name, o = record(fn, value);
+  return {
+    caption: str(fn, o, 'caption'),
+    version: str(fn, o, 'version'),
+    build: num(fn, o, 'build'),
+    revision: num(fn, o, 'revision'),
+    lastBootUpTime: str(fn, o, 'lastBootUpTime'),
+    pendingReboot: bool(fn, o, 'pendingReboot'),
+  };
+}
+
+export function diffOsBuild(d: Readonly<OsBuildDesired>, a: OsInfo | null): Change {
+  if (a === null) throw new Error('an OS probe always reports a state');
+  const fields: string[] = [];
+  const before: Fields = {}, after: Fields = {};
+  if (a.version !== d.version) { fields.push('version'); before.version = a.version; after.version = d.version; }
+  if (a.revision !== d.revision) { fields.push('revision'); before.revision = a.revision; after.revision = d.revision; }
+  const warnings = a.pendingReboot ? ['a reboot is pending on this host: the build may change when it reboots'] : [];
+  if (fields.length === 0) return warnings.length ? { ...NOOP, warnings } : NOOP;
+  return { action: 'update', fields, before, after, ...(warnings.length ? { warnings } : {}) };
+}
+
+export function osBuild(options: OsBuildOptions): Step<OsBuildDesired, OsInfo, OsBuildOutputs> {
+  const r: OptionReader = new OptionReader(KIND, options as Options);
+  r.only(['version', 'revision']);
+  const version = r.nonEmpty('version');
+  if (!/^[0-9]+\.[0-9]+\.[0-9]+$/.test(version)) r.fail('version', `must be major.minor.build such as 10.0.17763, got ${JSON.stringify(version)}`);
+  const revision = r.integer('revision', { min: 0 });
+  const desired: OsBuildDesired = Object.freeze({ version, revision });
+  const title = `OS build ${version}.${revision}`;
+
+  return Object.freeze({
+    kind: KIND,
+    title,
+    desired,
+    probe: () => probeCall(GET_OS_INFO, {}, readOsInfo),
+    diff: diffOsBuild,
+    async apply(_remote: Remote, _change: Change, actual: OsInfo | null): Promise<never> {
+      const running = actual ? `${actual.version}.${actual.revision}` : 'an unknown build';
+      const why = actual?.pendingReboot
+        ? 'A reboot is pending: reboot the host (a reboot task with ifPending: true) and check again.'
+        : `This step only checks the build: install the hotfix of build ${version}.${revision} (a hotfix task) and reboot.`;
+      throw stepFailure(title, `the host runs ${running}, not ${version}.${revision}. ${why}`);
+    },
+    outputs: (_d: Readonly<OsBuildDesired>, a: OsInfo | null): OsBuildOutputs => ({ build: a ? `${a.version}.${a.revision}` : '' }),
+  });
+}

@@ -1,0 +1,113 @@
+// The remote half of the OS steps (PowerShell 5.1, Windows Server 2019): OS build and boot time,
+// reboots, paths, hotfixes, Windows features and capabilities. Each returns exactly the result
+// type of its contract entry (tasks/windows/contract.ts); enums and dates are converted to strings
+// here, because ConvertTo-Json in 5.1 writes enums as numbers and dates as "\/Date(...)\/".
+import { playFunction } from './calls.js';
+import { INVOKE_NATIVE } from './ps-native.js';
+
+/**
+ * pendingReboot: Component Based Servicing's RebootPending key (set by wusa and DISM installs) or
+ * Windows Update's RebootRequired key. PendingFileRenameOperations is not counted: too many
+ * programs leave it set for a reboot that nothing needs.
+ */
+export const GET_OS_INFO = playFunction('Get-PlayOsInfo', String.raw`
+  $os = Get-CimInstance -ClassName Win32_OperatingSystem
+  $cv = Get-ItemProperty -LiteralPath 'HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion'
+  $cbs = Test-Path -LiteralPath 'HKLM:\SOFTWARE\Microsoft\Windows\CurrentVersion\Component Based Servicing\RebootPending'
+  $wu = Test-Path -LiteralPath 'HKLM:\SOFTWARE\Microsoft\Windows\CurrentVersion\WindowsUpdate\Auto Update\RebootRequired'
+  [ordered]@{
+    caption = [string]$os.Caption
+    version = [string]$os.Version
+    build = [int]$os.BuildNumber
+    revision = [int]$cv.UBR
+    lastBootUpTime = $os.LastBootUpTime.ToUniversalTime().ToString('o')
+    pendingReboot = ($cbs -or $wu)
+  }
+`);
+
+/** shutdown.exe /r /t N; exit 1190 (a shutdown is already scheduled) counts as scheduled. */
+export const RESTART_COMPUTER = playFunction('Restart-PlayComputer', String.raw`
+${INVOKE_NATIVE}
+  $shutdown = Join-Path $env:SystemRoot 'System32\shutdown.exe'
+  $delay = [string][int]$a.delaySeconds
+  $r = Invoke-Native -FilePath $shutdown -ArgumentList @('/r', '/t', $delay, '/d', 'p:4:1', '/c', 'play: reboot requested')
+  if ($r.Code -ne 0 -and $r.Code -ne 1190) {
+    throw ('shutdown.exe /r failed (exit {0}): {1}' -f $r.Code, (Get-NativeText $r))
+  }
+  [ordered]@{ scheduled = $true }
+`);
+
+export const TEST_PATH = playFunction('Test-PlayPath', String.raw`
+  $item = Get-Item -LiteralPath $a.path -Force -ErrorAction SilentlyContinue
+  if ($null -eq $item) {
+    return [ordered]@{ exists = $false; isDirectory = $false }
+  }
+  [ordered]@{ exists = $true; isDirectory = [bool]$item.PSIsContainer }
+`);
+
+const HOTFIX_RECORD = String.raw`'HKLM:\SOFTWARE\Play\Hotfixes'`;
+
+export const GET_HOTFIX = playFunction('Get-PlayHotfix', String.raw`
+  $kb = [string]$a.kb
+  $fix = @(Get-HotFix -ErrorAction SilentlyContinue | Where-Object { $_.HotFixID -eq $kb })
+  $on = $null
+  if ($fix.Count -gt 0) {
+    try {
+      if ($fix[0].InstalledOn) { $on = $fix[0].InstalledOn.ToString('yyyy-MM-dd') }
+    } catch {
+      $on = $null
+    }
+  }
+  $recorded = $null
+  $values = Get-ItemProperty -LiteralPath ${HOTFIX_RECORD} -ErrorAction SilentlyContinue
+  if ($null -ne $values -and $null -ne $values.PSObject.Properties[$kb]) { $recorded = [int]$values.PSObject.Properties[$kb].Value }
+  $msuPresent = $null
+  if ($a.msuPath) { $msuPresent = Test-Path -LiteralPath ([string]$a.msuPath) -PathType Leaf }
+  [ordered]@{ installed = ($fix.Count -gt 0); installedOn = $on; wusaExitCode = $recorded; msuPresent = $msuPresent }
+`);
+
+/** The path is passed to wusa in double quotes (validated to hold none): Start-Process joins arguments with spaces. */
+export const INSTALL_HOTFIX = playFunction('Install-PlayHotfix', String.raw`
+  $msu = [string]$a.msuPath
+  if (-not (Test-Path -LiteralPath $msu -PathType Leaf)) {
+    throw ('the update package {0} does not exist on the host' -f $msu)
+  }
+  $wusa = Join-Path $env:SystemRoot 'System32\wusa.exe'
+  $process = Start-Process -FilePath $wusa -ArgumentList ('"{0}" /quiet /norestart' -f $msu) -Wait -PassThru -NoNewWindow
+  $code = [int]$process.ExitCode
+  $key = ${HOTFIX_RECORD}
+  if (-not (Test-Path -LiteralPath $key)) { New-Item -Path $key -Force | Out-Null }
+  New-ItemProperty -LiteralPath $key -Name ([string]$a.kb) -Value ([string]$code) -PropertyType String -Force | Out-Null
+  [ordered]@{ exitCode = $code }
+`);
+
+/** InstallState other than the contract's four (UninstallPending) reads as Available. */
+export const GET_WINDOWS_FEATURE = playFunction('Get-PlayWindowsFeature', String.raw`
+  $feature = Get-WindowsFeature -Name ([string]$a.name) -ErrorAction SilentlyContinue | Select-Object -First 1
+  if ($null -eq $feature) { return $null }
+  $state = [string]$feature.InstallState
+  if (@('Installed', 'InstallPending', 'Removed') -notcontains $state) { $state = 'Available' }
+  [ordered]@{ name = [string]$feature.Name; installState = $state }
+`);
+
+export const INSTALL_WINDOWS_FEATURE = playFunction('Install-PlayWindowsFeature', String.raw`
+  $result = Install-WindowsFeature -Name ([string]$a.name)
+  if (-not $result.Success) {
+    throw ('Install-WindowsFeature {0} did not succeed (exit code {1})' -f $a.name, [string]$result.ExitCode)
+  }
+  [ordered]@{ restartNeeded = ([string]$result.RestartNeeded -ne 'No') }
+`);
+
+/** DISM states other than Installed and InstallPending (Staged, Removed, ...) read as NotPresent. */
+export const GET_WINDOWS_CAPABILITY = playFunction('Get-PlayWindowsCapability', String.raw`
+  $capability = Get-WindowsCapability -Online -Name ([string]$a.name) -ErrorAction SilentlyContinue | Select-Object -First 1
+  if ($null -eq $capability -or -not $capability.Name) { return $null }
+  $state = [string]$capability.State
+  if ($state -ne 'Installed' -and $state -ne 'InstallPending') { $state = 'NotPresent' }
+  [ordered]@{ name = [string]$capability.Name; state = $state }
+`);
+
+export const ADD_WINDOWS_CAPABILITY = playFunction('Add-PlayWindowsCapability', String.raw`
+  $result = Add-WindowsCapability -Online -Name ([string]$a.name)
+  [ordered]@{ restartNeeded = [bool]$result.RestartNeeded }
+`);

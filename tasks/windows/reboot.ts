@@ -1,0 +1,91 @@
+// reboot({ required, ifPending?, timeoutSec?, waitForServices? }): reboots the host when an earlier
+// step says so, as a verified state machine (DESIGN.md "Reboots"): record LastBootUpTime, schedule
+// the restart (Restart-PlayComputer: shutdown.exe /r in a few seconds, so the call returns first),
+// then wait (reboot-wait.ts) until LastBootUpTime changed and the listed services run, within
+// timeoutSec (default 900). Field: reboot (action `run`). Outputs: { rebooted, lastBootUpTime }.
+//
+// A task reboots only when told to: `required` is a boolean, typically an upstream step's output
+//   reboot: { on: 'windows', needs: ['kb'], step: (ctx) => reboot({ required: ctx.output<HotfixOutputs>('kb').rebootRequired }) }
+// and `ifPending: true` also reboots when the host reports a pending reboot (CBS RebootPending or
+// Windows Update RebootRequired, from Get-PlayOsInfo). Otherwise the step is a noop. The task's own
+// timeoutSec must allow for the wait. A rebooted host no longer needs the reboot, but `required`
+// still says true on this run: the step never claims convergence (converges: false).
+import { NOOP, type Change } from '../../runner/core/change.js';
+import { OptionReader, type Options } from '../../runner/core/options.js';
+import type { Remote, Step } from '../../runner/core/step.js';
+import { invoke, probeCall } from './calls.js';
+import { REAL_CLOCK, type Clock } from './clock.js';
+import { isConnectionProblem } from './connection-loss.js';
+import { readOsInfo, type OsInfo } from './os-build.js';
+import { RESTART_COMPUTER, GET_OS_INFO } from './ps-os.js';
+import { waitForReboot } from './reboot-wait.js';
+import { SERVICE_NAME, stringList } from './win-options.js';
+
+export type RebootOptions = {
+  required: boolean;
+  ifPending?: boolean;
+  timeoutSec?: number;
+  waitForServices?: readonly string[];
+};
+
+export interface RebootDesired {
+  readonly required: boolean;
+  readonly ifPending: boolean;
+  readonly timeoutSec: number;
+  readonly waitForServices: readonly string[];
+}
+
+export interface RebootOutputs {
+  rebooted: boolean;
+  lastBootUpTime: string | null;
+}
+
+const KIND = 'windows.reboot';
+/** The restart is scheduled this far ahead, so that the call's answer gets out first. */
+export const RESTART_DELAY_SECONDS = 5;
+
+export function diffReboot(d: Readonly<RebootDesired>, a: OsInfo | null): Change {
+  if (a === null) throw new Error('an OS probe always reports a state');
+  const why = d.required ? 'required by an earlier step' : d.ifPending && a.pendingReboot ? 'a reboot is pending on the host' : null;
+  if (why === null) return NOOP;
+  return { action: 'run', fields: ['reboot'], before: { reboot: `up since ${a.lastBootUpTime}` }, after: { reboot: `rebooted (${why})` } };
+}
+
+export function reboot(options: RebootOptions, clock: Clock = REAL_CLOCK): Step<RebootDesired, OsInfo, RebootOutputs> {
+  const r: OptionReader = new OptionReader(KIND, options as Options);
+  r.only(['required', 'ifPending', 'timeoutSec', 'waitForServices']);
+  if (typeof r.opts.required !== 'boolean') r.fail('required', `must be true or false (typically an earlier step's rebootRequired output), got ${r.opts.required === undefined ? 'nothing' : JSON.stringify(r.opts.required)}`);
+  const waitForServices = stringList(r, 'waitForServices', (v, at) => {
+    if (typeof v !== 'string' || !SERVICE_NAME.test(v)) r.fail(at, `must be a service name, got ${JSON.stringify(v)}`);
+    return v;
+  }) ?? [];
+  const desired: RebootDesired = Object.freeze({
+    required: r.opts.required as boolean,
+    ifPending: r.boolean('ifPending', false),
+    timeoutSec: r.integer('timeoutSec', { min: 30, max: 7200 }, 'optional') ?? 900,
+    waitForServices: Object.freeze(waitForServices),
+  });
+  const title = 'reboot';
+
+  return Object.freeze({
+    kind: KIND,
+    title,
+    desired,
+    converges: false,
+    probe: () => probeCall(GET_OS_INFO, {}, readOsInfo),
+    diff: diffReboot,
+    async apply(remote: Remote, change: Change, actual: OsInfo | null): Promise<RebootOutputs> {
+      if (!change.fields.includes('reboot') || actual === null) return { rebooted: false, lastBootUpTime: actual?.lastBootUpTime ?? null };
+      const deadline = clock.now() + desired.timeoutSec * 1000;
+      try {
+        await invoke(remote, RESTART_COMPUTER, { delaySeconds: RESTART_DELAY_SECONDS }, `${title}: Restart-PlayComputer`);
+      } catch (e) {
+        // The restart may have been faster than the answer: the wait finds out.
+        if (!isConnectionProblem(e)) throw e;
+      }
+      const lastBootUpTime = await waitForReboot(remote, { title, before: actual.lastBootUpTime, deadline, clock, services: desired.waitForServices });
+      return { rebooted: true, lastBootUpTime };
+    },
+    outputs: (_d: Readonly<RebootDesired>, a: OsInfo | null): RebootOutputs => ({ rebooted: false, lastBootUpTime: a?.lastBootUpTime ?? null }),
+  });
+}

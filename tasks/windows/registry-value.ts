@@ -1,0 +1,106 @@
+// registryValue({ path, name, type, data }): a registry value of this kind and data (seed 001:
+// `Set-ItemProperty -Path HKLM:\SYSTEM\CurrentControlSet\Services\Tcpip\Parameters -Name 'NV Domain'
+// -Value 'mylan.k8s'`). Fields: type, data (one write sets both). name '(default)' (or '') is the
+// key's default value. data by type: String and ExpandString a string (an ExpandString is compared
+// unexpanded), DWord an integer 0..4294967295, QWord an integer 0..2^53-1, MultiString an array of
+// non-empty strings, Binary bytes as a hex string ('0aff') or an array of numbers.
+import { NOOP, deepEqual, type Change, type Fields } from '../../runner/core/change.js';
+import { OptionReader, type Options } from '../../runner/core/options.js';
+import type { Remote, Step } from '../../runner/core/step.js';
+import { invoke, oneOf, probeCall, record } from './calls.js';
+import type { RegistryType } from './contract.js';
+import { GET_REGISTRY_VALUE, SET_REGISTRY_VALUE } from './ps-files.js';
+import { registryPath } from './win-options.js';
+
+export type RegistryData = string | number | readonly string[] | readonly number[];
+
+export type RegistryValueOptions = { path: string; name: string; type: RegistryType; data: RegistryData };
+
+export interface RegistryValueDesired {
+  readonly path: string;
+  readonly name: string;
+  readonly type: RegistryType;
+  readonly data: string | number | readonly string[];
+}
+
+export interface RegistryValueActual {
+  readonly type: string;
+  readonly data: string | number | readonly string[];
+}
+
+const KIND = 'windows.registryValue';
+const TYPES: readonly RegistryType[] = ['String', 'ExpandString', 'DWord', 'QWord', 'MultiString', 'Binary'];
+
+function readData(r: OptionReader, type: RegistryType): string | number | string[] {
+  const v = r.opts.data;
+  const bad = (expected: string): never => r.fail('data', `must be ${expected} for type ${type}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`);
+  switch (type) {
+    case 'String':
+    case 'ExpandString':
+      if (typeof v !== 'string' || v.includes('\0')) bad('a string without NUL');
+      return v as string;
+    case 'DWord':
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffffffff) bad('an integer from 0 to 4294967295');
+      return v as number;
+    case 'QWord':
+      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) bad('an integer from 0 to 2^53-1');
+      return v as number;
+    case 'MultiString':
+      if (!Array.isArray(v) || v.some((s) => typeof s !== 'string' || s === '' || s.includes('\0'))) bad('an array of non-empty strings');
+      return [...(v as string[])];
+    case 'Binary':
+      if (typeof v === 'string') {
+        const hex = v.replace(/\s+/g, '').toLowerCase();
+        if (!/^(?:[0-9a-f]{2})*$/.test(hex)) bad('hex digits in pairs, such as 0aff');
+        return hex;
+      }
+      if (Array.isArray(v) && v.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) return (v as number[]).map((b) => b.toString(16).padStart(2, '0')).join('');
+      return bad('a hex string or an array of bytes');
+  }
+}
+
+export function diffRegistryValue(d: Readonly<RegistryValueDesired>, a: RegistryValueActual | null): Change {
+  const after: Fields = { type: d.type, data: d.data };
+  if (a === null) return { action: 'create', fields: ['type', 'data'], before: null, after };
+  if (a.type !== d.type) return { action: 'update', fields: ['type', 'data'], before: { type: a.type, data: a.data }, after };
+  if (deepEqual(a.data, d.data)) return NOOP;
+  return { action: 'update', fields: ['data'], before: { data: a.data }, after: { data: d.data } };
+}
+
+function readActual(value: unknown): RegistryValueActual | null {
+  if (value === null) return null;
+  const fn = GET_REGISTRY_VALUE.name, o = record(fn, value);
+  const type = oneOf(fn, o, 'type', [...TYPES, 'Unknown', 'None'] as string[]);
+  let data = o.data;
+  if (type === 'MultiString' && !Array.isArray(data)) data = data === null || data === undefined ? [] : [data];
+  if (!(typeof data === 'string' || typeof data === 'number' || (Array.isArray(data) && data.every((x) => typeof x === 'string')))) {
+    throw new Error(`${fn} returned data ${JSON.stringify(data)}, expected a string, number or strings`);
+  }
+  return { type, data: data as string | number | string[] };
+}
+
+export function registryValue(options: RegistryValueOptions): Step<RegistryValueDesired, RegistryValueActual> {
+  const r: OptionReader = new OptionReader(KIND, options as Options);
+  r.only(['path', 'name', 'type', 'data']);
+  const path = registryPath(r, 'path');
+  const rawName = r.string('name');
+  if (/[\0\r\n]/.test(rawName)) r.fail('name', 'must not contain a line break or NUL');
+  const name = rawName === '' ? '(default)' : rawName;
+  const type = r.opts.type as RegistryType;
+  if (!TYPES.includes(type)) r.fail('type', `must be one of ${TYPES.join(', ')}, got ${JSON.stringify(r.opts.type)}`);
+  const data = readData(r, type);
+  const desired: RegistryValueDesired = Object.freeze({ path, name, type, data: Array.isArray(data) ? Object.freeze(data) : data });
+  const title = `registry ${path} ${name}`;
+
+  return Object.freeze({
+    kind: KIND,
+    title,
+    desired,
+    probe: () => probeCall(GET_REGISTRY_VALUE, { path, name }, readActual),
+    diff: diffRegistryValue,
+    async apply(remote: Remote, change: Change): Promise<void> {
+      if (change.fields.length === 0) return;
+      await invoke(remote, SET_REGISTRY_VALUE, { path, name, type, data: Array.isArray(data) ? [...data] : data }, `${title}: set`);
+    },
+  });
+}

@@ -1,0 +1,99 @@
+// Optional Windows components, installed:
+//   windowsFeature({ name })     a server role or feature (Install-WindowsFeature), e.g. Containers
+//   windowsCapability({ name })  a capability (Add-WindowsCapability -Online), e.g. OpenSSH.Server~~~~0.0.1.0
+// Field: installed. Output: rebootRequired (from the install; on later runs, true while the
+// component's state is InstallPending, so a reboot task can still see it).
+// A name the host does not know probes as absent: the plan says so, and apply fails.
+import { NOOP, type Change } from '../../runner/core/change.js';
+import { OptionReader, type Options } from '../../runner/core/options.js';
+import type { Remote, Step } from '../../runner/core/step.js';
+import { bool, invoke, oneOf, probeCall, record, str, stepFailure, type PlayFunction } from './calls.js';
+import { ADD_WINDOWS_CAPABILITY, GET_WINDOWS_CAPABILITY, GET_WINDOWS_FEATURE, INSTALL_WINDOWS_FEATURE } from './ps-os.js';
+import { matching } from './win-options.js';
+
+export type ComponentOptions = { name: string };
+
+export interface ComponentDesired {
+  readonly name: string;
+}
+
+export interface ComponentActual {
+  /** false: the host has no component of that name. */
+  readonly known: boolean;
+  /** As Windows reports it: Installed, Available, InstallPending, Removed / NotPresent. */
+  readonly state: string;
+}
+
+export interface ComponentOutputs {
+  rebootRequired: boolean;
+}
+
+const INSTALLED = new Set(['Installed', 'InstallPending']);
+
+export function diffComponent(what: string) {
+  return (d: Readonly<ComponentDesired>, a: ComponentActual | null): Change => {
+    if (a === null) throw new Error(`a ${what} probe always reports a state`);
+    if (a.state === 'InstallPending') return { ...NOOP, warnings: [`${d.name} is installed and completes with the next reboot`] };
+    if (INSTALLED.has(a.state)) return NOOP;
+    const warnings = a.known ? [] : [`this host has no ${what} named ${d.name}: apply will fail (check the name with Get-Windows${what === 'feature' ? 'Feature' : 'Capability -Online'})`];
+    return { action: 'create', fields: ['installed'], before: { installed: a.known ? a.state : 'unknown name' }, after: { installed: 'Installed' }, ...(warnings.length ? { warnings } : {}) };
+  };
+}
+
+interface ComponentKind {
+  readonly kind: string;
+  readonly what: 'feature' | 'capability';
+  readonly pattern: RegExp;
+  readonly example: string;
+  readonly get: PlayFunction<'Get-PlayWindowsFeature'> | PlayFunction<'Get-PlayWindowsCapability'>;
+  readonly stateField: 'installState' | 'state';
+  readonly states: readonly string[];
+  readonly install: (remote: Remote, name: string, what: string) => Promise<unknown>;
+}
+
+function component(spec: ComponentKind, options: ComponentOptions): Step<ComponentDesired, ComponentActual, ComponentOutputs> {
+  const r: OptionReader = new OptionReader(spec.kind, options as Options);
+  r.only(['name']);
+  const name = matching(r, 'name', spec.pattern, `a ${spec.what} name such as ${spec.example}`);
+  const desired: ComponentDesired = Object.freeze({ name });
+  const title = `${spec.what} ${name}`;
+  const read = (value: unknown): ComponentActual => {
+    if (value === null) return { known: false, state: 'Unknown' };
+    const o = record(spec.get.name, value);
+    str(spec.get.name, o, 'name');
+    return { known: true, state: oneOf(spec.get.name, o, spec.stateField, spec.states) };
+  };
+
+  return Object.freeze({
+    kind: spec.kind,
+    title,
+    desired,
+    probe: () => (spec.what === 'feature'
+      ? probeCall(GET_WINDOWS_FEATURE, { name }, read)
+      : probeCall(GET_WINDOWS_CAPABILITY, { name }, read)),
+    diff: diffComponent(spec.what),
+    async apply(remote: Remote, change: Change, actual: ComponentActual | null): Promise<ComponentOutputs> {
+      if (!change.fields.includes('installed')) return { rebootRequired: false };
+      if (actual && !actual.known) throw stepFailure(title, `this host has no ${spec.what} named ${name}`);
+      const result = record(spec.kind, await spec.install(remote, name, title));
+      return { rebootRequired: bool(spec.kind, result, 'restartNeeded') };
+    },
+    outputs: (_d: Readonly<ComponentDesired>, a: ComponentActual | null): ComponentOutputs => ({ rebootRequired: a?.state === 'InstallPending' }),
+  });
+}
+
+export function windowsFeature(options: ComponentOptions): Step<ComponentDesired, ComponentActual, ComponentOutputs> {
+  return component({
+    kind: 'windows.feature', what: 'feature', pattern: /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, example: 'Containers',
+    get: GET_WINDOWS_FEATURE, stateField: 'installState', states: ['Installed', 'Available', 'InstallPending', 'Removed'],
+    install: (remote, name, title) => invoke(remote, INSTALL_WINDOWS_FEATURE, { name }, `${title}: Install-WindowsFeature`),
+  }, options);
+}
+
+export function windowsCapability(options: ComponentOptions): Step<ComponentDesired, ComponentActual, ComponentOutputs> {
+  return component({
+    kind: 'windows.capability', what: 'capability', pattern: /^[A-Za-z0-9][A-Za-z0-9_.~-]*$/, example: 'OpenSSH.Server~~~~0.0.1.0',
+    get: GET_WINDOWS_CAPABILITY, stateField: 'state', states: ['Installed', 'NotPresent', 'InstallPending'],
+    install: (remote, name, title) => invoke(remote, ADD_WINDOWS_CAPABILITY, { name }, `${title}: Add-WindowsCapability`),
+  }, options);
+}

@@ -1,0 +1,196 @@
+// windowsService({ name, binPath, displayName?, startMode?, dependencies?, account?, password?,
+// state?, restart? }): a Windows service registered with sc.exe (seed 001 §2.7: `sc create kubelet
+// binPath= "<kubelet.exe and flags> --windows-service" depend= docker DisplayName= "Kubernetes Node
+// Agent" start= auto`; kube-proxy with `obj= "NT AUTHORITY\NetworkService"`).
+// Fields: binPath, displayName, startMode, dependencies, account, state, restart.
+// Outputs: { pid, state, restartedDependents }.
+//
+// The probe returns sc.exe's raw `qc` and `queryex` text, parsed here (sc-output.ts), so what is
+// compared is what Windows stored: binPath arrives at sc.exe as one argument, exactly (ps-native.ts
+// explains the quoting), and is compared exactly with BINARY_PATH_NAME. Display name exactly;
+// dependencies as a set, account without regard to case (Windows ignores it). A delayed automatic
+// start counts as 'auto'. The password (a Secret) is set with the account, through WMI rather than
+// sc.exe's command line, and cannot be read back: it is applied when the account changes or the
+// service is created, never compared. `restart: true` (for a task triggeredBy a config change, like
+// a handler) restarts the running service every time the step runs, so it does not converge by
+// design; the remote half stops the running dependents first and starts them again (seed 000).
+// Stopping a service whose dependents run fails, naming them.
+import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
+import { OptionReader, type Options } from '../../runner/core/options.js';
+import { isSecret, type Secret } from '../../runner/core/secret.js';
+import { applyFields, type Remote, type Step } from '../../runner/core/step.js';
+import { invoke, num, oneOf, probeCall, record, str, strings, type CallArgs } from './calls.js';
+import type { ArgsOf, ServiceStartMode, ServiceState } from './contract.js';
+import { SET_SERVICE, SET_SERVICE_STATE, GET_SERVICE } from './ps-services.js';
+import { parseScQc, parseScQueryex, type ScQc, type ScQueryex } from './sc-output.js';
+import { matching, oneLine, SERVICE_NAME, stringList } from './win-options.js';
+
+export type StartMode = 'auto' | 'manual' | 'disabled';
+
+export type WindowsServiceOptions = {
+  name: string;
+  binPath: string;
+  displayName?: string;
+  startMode?: StartMode;
+  dependencies?: readonly string[];
+  /** e.g. 'LocalSystem', 'NT AUTHORITY\\NetworkService', '.\\svcuser' */
+  account?: string;
+  password?: Secret;
+  state?: 'running' | 'stopped';
+  restart?: boolean;
+};
+
+export interface WindowsServiceDesired {
+  readonly name: string;
+  readonly binPath: string;
+  readonly displayName?: string;
+  readonly startMode?: StartMode;
+  readonly dependencies?: readonly string[];
+  readonly account?: string;
+  readonly password?: Secret;
+  readonly state?: 'running' | 'stopped';
+  readonly restart: boolean;
+}
+
+export interface WindowsServiceActual {
+  readonly config: ScQc;
+  readonly status: ScQueryex;
+  readonly dependents: readonly string[];
+}
+
+export interface WindowsServiceOutputs {
+  pid: number | null;
+  state: ServiceState | null;
+  restartedDependents: string[];
+}
+
+const KIND = 'windows.service';
+const CONFIG_FIELDS = ['binPath', 'displayName', 'startMode', 'dependencies', 'account'] as const;
+const ORDER = [...CONFIG_FIELDS, 'state', 'restart'];
+const SERVICE_STATES: readonly ServiceState[] = ['Running', 'Stopped', 'StartPending', 'StopPending', 'Paused'];
+const CONTRACT_MODE: Record<StartMode, ServiceStartMode> = { auto: 'Auto', manual: 'Manual', disabled: 'Disabled' };
+
+const sameSet = (a: readonly string[], b: readonly string[]) => {
+  const norm = (x: readonly string[]) => [...new Set(x.map((s) => s.toLowerCase()))].sort().join('/');
+  return norm(a) === norm(b);
+};
+const accountKey = (s: string) => s.replace(/^\.\\/, '').toLowerCase();
+
+function configValue(field: (typeof CONFIG_FIELDS)[number], c: ScQc): unknown {
+  switch (field) {
+    case 'binPath': return c.binaryPathName;
+    case 'displayName': return c.displayName;
+    case 'startMode': return c.startType === 'auto' || c.startType === 'manual' || c.startType === 'disabled' ? c.startType : `${c.startType} (a driver start type)`;
+    case 'dependencies': return [...c.dependencies];
+    case 'account': return c.serviceStartName;
+  }
+}
+
+function configDiffers(field: (typeof CONFIG_FIELDS)[number], d: WindowsServiceDesired, c: ScQc): boolean {
+  switch (field) {
+    case 'binPath': return d.binPath !== c.binaryPathName;
+    case 'displayName': return d.displayName !== c.displayName;
+    case 'startMode': return d.startMode !== c.startType;
+    case 'dependencies': return !sameSet(d.dependencies!, c.dependencies);
+    case 'account': return accountKey(d.account!) !== accountKey(c.serviceStartName);
+  }
+}
+
+export function diffWindowsService(d: Readonly<WindowsServiceDesired>, a: WindowsServiceActual | null): Change {
+  const managed = CONFIG_FIELDS.filter((f) => d[f] !== undefined);
+  const after: Fields = Object.fromEntries(managed.map((f) => [f, d[f]]));
+  if (a === null) {
+    const fields: string[] = [...managed];
+    if (d.state === 'running') { fields.push('state'); after.state = 'running'; }
+    return { action: 'create', fields, before: null, after };
+  }
+  const changed: string[] = managed.filter((f) => configDiffers(f, d, a.config));
+  const before: Fields = Object.fromEntries(changed.map((f) => [f, configValue(f as (typeof CONFIG_FIELDS)[number], a.config)]));
+  const picked: Fields = Object.fromEntries(changed.map((f) => [f, after[f]]));
+  const running = a.status.state === 'Running';
+  if (d.state !== undefined && running !== (d.state === 'running')) {
+    changed.push('state');
+    before.state = `${a.status.stateName.toLowerCase()}${a.status.pid ? ` (pid ${a.status.pid})` : ''}`;
+    picked.state = d.state;
+  } else if (d.restart && running) {
+    changed.push('restart');
+    before.restart = `pid ${a.status.pid}${a.dependents.length ? `, dependents ${a.dependents.join(', ')}` : ''}`;
+    picked.restart = 'restarted';
+  }
+  if (changed.length === 0) return NOOP;
+  return { action: changed.includes('restart') ? 'run' : 'update', fields: changed, before, after: picked };
+}
+
+function readActual(value: unknown): WindowsServiceActual | null {
+  if (value === null) return null;
+  const fn = GET_SERVICE.name, o = record(fn, value);
+  return { config: parseScQc(str(fn, o, 'qc')), status: parseScQueryex(str(fn, o, 'queryex')), dependents: strings(fn, o, 'dependents') };
+}
+
+export function windowsService(options: WindowsServiceOptions): Step<WindowsServiceDesired, WindowsServiceActual, WindowsServiceOutputs> {
+  const r: OptionReader = new OptionReader(KIND, options as Options);
+  r.only(['name', 'binPath', 'displayName', 'startMode', 'dependencies', 'account', 'password', 'state', 'restart']);
+  const name = matching(r, 'name', SERVICE_NAME, 'a service name such as kubelet (letters, digits, _ . -)');
+  const binPath = oneLine(r, 'binPath')!;
+  if (binPath.trim() !== binPath) r.fail('binPath', 'must not start or end with spaces (sc qc would not show them)');
+  const displayName = oneLine(r, 'displayName', 'optional');
+  const startMode = r.opts.startMode;
+  if (startMode !== undefined && startMode !== 'auto' && startMode !== 'manual' && startMode !== 'disabled') {
+    r.fail('startMode', `must be 'auto', 'manual' or 'disabled', got ${JSON.stringify(startMode)}`);
+  }
+  const dependencies = stringList(r, 'dependencies', (v, at) => {
+    if (typeof v !== 'string' || !SERVICE_NAME.test(v)) r.fail(at, `must be a service name, got ${JSON.stringify(v)}`);
+    if (v.toLowerCase() === name.toLowerCase()) r.fail(at, 'a service cannot depend on itself');
+    return v;
+  });
+  const account = oneLine(r, 'account', 'optional');
+  const password = r.opts.password;
+  if (password !== undefined && !isSecret(password)) r.fail('password', 'must be a Secret (from the environment), never a plain string');
+  if (password !== undefined && account === undefined) r.fail('password', 'is only used with account');
+  const state = r.opts.state;
+  if (state !== undefined && state !== 'running' && state !== 'stopped') r.fail('state', `must be 'running' or 'stopped', got ${JSON.stringify(state)}`);
+  const restart = r.boolean('restart', false);
+  if (restart && state !== 'running') r.fail('restart', "needs state 'running' (a restart of a service that is not meant to run)");
+  const desired: WindowsServiceDesired = Object.freeze({
+    name, binPath, displayName, startMode, dependencies: dependencies && Object.freeze(dependencies), account, password, state, restart,
+  });
+  const title = `service ${name}`;
+
+  return Object.freeze({
+    kind: KIND,
+    title,
+    desired,
+    converges: !restart,
+    probe: () => probeCall(GET_SERVICE, { name }, readActual),
+    diff: diffWindowsService,
+    async apply(remote: Remote, change: Change, actual: WindowsServiceActual | null): Promise<WindowsServiceOutputs> {
+      const config: CallArgs<ArgsOf<'Set-PlayService'>> = { name, create: actual === null };
+      let action = null as 'start' | 'stop' | 'restart' | null;
+      await applyFields(change, ORDER, {
+        binPath: async () => { config.binPath = binPath; },
+        displayName: async () => { config.displayName = displayName; },
+        startMode: async () => { config.startMode = CONTRACT_MODE[startMode!]; },
+        dependencies: async () => { config.dependencies = [...dependencies!]; },
+        account: async () => { config.account = account; if (password) config.password = password; },
+        state: async () => { action = state === 'running' ? 'start' : 'stop'; },
+        restart: async () => { action = 'restart'; },
+      });
+      if (actual === null && config.binPath === undefined) config.binPath = binPath;
+      if (Object.keys(config).length > 2 || config.create) await invoke(remote, SET_SERVICE, config, `${title}: sc.exe ${config.create ? 'create' : 'config'}`);
+      if (action === null) return outputsOf(actual);
+      const result = record(SET_SERVICE_STATE.name, await invoke(remote, SET_SERVICE_STATE, { name, action }, `${title}: ${action}`));
+      const fn = SET_SERVICE_STATE.name;
+      const pid = num(fn, result, 'pid');
+      return {
+        pid: pid > 0 ? pid : null,
+        state: oneOf(fn, result, 'state', SERVICE_STATES),
+        restartedDependents: strings(fn, result, 'restartedDependents'),
+      };
+    },
+    outputs: (_d: Readonly<WindowsServiceDesired>, a: WindowsServiceActual | null): WindowsServiceOutputs => outputsOf(a),
+  });
+}
+
+function outputsOf(a: WindowsServiceActual | null): WindowsServiceOutputs {
+  return { pid: a && a.status.pid > 0 ? a.status.pid : null, state: a?.status.state ?? null, restartedDependents: [] };
+}

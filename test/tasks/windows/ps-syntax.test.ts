@@ -1,0 +1,164 @@
+// Every PowerShell text a Windows step can send, syntax-checked with tree-sitter-powershell (WASM,
+// through web-tree-sitter; test/helpers/ps-syntax.ts): the bootstrap, each function definition, and
+// the full program of every call each factory makes (probe and apply, driven through the in-test
+// node model) with representative and hostile option values. The grammar does not know PowerShell's
+// typographic single quotes (‘ ’ ‚ ‛ end a '...' string in PowerShell), so each program's calls
+// literal is also read back with PowerShell's own quoting rules and must give the exact JSON.
+import test from 'ava';
+import { PsCall } from '../../../runner/core/ps-call.js';
+import { Secret } from '../../../runner/core/secret.js';
+import type { AnyStep } from '../../../runner/core/step.js';
+import { BOOTSTRAP } from '../../../runner/transport/powershell/bootstrap.js';
+import { program } from '../../../runner/transport/powershell/program.js';
+import * as windows from '../../../tasks/windows/index.js';
+import { PLAY_FUNCTIONS } from '../../../tasks/windows/functions.js';
+import { describeErrors, grammarAbiVersion, parsePowerShell } from '../../helpers/ps-syntax.js';
+import { callsOf, FakeWindows, plan } from './fake-node.js';
+import { fixture } from './fixtures.js';
+import { WindowsModel } from './windows-model.js';
+
+const H = `x'y‘z’w‚v‛u "q" $(Restart-Computer -Force) \`whoami\` ; rm -r C:\\ # @{a=1} $env:PATH %TEMP%`;
+const HL = `${H}\r\nsecond line\n'@\n"@`;
+const PROXY_BIN = `"C:\\Program Files\\k\\kube-proxy.exe" --resolv-conf="" ${H}`;
+const PATH = "C:\\k\\it's $(reboot) ‘q’ `x`;y\\file.txt";
+
+test('the grammar loads: web-tree-sitter runs the ABI of tree-sitter-powershell.wasm', async (t) => {
+  const abi = await grammarAbiVersion();
+  t.true(abi >= 13 && abi <= 15, `ABI ${abi}`);
+  t.deepEqual((await parsePowerShell("Write-Output 'ok'")).errors, []);
+});
+
+test('the checker can fail: broken snippets are reported with their line', async (t) => {
+  const broken = [
+    "function Get-PlayX {\n  param($a)\n  if ($a) { 1\n}",
+    "$x = 'unterminated",
+    "$h = @{ a = }",
+    'Get-Item -Path a |',
+    "[ordered]@{ ok = $true; value = (1 + ) }",
+  ];
+  for (const text of broken) {
+    const { errors } = await parsePowerShell(text);
+    t.true(errors.length > 0, text);
+  }
+  const { errors } = await parsePowerShell("$ok = 1\n$bad = @(1,\n");
+  t.true(errors.some((e) => e.line >= 2), JSON.stringify(errors));
+});
+
+test('the quote check can fail too: an undoubled typographic quote ends the literal early', (t) => {
+  const literal = (json: string) => `$playCalls = ConvertFrom-Json -InputObject '${json}'\n`;
+  t.deepEqual(callsOf(literal('[{"fn":"Get-PlayX","args":{"s":"a‘‘b’’c\'\'d"}}]')), [{ fn: 'Get-PlayX', args: { s: "a‘b’c'd" } }]);
+  t.throws(() => callsOf(literal('[{"fn":"Get-PlayX","args":{"s":"a‘b"}}]')), { message: /ends early/ });
+});
+
+test('the bootstrap and every function definition of the contract parse', async (t) => {
+  t.deepEqual((await parsePowerShell(BOOTSTRAP)).errors, []);
+  for (const fn of Object.values(PLAY_FUNCTIONS)) {
+    const { errors } = await parsePowerShell(fn.definition);
+    t.deepEqual(errors, [], `${fn.name}:\n${describeErrors(fn.definition, errors)}`);
+  }
+});
+
+const fakeClock = () => {
+  let now = 0;
+  return { now: () => now, sleep: async (ms: number) => { now += ms; } };
+};
+
+/** A model in which every step's apply runs its whole path (the .msu exists, the services exist, ...). */
+function busyModel(): WindowsModel {
+  const m = new WindowsModel();
+  m.files.set(`C:\\k\\${"it's"} kb4549949.msu`.toLowerCase(), Buffer.from('msu'));
+  m.features.set('Containers', 'Available');
+  m.dockerAfterInstall = { text: fixture('docker-version.txt'), restartNeeded: true };
+  m.capabilities.set('OpenSSH.Server~~~~0.0.1.0', 'NotPresent');
+  m.services.set('docker', { name: 'docker', binPath: 'C:\\docker\\dockerd.exe', displayName: 'Docker', start: 'AUTO_START', deps: [], account: 'LocalSystem', state: 'RUNNING', pid: 10 });
+  m.services.set('kubelet', { name: 'kubelet', binPath: 'C:\\k\\kubelet.exe', displayName: 'kubelet', start: 'AUTO_START', deps: ['docker'], account: 'LocalSystem', state: 'RUNNING', pid: 11 });
+  m.networks.set('old', { id: 'n1', name: 'old', type: 'L2Bridge', addressPrefix: '10.1.0.0/24', gateway: '10.1.0.1', adapterName: 'eth9' });
+  m.endpoints.set('old0', { id: 'e1', name: 'old0', networkName: 'l2bridge', ipAddress: '10.160.11.9', gateway: '0.0.0.0', compartmentId: null, forwarding: false });
+  let rebooted = false;
+  const handlers = m.handlers();
+  m.handlers = () => ({
+    ...handlers,
+    'Restart-PlayComputer': () => { rebooted = true; return { scheduled: true }; },
+    'Get-PlayOsInfo': () => ({ ...m.os, lastBootUpTime: rebooted ? '2020-05-09T00:00:00.0000000Z' : m.os.lastBootUpTime, pendingReboot: !rebooted }),
+  });
+  return m;
+}
+
+/** Each factory with option sets: representative values, and hostile ones wherever the options allow free text. */
+const CASES: Record<string, (() => AnyStep)[]> = {
+  hotfix: [() => windows.hotfix({ kb: 'KB4549949', msuPath: "C:\\k\\it's kb4549949.msu", notApplicable: 'satisfied' })],
+  osBuild: [() => windows.osBuild({ version: '10.0.17763', revision: 1158 })],
+  windowsFeature: [() => windows.windowsFeature({ name: 'Containers' })],
+  windowsCapability: [() => windows.windowsCapability({ name: 'OpenSSH.Server~~~~0.0.1.0' })],
+  dockerEngine: [() => windows.dockerEngine({ version: '19.03.5' }), () => windows.dockerEngine()],
+  dockerDaemonConfig: [() => windows.dockerDaemonConfig({ config: { 'bridge': 'none', 'insecure-registries': [H], [H]: [HL, 1, null, true] } })],
+  fileContent: [
+    () => windows.fileContent({ path: PATH, content: HL }),
+    () => windows.fileContent({ path: 'C:\\k\\secret.yaml', content: new Secret(HL, 'env:X') }),
+    () => windows.fileContent({ path: 'C:\\k\\cni\\config\\l2bridge.conf', template: '{"name": "{{ name }}"}', vars: { name: 'l2bridge' }, format: 'json' }),
+  ],
+  registryValue: [
+    () => windows.registryValue({ path: `HKLM:\\SOFTWARE\\${H.replace(/\\/g, '')}`, name: H, type: 'String', data: HL }),
+    () => windows.registryValue({ path: 'HKLM:\\SOFTWARE\\Play', name: '(default)', type: 'MultiString', data: [H, 'b'] }),
+    () => windows.registryValue({ path: 'HKLM:\\SOFTWARE\\Play', name: 'n', type: 'DWord', data: 4294967295 }),
+    () => windows.registryValue({ path: 'HKLM:\\SOFTWARE\\Play', name: 'b', type: 'Binary', data: [0, 255, 39] }),
+  ],
+  firewallRule: [() => windows.firewallRule({ name: "sshd $(x) ‘y’ 'z'", displayName: H, protocol: 'TCP', localPort: [22, '8000-8100'] })],
+  timeZone: [() => windows.timeZone({ id: 'China Standard Time' })],
+  ntpServers: [() => windows.ntpServers({ servers: ['ntp1.mylan.k8s', '100.100.126.205'] })],
+  autoUpdate: [() => windows.autoUpdate({ enabled: false }), () => windows.autoUpdate({ enabled: true })],
+  hnsNetwork: [
+    () => windows.hnsNetwork({ name: 'l2bridge', type: 'L2Bridge', addressPrefix: '10.160.11.0/24', gateway: '10.160.11.1', adapterName: 'vEthernet (eth1)' }, fakeClock()),
+    () => windows.hnsNetwork({ name: 'old', type: 'L2Bridge', addressPrefix: '10.160.11.0/24', gateway: '10.160.11.1', adapterName: 'eth1', allowReplace: true }, fakeClock()),
+  ],
+  hnsHostEndpoint: [() => windows.hnsHostEndpoint({ name: 'old0', network: 'old', addressPrefix: '10.1.0.0/24', ipAddress: '10.1.0.2' })],
+  windowsService: [
+    () => windows.windowsService({ name: 'kube-proxy', binPath: PROXY_BIN, displayName: H, startMode: 'auto',
+      dependencies: ['docker', 'kubelet'], account: "NT AUTHORITY\\NetworkService'$(x)", password: new Secret(H, 'env:PW'), state: 'running' }),
+    () => windows.windowsService({ name: 'docker', binPath: 'C:\\docker\\dockerd.exe', state: 'running', restart: true }),
+    () => windows.windowsService({ name: 'kube-proxy', binPath: PROXY_BIN, state: 'stopped' }),
+  ],
+  nssmService: [() => windows.nssmService({ name: 'flanneld', application: PATH, appParameters: H, appDirectory: 'C:\\k', dependOnService: ['docker', 'kubelet'] })],
+  reboot: [() => windows.reboot({ required: false, ifPending: true, timeoutSec: 60, waitForServices: ['docker'] }, fakeClock())],
+};
+
+const NOT_FACTORIES = new Set(['parseDockerVersion', 'engineVersion', 'parseFormatList', 'hnsEndpointsFromList', 'parseHnsdiagLoadBalancers', 'parseNssmGet', 'parseNssmList', 'parseScQc', 'parseScQueryex']);
+
+test('every exported factory has syntax cases', (t) => {
+  const factories = Object.entries(windows).filter(([k, v]) => typeof v === 'function' && !NOT_FACTORIES.has(k)).map(([k]) => k).sort();
+  t.deepEqual(factories, Object.keys(CASES).sort());
+});
+
+test('every program every step sends (probe and apply, hostile values) parses, and its calls literal reads back exactly', async (t) => {
+  const m = busyModel();
+  const node = new FakeWindows(m.handlers());
+  for (const [name, makers] of Object.entries(CASES)) {
+    for (const make of makers) {
+      const step = make();
+      const p = await plan(node, step);
+      try {
+        await step.apply(node, p.change, p.actual);
+      } catch (e) {
+        if (name !== 'osBuild') throw e; // osBuild's apply only explains: it sends nothing
+      }
+    }
+  }
+  const sent = new Set(node.calls.map((c) => c.fn));
+  t.deepEqual([...sent].sort(), Object.keys(PLAY_FUNCTIONS).sort(), 'every function of the contract was sent by some step');
+  for (const text of node.programs) {
+    const { errors } = await parsePowerShell(text);
+    t.deepEqual(errors, [], describeErrors(text, errors));
+  }
+  // The literal as PowerShell reads it (typographic quotes included) is the JSON of the call.
+  const hostile = node.calls.filter((c) => JSON.stringify(c.args).includes('‘z’'));
+  t.true(hostile.length >= 6, `${hostile.length} calls carried the hostile text`);
+  t.true(node.calls.some((c) => c.fn === 'Set-PlayService' && c.args.password === H), 'the secret arrives intact, in the program only');
+});
+
+test('a batch of every probe in one program (as a host session sends it) parses', async (t) => {
+  const calls = Object.values(CASES).flat().map((make) => make().probe().script as PsCall);
+  const text = program(calls);
+  const { errors } = await parsePowerShell(text);
+  t.deepEqual(errors, [], describeErrors(text, errors));
+  t.is(callsOf(text).length, calls.length);
+});
