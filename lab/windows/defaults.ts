@@ -1,0 +1,97 @@
+// A fresh simulated Windows Server 2019 node (a test double), as the field notes find one: build
+// 17763.973 (seed 001), no Containers feature, no Docker, no OpenSSH capability (the simulator's own
+// SSH endpoint stands outside the model), default NTP and Windows Update settings, two NICs.
+import { bootTime } from './boot.js';
+import { makeDirectory, writeFile } from './file-store.js';
+import { setValue } from './registry-store.js';
+import type { MsuRecord, NodeState, ServiceRecord } from './state.js';
+import { filePath } from './win-paths.js';
+
+export const DOWNLOADS = 'C:\\Users\\Administrator\\Downloads';
+
+/** Real KBs of Windows Server 2019 (1809) and one for 1903, which does not apply to 17763. */
+export const DEFAULT_MSU: readonly MsuRecord[] = [
+  { fileName: 'windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7609b9a9e68d81.msu', kb: 'KB4549949', revision: 1158 },
+  { fileName: 'windows10.0-kb4538461-x64.msu', kb: 'KB4538461', revision: 1098 },
+  { fileName: 'windows10.0-kb4532691-x64.msu', kb: 'KB4532691', revision: 1039 },
+  { fileName: 'windows10.0-kb4534273-x64.msu', kb: 'KB4534273', revision: 973 },
+  { fileName: 'windows10.0-kb4549951-x64.msu', kb: 'KB4549951', revision: null, notApplicable: true },
+];
+
+function service(name: string, displayName: string, binPath: string, more: Partial<ServiceRecord> = {}): ServiceRecord {
+  return {
+    name, displayName, binPath, type: 'own', startMode: 'Manual', account: 'LocalSystem', dependencies: [],
+    state: 'Stopped', pid: 0, win32ExitCode: 1077, pausable: false, ...more,
+  };
+}
+
+export function defaultNodeState(hostname: string, now = new Date()): NodeState {
+  const svchost = (group: string) => `C:\\Windows\\system32\\svchost.exe -k ${group}`;
+  const services = [
+    service('W32Time', 'Windows Time', svchost('LocalService'), { type: 'share', account: 'NT AUTHORITY\\LocalService', startMode: 'Manual' }),
+    service('wuauserv', 'Windows Update', svchost('netsvcs -p'), { type: 'share', startMode: 'Manual' }),
+    service('ssh-agent', 'OpenSSH Authentication Agent', 'C:\\Windows\\System32\\OpenSSH\\ssh-agent.exe', { startMode: 'Disabled' }),
+    service('WinRM', 'Windows Remote Management (WS-Management)', svchost('NetworkService -p'), { type: 'share', account: 'NT AUTHORITY\\NetworkService', startMode: 'Auto' }),
+  ];
+  const s: NodeState = {
+    version: 1,
+    hostname,
+    os: { caption: 'Microsoft Windows Server 2019 Datacenter', version: '10.0.17763', build: 17763, revision: 973, lastBootUpTime: bootTime(now) },
+    boot: { phase: 'up', until: null },
+    bootCount: 1,
+    pending: [],
+    hotfixes: [{ kb: 'KB4523204', installedOn: '2020-01-15' }, { kb: 'KB4534273', installedOn: '2020-01-15' }],
+    msuCatalogue: Object.fromEntries(DEFAULT_MSU.map((m) => [m.fileName.toLowerCase(), m])),
+    features: {
+      containers: { name: 'Containers', installState: 'Available', restartNeeded: true },
+      'hyper-v': { name: 'Hyper-V', installState: 'Available', restartNeeded: true },
+      'windows-defender': { name: 'Windows-Defender', installState: 'Installed', restartNeeded: true },
+      'telnet-client': { name: 'Telnet-Client', installState: 'Available', restartNeeded: false },
+    },
+    capabilities: {
+      'openssh.server~~~~0.0.1.0': { name: 'OpenSSH.Server~~~~0.0.1.0', state: 'NotPresent', restartNeeded: false },
+      'openssh.client~~~~0.0.1.0': { name: 'OpenSSH.Client~~~~0.0.1.0', state: 'Installed', restartNeeded: false },
+    },
+    docker: { install: 'absent', version: null },
+    nssmPath: 'C:\\k\\nssm.exe',
+    directories: {},
+    files: {},
+    registry: {},
+    services: Object.fromEntries(services.map((x) => [x.name.toLowerCase(), x])),
+    nssm: {},
+    adapters: ['eth0', 'eth1'],
+    hns: { networks: [], endpoints: [] },
+    firewall: {
+      'winrm-http-in-tcp': {
+        name: 'WINRM-HTTP-In-TCP', displayName: 'Windows Remote Management (HTTP-In)', enabled: true,
+        direction: 'Inbound', protocol: 'TCP', localPort: '5985', action: 'Allow',
+      },
+    },
+    timeZone: 'UTC',
+    nextPid: 1000,
+  };
+  for (const dir of ['C:\\Windows\\System32', 'C:\\ProgramData', 'C:\\Program Files', DOWNLOADS]) makeDirectory(s, filePath(dir));
+  for (const m of DEFAULT_MSU) writeFile(s, `${DOWNLOADS}\\${m.fileName}`, Buffer.from(`MSCF simulated update package ${m.kb}\n`));
+
+  const servers = 'HKLM:\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\DateTime\\Servers';
+  setValue(s, servers, '(default)', 'String', '1');
+  ['time.windows.com', 'time-nw.nist.gov', 'time-a.nist.gov', 'time-b.nist.gov', 'time.nist.gov']
+    .forEach((host, i) => setValue(s, servers, String(i + 1), 'String', host));
+  const w32 = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\W32Time\\Parameters';
+  setValue(s, w32, 'NtpServer', 'String', 'time.windows.com,0x9');
+  setValue(s, w32, 'Type', 'String', 'NTP');
+  const tcpip = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\Tcpip\\Parameters';
+  setValue(s, tcpip, 'Hostname', 'String', hostname);
+  setValue(s, tcpip, 'NV Hostname', 'String', hostname);
+  const nt = 'HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion';
+  setValue(s, nt, 'ProductName', 'String', 'Windows Server 2019 Datacenter');
+  setValue(s, nt, 'ReleaseId', 'String', '1809');
+  setValue(s, nt, 'CurrentBuild', 'String', '17763');
+  setValue(s, nt, 'UBR', 'DWord', 973);
+  // Windows Update's policy key exists; NoAutoUpdate and AUOptions are unset until configured.
+  setValue(s, 'HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate', 'ElevateNonAdmins', 'DWord', 1);
+  for (const svc of Object.values(s.services)) {
+    if (svc.startMode === 'Auto' || svc.name === 'W32Time') { svc.state = 'Running'; svc.pid = s.nextPid; s.nextPid += 4; svc.win32ExitCode = 0; }
+  }
+  return s;
+}

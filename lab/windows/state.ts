@@ -1,0 +1,115 @@
+// The state of a simulated Windows Server 2019 node (a test double): plain JSON, persisted to the
+// node's state file after every change. Maps are keyed by lower-cased names and paths (Windows is
+// case-insensitive); each record keeps its name as first written.
+import type { RegistryType, ServiceStartMode } from '../../tasks/windows/contract.js';
+
+export type ServiceRunState = 'Running' | 'Stopped';
+
+export interface ServiceRecord {
+  name: string;
+  displayName: string;
+  binPath: string;
+  /** sc's TYPE: 10 WIN32_OWN_PROCESS or 20 WIN32_SHARE_PROCESS (svchost). */
+  type: 'own' | 'share';
+  startMode: ServiceStartMode;
+  account: string;
+  dependencies: string[];
+  state: ServiceRunState;
+  pid: number;
+  /** WIN32_EXIT_CODE of the last stop or failed start (1077: never started since boot). */
+  win32ExitCode: number;
+  /** Accepts PAUSE (nssm-hosted services do, as in seed 000). */
+  pausable: boolean;
+}
+
+export interface NssmRecord {
+  Application: string;
+  AppParameters: string;
+  AppDirectory: string;
+}
+
+export interface HotfixRecord {
+  kb: string;
+  /** yyyy-MM-dd */
+  installedOn: string;
+}
+
+/** A .msu the node knows, by file name: which KB it holds and the build revision it brings. */
+export interface MsuRecord {
+  fileName: string;
+  kb: string;
+  /** The OS build revision after the reboot (17763.<revision>); null for a non-cumulative update. */
+  revision: number | null;
+  /** wusa says 0x80240017 (for another OS version, say). Superseded updates say so too. */
+  notApplicable?: boolean;
+  /** Default true: exit 3010 and the change waits for a reboot. False: exit 0, applied at once. */
+  rebootRequired?: boolean;
+}
+
+export type FeatureState = 'Installed' | 'Available' | 'InstallPending' | 'Removed';
+export interface FeatureRecord { name: string; installState: FeatureState; restartNeeded: boolean }
+
+export type CapabilityState = 'Installed' | 'NotPresent' | 'InstallPending';
+export interface CapabilityRecord { name: string; state: CapabilityState; restartNeeded: boolean }
+
+export interface DockerState {
+  install: 'absent' | 'installed';
+  version: string | null;
+}
+
+export interface FileRecord { path: string; contentBase64: string }
+
+export type RegistryData = string | number | string[];
+export interface RegistryValue { name: string; type: RegistryType; data: RegistryData }
+export interface RegistryKey { path: string; values: Record<string, RegistryValue> }
+
+export interface HnsNetworkRecord { id: string; name: string; type: string; addressPrefix: string; gateway: string; adapterName: string }
+export interface HnsEndpointRecord {
+  id: string; name: string; networkName: string; ipAddress: string; gateway: string;
+  compartmentId: number | null; forwarding: boolean;
+}
+
+export interface FirewallRuleRecord {
+  name: string; displayName: string; enabled: boolean; direction: 'Inbound' | 'Outbound';
+  protocol: string; localPort: string; action: 'Allow' | 'Block';
+}
+
+/** What a restart applies. */
+export type PendingChange =
+  | { kind: 'hotfix'; kb: string; revision: number | null }
+  | { kind: 'feature'; name: string }
+  | { kind: 'capability'; name: string };
+
+export interface BootState {
+  /** `scheduled`: shutdown.exe /r counting down; `down`: rebooting, refusing connections. */
+  phase: 'up' | 'scheduled' | 'down';
+  /** When the next phase begins (ms since the epoch), for scheduled and down. */
+  until: number | null;
+}
+
+export interface NodeState {
+  version: 1;
+  hostname: string;
+  os: { caption: string; version: string; build: number; revision: number; lastBootUpTime: string };
+  boot: BootState;
+  bootCount: number;
+  pending: PendingChange[];
+  hotfixes: HotfixRecord[];
+  /** Known update packages, by lower-cased file name (wherever the file lies on the node). */
+  msuCatalogue: Record<string, MsuRecord>;
+  features: Record<string, FeatureRecord>;
+  capabilities: Record<string, CapabilityRecord>;
+  docker: DockerState;
+  /** Where nssm.exe is expected (seeds 000 and 003: C:\k\nssm.exe). */
+  nssmPath: string;
+  directories: Record<string, string>;
+  files: Record<string, FileRecord>;
+  registry: Record<string, RegistryKey>;
+  services: Record<string, ServiceRecord>;
+  nssm: Record<string, NssmRecord>;
+  adapters: string[];
+  hns: { networks: HnsNetworkRecord[]; endpoints: HnsEndpointRecord[] };
+  firewall: Record<string, FirewallRuleRecord>;
+  timeZone: string;
+  nextPid: number;
+}
