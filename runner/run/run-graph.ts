@@ -72,9 +72,13 @@ export async function runGraph(graph: TaskGraph, inventory: Inventory, steps: Ma
 
   for (const node of graph.nodes) {
     waiting.set(node.id, node.deps.length);
-    for (const d of node.deps) dependents.set(d.id, [...(dependents.get(d.id) ?? []), node]);
+    for (const d of node.deps) {
+      if (!dependents.has(d.id)) dependents.set(d.id, []);
+      dependents.get(d.id)!.push(node);
+    }
     const host = node.runsOn.name;
-    pending.set(host, [...(pending.get(host) ?? []), node]);
+    if (!pending.has(host)) pending.set(host, []);
+    pending.get(host)!.push(node);
     totalOnHost.set(host, (totalOnHost.get(host) ?? 0) + 1);
     if (!sessions.has(host)) {
       sessions.set(host, new HostSession(node.runsOn, options.connect));
