@@ -42,8 +42,12 @@ export function buildStep(node: TaskNode, env: StepBuilder): AnyStep {
   return step;
 }
 
-/** Probes this node and every other pending node of the host whose step can be built now. */
-async function probeWithOthers(node: TaskNode, step: AnyStep, session: HostSession, env: LifecycleEnv): Promise<ProbeOutcome> {
+/**
+ * Probes this node and every other pending node of the host whose step can be built now, within
+ * this node's time limit. Only the others' successful probes are kept: a failure (a hung probe, a
+ * dropped connection) is this node's to report; the others probe again on their turn.
+ */
+async function probeWithOthers(node: TaskNode, step: AnyStep, session: HostSession, env: LifecycleEnv, timeoutMs: number): Promise<ProbeOutcome> {
   const have = env.prefetched.get(node.id);
   if (have) return have;
   const batch: { node: TaskNode; step: AnyStep }[] = [{ node, step }];
@@ -56,8 +60,8 @@ async function probeWithOthers(node: TaskNode, step: AnyStep, session: HostSessi
       // not buildable yet (its inputs are unknown): it will be probed when its turn comes
     }
   }
-  const outcomes = await session.probe(batch.map((b) => b.step.probe()), env.timeoutMs);
-  batch.forEach((b, i) => env.prefetched.set(b.node.id, outcomes[i]!));
+  const outcomes = await session.probe(batch.map((b) => b.step.probe()), timeoutMs);
+  batch.forEach((b, i) => { if (i > 0 && outcomes[i]!.ok) env.prefetched.set(b.node.id, outcomes[i]!); });
   return outcomes[0]!;
 }
 
@@ -104,7 +108,7 @@ export async function runLifecycle(node: TaskNode, session: HostSession, env: Li
     }
     const timeoutMs = (node.spec.timeoutSec ?? env.timeoutMs / 1000) * 1000;
     const deadline = started + timeoutMs;
-    const probed = await probeWithOthers(node, step, session, env);
+    const probed = await probeWithOthers(node, step, session, env, timeoutMs);
     if (!probed.ok) throw probed.error;
     change = step.diff(step.desired, probed.actual);
     if (change.action === 'noop') {
@@ -115,7 +119,7 @@ export async function runLifecycle(node: TaskNode, session: HostSession, env: Li
 
     env.prefetched.clear(); // the host is about to change: every earlier probe may be stale
     const applied = await step.apply(withDeadline(session, deadline), change, probed.actual);
-    const after = await probeWithOthers(node, step, session, env);
+    const after = await probeWithOthers(node, step, session, env, Math.max(1000, deadline - Date.now()));
     if (!after.ok) throw after.error;
     const rest = step.diff(step.desired, after.actual);
     if (rest.action !== 'noop' && step.converges !== false) {

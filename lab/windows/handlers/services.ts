@@ -74,7 +74,13 @@ export const serviceHandlers = {
     let restartedDependents: string[] = [];
     let svc: ServiceRecord;
     if (action === 'start') svc = startService(s, name);
-    else if (action === 'stop') svc = stopService(s, name);
+    else if (action === 'stop') {
+      // The steps' function checks DependentServices first and throws its own message (the SCM's
+      // 1051 never comes back through it).
+      const running = dependentsOf(s, mustFindService(s, name).name).filter((d) => d.state !== 'Stopped').map((d) => d.name);
+      if (running.length > 0) throw new WindowsError(`${name} cannot be stopped while services that depend on it run: ${running.join(', ')} (stop them first)`);
+      svc = stopService(s, name);
+    }
     else ({ svc, restartedDependents } = restartService(s, name));
     return { state: svc.state, pid: svc.pid, restartedDependents };
   },

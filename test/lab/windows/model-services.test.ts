@@ -59,11 +59,11 @@ test("sc qc and sc queryex of seed 000's kubelet are the field note's text, line
   t.is(call(node, 'Get-PlayService', { name: 'nosuch' }), null);
 });
 
-test("stopping a service that running services depend on fails with seed 000's message and stops nothing", (t) => {
+test("stopping a service that running services depend on fails with the steps' function's message (naming the running dependents) and stops nothing", (t) => {
   const node = kubeletNode(t);
   const pids = ['docker', 'kubelet', 'kubeproxy'].map((n) => node.state.services[n]!.pid);
   const e = t.throws(() => call(node, 'Set-PlayServiceState', { name: 'kubelet', action: 'stop' }));
-  t.is(e!.message, '[SC] ControlService FAILED 1051:\n\nA stop control has been sent to a service that other running services are dependent on.');
+  t.is(e!.message, 'kubelet cannot be stopped while services that depend on it run: kubeproxy (stop them first)');
   t.deepEqual(['docker', 'kubelet', 'kubeproxy'].map((n) => node.state.services[n]!.pid), pids);
   t.true(['docker', 'kubelet', 'kubeproxy'].every((n) => node.state.services[n]!.state === 'Running'));
   // Once the dependent is stopped, the stop goes through; stopping a stopped service is a no-op.

@@ -1,0 +1,219 @@
+// Every Windows step of tasks/windows/index.ts, three runs each over real SSH against a simulated
+// Windows node (lab/windows, a TEST DOUBLE answering the steps' PowerShell contract from a model):
+// check reports the change and leaves the model untouched, apply makes it (verified in the model),
+// a second run is a noop. The runner is the real one (compileGraph, prebuildSteps, runGraph).
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { definePlaybook } from '../../runner/playbook/define.js';
+import { DOWNLOADS } from '../../lab/windows/defaults.js';
+import { readFile, writeFile } from '../../lab/windows/file-store.js';
+import { getKey, getValue } from '../../lab/windows/registry-store.js';
+import type { NodeState, ServiceRecord } from '../../lab/windows/state.js';
+import {
+  autoUpdate, DAEMON_JSON, dockerDaemonConfig, dockerEngine, fileContent, firewallRule, hnsHostEndpoint, hnsNetwork, hotfix, nssmService,
+  ntpServers, osBuild, reboot, registryValue, timeZone, windowsCapability, windowsFeature, windowsService, type WindowsServiceOutputs,
+} from '../../tasks/windows/index.js';
+import { runOne, runPlaybook, startWindowsNode, threeRuns } from '../helpers/windows-node.js';
+
+const MSU = `${DOWNLOADS}\\windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7609b9a9e68d81.msu`;
+
+/** A service record as sc.exe would have left it, for seeding. */
+function seedService(s: NodeState, name: string, binPath: string, dependencies: string[] = [], running = true): void {
+  const exe = /^"([^"]+)"|^(\S+)/.exec(binPath)!;
+  writeFile(s, exe[1] ?? exe[2]!, Buffer.from(`simulated ${name}\n`));
+  const svc: ServiceRecord = {
+    name, displayName: name, binPath, type: 'own', startMode: 'Auto', account: 'LocalSystem', dependencies,
+    state: running ? 'Running' : 'Stopped', pid: running ? s.nextPid : 0, win32ExitCode: running ? 0 : 1077, pausable: false,
+  };
+  if (running) s.nextPid += 4;
+  s.services[name.toLowerCase()] = svc;
+}
+
+/** Docker 19.03.5 installed and running, Containers installed (a node after seed 001's reboot). */
+function withDocker(s: NodeState): void {
+  s.features['containers']!.installState = 'Installed';
+  s.docker = { install: 'installed', version: '19.03.5' };
+  writeFile(s, 'C:\\Program Files\\Docker\\docker.exe', Buffer.from('simulated docker.exe\n'));
+  seedService(s, 'docker', '"C:\\Program Files\\Docker\\dockerd.exe" --run-service');
+}
+
+test('hotfix -> reboot (ifPending) -> osBuild: the pinned revision after the reboot, verified in the model', async (t) => {
+  const node = await startWindowsNode(t);
+  const pin = () => osBuild({ version: '10.0.17763', revision: 1158 });
+  const drift = await runOne(node, pin(), 'check');
+  t.like(drift, { status: 'changed', action: 'update', fields: ['revision'], before: { revision: 973 }, after: { revision: 1158 } });
+  const refused = await runOne(node, pin());
+  t.is(refused.status, 'failed');
+  t.regex(refused.error!, /runs 10\.0\.17763\.973, not 10\.0\.17763\.1158.*install the hotfix/);
+
+  await threeRuns(t, node, () => hotfix({ kb: 'kb4549949', msuPath: MSU }), () => {
+    t.deepEqual(node.state.pending, [{ kind: 'hotfix', kb: 'KB4549949', revision: 1158 }]);
+    t.like(getValue(node.state, 'HKLM:\\SOFTWARE\\Play\\Hotfixes', 'KB4549949'), { data: '3010' });
+    t.is(node.state.os.revision, 973, 'the build changes only with the reboot');
+  });
+  t.like(await runOne(node, pin(), 'check'), { status: 'changed', warnings: ['a reboot is pending on this host: the build may change when it reboots'] });
+
+  const bootBefore = node.state.os.lastBootUpTime;
+  const { apply } = await threeRuns(t, node, () => reboot({ required: false, ifPending: true }), () => {
+    t.is(node.sim.node.reboots, 1);
+    t.not(node.state.os.lastBootUpTime, bootBefore);
+    t.is(node.state.os.revision, 1158);
+    t.deepEqual(node.state.pending, []);
+    t.true(node.state.hotfixes.some((h) => h.kb === 'KB4549949'));
+    t.like(getValue(node.state, 'HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion', 'UBR'), { data: 1158 });
+  });
+  t.is(apply.action, 'run');
+  t.like(await runOne(node, pin()), { status: 'ok', action: 'noop' });
+  t.like(await runOne(node, hotfix({ kb: 'KB4549949', msuPath: MSU })), { status: 'ok', action: 'noop' });
+  t.regex(readFileSync(node.knownHosts, 'utf8'), /ssh-ed25519 /, 'the first run recorded the host key; later runs verified it');
+});
+
+test('windowsFeature Containers (pending a reboot) and windowsCapability OpenSSH.Server (at once)', async (t) => {
+  const node = await startWindowsNode(t);
+  const { again } = await threeRuns(t, node, () => windowsFeature({ name: 'Containers' }), () => {
+    t.is(node.state.features['containers']!.installState, 'InstallPending');
+    t.deepEqual(node.state.pending, [{ kind: 'feature', name: 'Containers' }]);
+  });
+  t.regex(again.warnings![0]!, /Containers is installed and completes with the next reboot/);
+  await threeRuns(t, node, () => windowsCapability({ name: 'OpenSSH.Server~~~~0.0.1.0' }), () => {
+    t.is(node.state.capabilities['openssh.server~~~~0.0.1.0']!.state, 'Installed');
+    t.truthy(node.state.services['sshd'], 'the capability brought its service');
+  });
+});
+
+test('dockerEngine: a fresh install of 19.03.0 (Containers pending, daemon down: a warning, not drift)', async (t) => {
+  const node = await startWindowsNode(t);
+  const { again } = await threeRuns(t, node, () => dockerEngine({ version: '19.03.0' }), () => {
+    t.deepEqual(node.state.docker, { install: 'installed', version: '19.03.0' });
+    t.like(node.state.services['docker'], { state: 'Stopped', startMode: 'Auto' });
+    t.is(node.state.features['containers']!.installState, 'InstallPending');
+  });
+  t.regex(again.warnings!.join('\n'), /daemon did not answer: error during connect/);
+});
+
+test('dockerDaemonConfig: daemon.json written byte for byte; a triggered docker restart restarts kubelet and kubeproxy and reports them', async (t) => {
+  const node = await startWindowsNode(t, {
+    seed: (s) => {
+      withDocker(s);
+      seedService(s, 'kubelet', 'C:\\k\\kubelet.exe --windows-service', ['docker']);
+      seedService(s, 'kubeproxy', 'C:\\k\\kube-proxy.exe --windows-service', ['kubelet']);
+    },
+  });
+  const first = { 'bridge': 'none', 'insecure-registries': ['repo.mylan.k8s:8888'] };
+  await threeRuns(t, node, () => dockerDaemonConfig({ config: first }), () => {
+    t.is(readFile(node.state, DAEMON_JSON)!.toString('utf8'), `${JSON.stringify(first, null, 2)}\n`);
+  });
+
+  const config = { ...first, 'insecure-registries': ['repo.mylan.k8s:8888', 'repo.mylan.k8s:9999'] };
+  let restarted: WindowsServiceOutputs | null = null;
+  const pb = definePlaybook({
+    name: 'docker-config', description: '',
+    tasks: {
+      config: { on: 'windows', step: dockerDaemonConfig({ config }) },
+      restart: { on: 'windows', triggeredBy: ['config'], step: windowsService({ name: 'docker', binPath: '"C:\\Program Files\\Docker\\dockerd.exe" --run-service', state: 'running', restart: true }) },
+      seen: { on: 'windows', triggeredBy: ['restart'], step: (ctx) => { restarted = ctx.output<WindowsServiceOutputs>('restart'); return timeZone({ id: 'UTC' }); } },
+    },
+  });
+  const before = node.snapshot();
+  const check = await runPlaybook([node], pb, { mode: 'check' });
+  t.like(check.hosts.node009!.steps[0], { task: 'config', status: 'changed' });
+  t.like(check.hosts.node009!.steps[1], { task: 'restart', status: 'skipped' });
+  t.regex(check.hosts.node009!.steps[1]!.error!, /^would run: triggered by config/);
+  t.is(node.snapshot(), before);
+
+  const pids = ['docker', 'kubelet', 'kubeproxy'].map((n) => node.state.services[n]!.pid);
+  const run = await runPlaybook([node], pb);
+  const [cfg, restart] = run.hosts.node009!.steps;
+  t.like(cfg, { status: 'changed', action: 'update' });
+  t.like(restart, { status: 'changed', action: 'run', fields: ['restart'] });
+  t.regex(String(restart!.before!.restart), /dependents kubeproxy, kubelet/);
+  t.like(restarted, { state: 'Running', restartedDependents: ['kubelet', 'kubeproxy'] });
+  t.is(readFile(node.state, DAEMON_JSON)!.toString('utf8'), `${JSON.stringify(config, null, 2)}\n`);
+  ['docker', 'kubelet', 'kubeproxy'].forEach((n, i) => {
+    t.is(node.state.services[n]!.state, 'Running');
+    t.not(node.state.services[n]!.pid, pids[i], `${n} got a new process`);
+  });
+
+  const again = await runPlaybook([node], pb);
+  t.deepEqual(again.hosts.node009!.steps.map((s) => s.status), ['ok', 'skipped', 'skipped']);
+  t.regex(again.hosts.node009!.steps[1]!.error!, /^not triggered: config did not change/);
+  t.is(again.hosts.node009!.status, 'ok');
+});
+
+test('fileContent: the bytes arrive exactly', async (t) => {
+  const node = await startWindowsNode(t);
+  const content = '{\n  "cniVersion": "0.2.0",\n  "name": "l2bridge"\r\n}\n\u00e9\u4e2d';
+  await threeRuns(t, node, () => fileContent({ path: 'C:/k/cni/config/l2bridge.conf', content }), () => {
+    t.deepEqual(readFile(node.state, 'C:\\k\\cni\\config\\l2bridge.conf'), Buffer.from(content, 'utf8'));
+  });
+});
+
+test('registryValue: String, DWord and MultiString values', async (t) => {
+  const node = await startWindowsNode(t);
+  const tcpip = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\Tcpip\\Parameters';
+  await threeRuns(t, node, () => registryValue({ path: 'HKLM\\SYSTEM\\CurrentControlSet\\Services\\Tcpip\\Parameters', name: 'NV Domain', type: 'String', data: 'mylan.k8s' }), () => {
+    t.like(getValue(node.state, tcpip, 'NV Domain'), { type: 'String', data: 'mylan.k8s' });
+  });
+  await threeRuns(t, node, () => registryValue({ path: 'HKLM:\\SOFTWARE\\Play\\Test', name: 'Count', type: 'DWord', data: 4294967295 }), () => {
+    t.like(getValue(node.state, 'HKLM:\\SOFTWARE\\Play\\Test', 'Count'), { type: 'DWord', data: 4294967295 });
+  });
+  await threeRuns(t, node, () => registryValue({ path: 'HKLM:\\SOFTWARE\\Play\\Test', name: 'List', type: 'MultiString', data: ['a', 'b c'] }), () => {
+    t.like(getValue(node.state, 'HKLM:\\SOFTWARE\\Play\\Test', 'List'), { type: 'MultiString', data: ['a', 'b c'] });
+  });
+});
+
+test('firewallRule, timeZone, ntpServers, autoUpdate (seed 001 §2.1)', async (t) => {
+  const node = await startWindowsNode(t);
+  await threeRuns(t, node, () => firewallRule({ name: 'sshd', displayName: 'OpenSSH Server (sshd)', protocol: 'TCP', localPort: 22 }), () => {
+    t.deepEqual(node.state.firewall['sshd'], { name: 'sshd', displayName: 'OpenSSH Server (sshd)', enabled: true, direction: 'Inbound', protocol: 'TCP', localPort: '22', action: 'Allow' });
+  });
+  await threeRuns(t, node, () => timeZone({ id: 'China Standard Time' }), () => t.is(node.state.timeZone, 'China Standard Time'));
+  const servers = 'HKLM:\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\DateTime\\Servers';
+  const { apply } = await threeRuns(t, node, () => ntpServers({ servers: ['ntp1.mylan.k8s', 'ntp2.mylan.k8s'] }), () => {
+    const values = Object.fromEntries(Object.values(getKey(node.state, servers)!.values).map((v) => [v.name, v.data]));
+    t.deepEqual(values, { '(default)': '1', '1': 'ntp1.mylan.k8s', '2': 'ntp2.mylan.k8s' });
+    const w32 = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\W32Time\\Parameters';
+    t.like(getValue(node.state, w32, 'NtpServer'), { data: 'ntp1.mylan.k8s ntp2.mylan.k8s' });
+    t.like(getValue(node.state, w32, 'Type'), { data: 'NTP' });
+    t.like(node.state.services['w32time'], { startMode: 'Auto', state: 'Running' });
+  });
+  t.deepEqual(apply.fields, ['servers', 'peers', 'w32time']);
+  await threeRuns(t, node, () => autoUpdate({ enabled: false }), () => {
+    t.like(getValue(node.state, 'HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate\\AU', 'NoAutoUpdate'), { type: 'DWord', data: 1 });
+    t.is(node.state.services['wuauserv']!.state, 'Running');
+  });
+});
+
+test('hnsNetwork (the connection drops, the step converges) and hnsHostEndpoint (seed 001 §2.4.1)', async (t) => {
+  const node = await startWindowsNode(t);
+  await threeRuns(t, node, () => hnsNetwork({ name: 'l2bridge', type: 'L2Bridge', addressPrefix: '10.160.11.0/24', gateway: '10.160.11.1', adapterName: 'eth1' }), () => {
+    t.like(node.state.hns.networks, [{ name: 'l2bridge', type: 'L2Bridge', addressPrefix: '10.160.11.0/24', gateway: '10.160.11.1', adapterName: 'eth1' }]);
+    t.true(node.sim.stats.dropped >= 1, 'the creation dropped the connection');
+  });
+  await threeRuns(t, node, () => hnsHostEndpoint({ name: 'cbr0', network: 'l2bridge', addressPrefix: '10.160.11.0/24', ipAddress: '10.160.11.2' }), () => {
+    t.like(node.state.hns.endpoints, [{ name: 'cbr0', networkName: 'l2bridge', ipAddress: '10.160.11.2', compartmentId: 1, forwarding: true }]);
+  });
+});
+
+test('windowsService (seed 001 kubelet): binPath with quotes, start mode, dependency, account; started', async (t) => {
+  const node = await startWindowsNode(t, { seed: (s) => { withDocker(s); writeFile(s, 'C:\\Program Files\\k\\kubelet.exe', Buffer.from('kubelet')); } });
+  const binPath = '"C:\\Program Files\\k\\kubelet.exe" --resolv-conf="" --enforce-node-allocatable="" --windows-service';
+  const make = () => windowsService({ name: 'kubelet', binPath, displayName: 'Kubernetes Node Agent', startMode: 'auto', dependencies: ['docker'], account: 'NT AUTHORITY\\NetworkService', state: 'running' });
+  const { apply } = await threeRuns(t, node, make, () => {
+    t.like(node.state.services['kubelet'], { binPath, displayName: 'Kubernetes Node Agent', startMode: 'Auto', dependencies: ['docker'], account: 'NT AUTHORITY\\NetworkService', state: 'Running' });
+  });
+  t.is(apply.action, 'create');
+  const stop = await runOne(node, windowsService({ name: 'docker', binPath: '"C:\\Program Files\\Docker\\dockerd.exe" --run-service', state: 'stopped' }));
+  t.is(stop.status, 'failed');
+  t.regex(stop.error!, /docker cannot be stopped while services that depend on it run: kubelet/, 'seed 000: a stop with running dependents fails, naming them');
+  t.is(node.state.services['docker']!.state, 'Running');
+});
+
+test('nssmService (seeds 000/003): installed with parameters holding quotes and a dependency', async (t) => {
+  const node = await startWindowsNode(t, { seed: (s) => { withDocker(s); writeFile(s, 'C:\\k\\nssm.exe', Buffer.from('nssm')); writeFile(s, 'C:\\k\\kubelet.exe', Buffer.from('kubelet')); } });
+  const params = '--hostname-override=node009 --resolv-conf="" --enforce-node-allocatable="" --cni-bin-dir=c:\\k\\cni';
+  await threeRuns(t, node, () => nssmService({ name: 'kubelet', application: 'C:\\k\\kubelet.exe', appParameters: params, appDirectory: 'C:\\k', dependOnService: ['docker'] }), () => {
+    t.deepEqual(node.state.nssm['kubelet'], { Application: 'C:\\k\\kubelet.exe', AppParameters: params, AppDirectory: 'C:\\k' });
+    t.like(node.state.services['kubelet'], { binPath: 'C:\\k\\nssm.exe', dependencies: ['docker'] });
+  });
+});
