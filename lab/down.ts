@@ -5,12 +5,13 @@ import { checkPreconditions, mapLimit } from './exec.js';
 import { removeEtcNetnsIfEmpty, removeHostEtc } from './host-files.js';
 import { withLabLock } from './lock.js';
 import { bridgePorts, removeBridge, removeHostNetwork } from './netns.js';
-import { LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir } from './paths.js';
+import { LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { LabOptions, LabPaths } from './paths.js';
 import { pidsInNamespace, runningSshd, terminate } from './sshd.js';
 import { readState } from './state.js';
 import type { LabState } from './state.js';
-import { hostOfVeth, vethName } from './topology.js';
+import { hostOfVeth, parseHostName, planHost, vethName } from './topology.js';
+import { stopSimulator } from './windows-node.js';
 
 export async function labDown(options: LabOptions = {}): Promise<void> {
   checkPreconditions();
@@ -36,8 +37,14 @@ async function down(dir: string): Promise<void> {
     const recorded = state?.hosts.find((h) => h.name === name);
     // The sshd by its recorded pid, then anything else still in the namespace (sessions, daemons a
     // playbook started): a namespace with processes in it outlives `ip netns del`, and so does its veth.
-    const sshd = runningSshd(hp, name);
-    if (sshd !== undefined) await terminate([sshd]);
+    const parsed = parseHostName(name);
+    if (parsed?.group === 'windows') {
+      // The simulated Windows node: by its pidfile (SIGTERM: it closes its state file cleanly).
+      await stopSimulator(planHost(parsed.group, parsed.index), windowsNodePaths(dir, name));
+    } else {
+      const sshd = runningSshd(hp, name);
+      if (sshd !== undefined) await terminate([sshd]);
+    }
     await terminate(pidsInNamespace(name));
     await removeHostNetwork({ namespace: name, veth: vethName(name) });
     // Its /etc overrides: when the lab made the directory, or (state lost) it holds only the lab's entries.
@@ -58,7 +65,7 @@ function removeLabFiles(paths: LabPaths, hosts: readonly string[]): void {
   if (!isLab) return;
   for (const host of hosts) rmSync(hostPaths(paths.dir, host).dir, { recursive: true, force: true });
   try { rmdirSync(paths.hostsDir); } catch { /* absent, or holds something that is not a lab host */ }
-  for (const file of [paths.inventory, paths.knownHosts, paths.authorizedKeys, paths.key, paths.publicKey, paths.state]) {
+  for (const file of [paths.inventory, paths.knownHosts, paths.authorizedKeys, paths.key, paths.publicKey, paths.windowsEnv, paths.state]) {
     rmSync(file, { force: true });
   }
   try { rmdirSync(paths.dir); } catch { /* not empty: someone else's files are in it */ }

@@ -39,6 +39,7 @@ export const SSHD = '/usr/sbin/sshd';
 export const SSH_KEYGEN = '/usr/bin/ssh-keygen';
 export const UNSHARE = '/usr/bin/unshare';
 export const FLOCK = '/usr/bin/flock';
+export const SETSID = '/usr/bin/setsid';
 
 const TOOLS: readonly { path: string; pkg: string }[] = [
   { path: IP, pkg: 'iproute2' },
@@ -46,6 +47,7 @@ const TOOLS: readonly { path: string; pkg: string }[] = [
   { path: SSH_KEYGEN, pkg: 'openssh-client' },
   { path: UNSHARE, pkg: 'util-linux' },
   { path: FLOCK, pkg: 'util-linux' },
+  { path: SETSID, pkg: 'util-linux' },
 ];
 
 function executable(path: string): boolean {

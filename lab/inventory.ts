@@ -33,17 +33,37 @@ export const LAB_TOR_VARS = Object.freeze({
   vrrp_auth_pass: "{{ lookup('env', 'VRRP_AUTH_PASS') }}",
 });
 
+/**
+ * The windows group's vars: the simulated Windows nodes (lab/windows/, a test double) take the
+ * Administrator's password over OpenSSH with PowerShell as the shell. The password is never written
+ * here: it is read from the environment variable PLAY_LAB_WINDOWS_PASSWORD, which `play` loads from the
+ * lab's windows.env when it uses the lab's inventory.
+ */
+export const LAB_WINDOWS_VARS = Object.freeze({
+  ansible_user: 'Administrator',
+  ansible_password: "{{ lookup('env', 'PLAY_LAB_WINDOWS_PASSWORD') }}",
+  ansible_shell_type: 'powershell',
+});
+
 /** VRRP needs peers: tor-gateway refuses a tor group of one host, and its vars are only written from two on. */
 export const MIN_VRRP_HOSTS = 2;
 
 export function inventoryObject(hosts: readonly InventoryHost[], files: InventoryFiles) {
-  // An empty group is `{}`: both groups always exist, so patterns like `tor` stay valid on a linux-only lab.
+  // An empty group is `{}`: linux and tor always exist, so patterns like `tor` stay valid on a linux-only
+  // lab. The windows group is there only with Windows nodes (copies of the inventory add their own).
   const group = (g: LabGroup) => {
     const members = hosts.filter((h) => h.group === g);
     if (members.length === 0) return {};
-    const vars = g === 'tor' && members.length >= MIN_VRRP_HOSTS ? { vars: { ...LAB_TOR_VARS } } : {};
-    return { ...vars, hosts: Object.fromEntries(members.map((h) => [h.name, { ansible_host: h.address }])) };
+    const vars = g === 'tor' && members.length >= MIN_VRRP_HOSTS ? { vars: { ...LAB_TOR_VARS } }
+      : g === 'windows' ? { vars: { ...LAB_WINDOWS_VARS } } : {};
+    // A Windows node's cluster and management addresses are its lab address; pod_cidr is left to the
+    // cluster, which allocates it later.
+    const hostVars = (h: InventoryHost) => g === 'windows'
+      ? { ansible_host: h.address, cluster_ip: h.address, management_ip: h.address }
+      : { ansible_host: h.address };
+    return { ...vars, hosts: Object.fromEntries(members.map((h) => [h.name, hostVars(h)])) };
   };
+  const windows = hosts.some((h) => h.group === 'windows') ? { windows: group('windows') } : {};
   return {
     all: {
       vars: {
@@ -51,7 +71,7 @@ export function inventoryObject(hosts: readonly InventoryHost[], files: Inventor
         ansible_ssh_private_key_file: files.key,
         ansible_ssh_common_args: `-o UserKnownHostsFile=${files.knownHosts}`,
       },
-      children: { linux: group('linux'), tor: group('tor') },
+      children: { linux: group('linux'), tor: group('tor'), ...windows },
     },
   };
 }

@@ -54,6 +54,11 @@ export async function ensureHostNetwork(host: HostPlan): Promise<void> {
   await ip('-n', host.namespace, 'addr', 'replace', `${host.address}/${host.prefixLength}`, 'dev', host.iface);
   await ip('-n', host.namespace, 'link', 'set', host.iface, 'up');
   await ip('-n', host.namespace, 'link', 'set', 'lo', 'up');
+  // After the link is up (a route onto a down link is refused). Never a default route.
+  for (const route of host.routes) {
+    if (!inLabRange(route.split('/')[0]!)) throw new Error(`${host.name}: route ${route} is outside 198.18.0.0/15`);
+    await ip('-n', host.namespace, 'route', 'replace', route, 'dev', host.iface);
+  }
 }
 
 /** Deletes the namespace and the veth (the pair goes when either end does). */

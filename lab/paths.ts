@@ -27,6 +27,19 @@ export interface LabPaths {
   authorizedKeys: string;
   knownHosts: string;
   hostsDir: string;
+  /** `PLAY_LAB_WINDOWS_PASSWORD=...` (0600): the simulated Windows nodes' password, made once; the
+   *  inventory reads it from the environment and `play` loads this file for the lab's inventory. */
+  windowsEnv: string;
+}
+
+/** A simulated Windows node's files, in its folder of the lab dir (kept across `up`: its state and
+ *  host key must outlive restarts, or known_hosts would go stale). */
+export interface WindowsNodePaths {
+  dir: string;
+  state: string;
+  hostKey: string;
+  pidFile: string;
+  log: string;
 }
 
 export interface HostPaths {
@@ -71,6 +84,18 @@ export function labPaths(dir: string): LabPaths {
     authorizedKeys: join(dir, 'authorized_keys'),
     knownHosts: join(dir, 'known_hosts'),
     hostsDir: join(dir, 'hosts'),
+    windowsEnv: join(dir, 'windows.env'),
+  };
+}
+
+export function windowsNodePaths(dir: string, host: string): WindowsNodePaths {
+  const hostDir = join(dir, 'hosts', host);
+  return {
+    dir: hostDir,
+    state: join(hostDir, 'node-state.json'),
+    hostKey: join(hostDir, 'ssh_host_ed25519_key'),
+    pidFile: join(hostDir, 'simulator.pid'),
+    log: join(hostDir, 'simulator.log'),
   };
 }
 

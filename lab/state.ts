@@ -12,9 +12,12 @@ export interface LabHostState {
   /** Interface inside the namespace (eth1) and the bridge port it pairs with. */
   iface: string;
   veth: string;
-  /** The host's folder in the lab dir (sshd_config, host key, pidfile, log, private dirs). */
+  /** The host's folder in the lab dir (sshd_config, host key, pidfile, log, private dirs; for a Windows
+   *  node the simulator's state, host key, pidfile and log). */
   dir: string;
-  /** The listening sshd, as of this state's writing. */
+  /** What answers SSH: sshd, or (windows group) the simulated Windows node, a test double. */
+  server: 'sshd' | 'simulator';
+  /** The listening sshd (or simulator), as of this state's writing. */
   sshdPid: number;
   /** `ssh-ed25519 AAAA...`, as in known_hosts. */
   hostKey: string;

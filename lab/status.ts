@@ -4,12 +4,13 @@ import { connect } from 'node:net';
 import { UsageError } from '../runner/core/errors.js';
 import { checkPreconditions } from './exec.js';
 import { bridgeExists, namespaceExists } from './netns.js';
-import { hostPaths, labPaths, resolveLabDir } from './paths.js';
+import { hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { LabOptions } from './paths.js';
 import { readPid, runningSshd } from './sshd.js';
 import { readState } from './state.js';
 import { inLabRange } from './topology.js';
 import type { LabGroup } from './topology.js';
+import { runningSimulator } from './windows-node.js';
 
 export interface LabHostStatus {
   name: string;
@@ -17,9 +18,11 @@ export interface LabHostStatus {
   address: string;
   /** The network namespace exists. */
   namespace: boolean;
-  /** The pid in the host's sshd pidfile, if any (alive or not). */
+  /** What answers SSH: sshd, or (windows group) the simulated Windows node. */
+  server: 'sshd' | 'simulator';
+  /** The pid in the host's sshd (or simulator) pidfile, if any (alive or not). */
   sshdPid: number | null;
-  /** That pid is alive, is sshd, and is in the host's namespace. */
+  /** That pid is alive, is sshd (or node running the node's simulator), and is in the host's namespace. */
   sshdAlive: boolean;
   /** Port 22 accepted a TCP connection within 1 s. */
   reachable: boolean;
@@ -40,14 +43,17 @@ export async function labStatus(options: LabOptions = {}): Promise<LabStatus> {
   const paths = labPaths(dir);
   const state = readState(paths.state);
   const hosts = await Promise.all((state?.hosts ?? []).map(async (h): Promise<LabHostStatus> => {
+    const windows = h.group === 'windows';
     const hp = hostPaths(dir, h.name);
+    const wp = windowsNodePaths(dir, h.name);
     return {
       name: h.name,
       group: h.group,
       address: h.address,
       namespace: namespaceExists(h.namespace),
-      sshdPid: readPid(hp.pidFile) ?? null,
-      sshdAlive: runningSshd(hp, h.namespace) !== undefined,
+      server: windows ? 'simulator' : 'sshd',
+      sshdPid: readPid(windows ? wp.pidFile : hp.pidFile) ?? null,
+      sshdAlive: (windows ? runningSimulator(wp, h.namespace) : runningSshd(hp, h.namespace)) !== undefined,
       reachable: await tcpReachable(h.address, 22, 1000),
     };
   }));

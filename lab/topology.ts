@@ -2,7 +2,7 @@
 // touches lies in 198.18.0.0/15 (the benchmarking range) and stays on this machine: a bridge in the
 // root namespace, one veth per host, no default route inside the hosts.
 
-export type LabGroup = 'linux' | 'tor';
+export type LabGroup = 'linux' | 'tor' | 'windows';
 
 export const BRIDGE = 'playlab0';
 export const BRIDGE_ADDRESS = '198.18.0.1';
@@ -19,13 +19,20 @@ export const HOST_IFACE = 'eth1';
 export const MAX_IFNAME = 15;
 
 // Host addresses: tor hosts 198.18.0.11-100, linux hosts 198.18.0.101-254 (.1 is the bridge,
-// .2-.10 are left for VIPs and the like).
-const FIRST: Record<LabGroup, number> = { tor: 11, linux: 101 };
-export const MAX_HOSTS: Record<LabGroup, number> = { tor: 90, linux: 154 };
+// .2-.10 are left for VIPs and the like). Simulated Windows nodes (lab/windows/, a test double) have
+// a block of their own, 198.18.1.0/24, named as in the field notes: node009 is 198.18.1.9, node010
+// 198.18.1.10, ... (the first is node009; the last, node254, is 198.18.1.254).
+const FIRST: Record<LabGroup, number> = { tor: 11, linux: 101, windows: 9 };
+export const MAX_HOSTS: Record<LabGroup, number> = { tor: 90, linux: 154, windows: 246 };
+const SUBNET: Record<LabGroup, string> = { tor: '198.18.0', linux: '198.18.0', windows: '198.18.1' };
+/** Windows node numbers start here: windows index 1 is node009. */
+export const FIRST_WINDOWS_NODE = 9;
+export const GROUPS: readonly LabGroup[] = ['linux', 'tor', 'windows'];
 
 export interface LabCounts {
   linux: number;
   tor: number;
+  windows: number;
 }
 
 export interface HostPlan {
@@ -44,14 +51,23 @@ export interface HostPlan {
   mac: string;
   /** The root namespace's end of the veth pair, a port of the bridge. */
   veth: string;
+  /** On-link routes inside the namespace beyond the address's own subnet (`ip route replace R dev iface`):
+   *  a Windows node, outside 198.18.0.0/24, reaches the bridge and the other hosts through the lab route. */
+  routes: string[];
 }
 
 export function hostName(group: LabGroup, index: number): string {
+  if (group === 'windows') return `node${String(FIRST_WINDOWS_NODE + index - 1).padStart(3, '0')}`;
   return `${group}${index}`;
 }
 
-/** linux3 -> { group: 'linux', index: 3 }; anything else -> undefined. */
+/** linux3 -> { group: 'linux', index: 3 }, node010 -> { group: 'windows', index: 2 }; anything else -> undefined. */
 export function parseHostName(name: string): { group: LabGroup; index: number } | undefined {
+  const node = /^node([0-9]{3})$/.exec(name);
+  if (node) {
+    const index = Number(node[1]) - FIRST_WINDOWS_NODE + 1;
+    return index >= 1 && index <= MAX_HOSTS.windows ? { group: 'windows', index } : undefined;
+  }
   const m = /^(linux|tor)([1-9][0-9]*)$/.exec(name);
   if (!m) return undefined;
   const group = m[1] as LabGroup;
@@ -76,7 +92,7 @@ export function hostAddress(group: LabGroup, index: number): string {
   if (!Number.isInteger(index) || index < 1 || index > MAX_HOSTS[group]) {
     throw new RangeError(`${group} host index ${index} is outside 1..${MAX_HOSTS[group]}`);
   }
-  return `198.18.0.${FIRST[group] + index - 1}`;
+  return `${SUBNET[group]}.${FIRST[group] + index - 1}`;
 }
 
 /** 198.18.0.103 -> 02:00:c6:12:00:67 (locally administered, unicast). */
@@ -105,11 +121,12 @@ export function planHost(group: LabGroup, index: number): HostPlan {
     iface: HOST_IFACE,
     mac: macFor(hostAddress(group, index)),
     veth: vethName(name),
+    routes: group === 'windows' ? [LAB_ROUTE] : [],
   };
 }
 
 export function validateCounts(counts: LabCounts): void {
-  for (const group of ['linux', 'tor'] as const) {
+  for (const group of GROUPS) {
     const n = counts[group];
     if (!Number.isInteger(n) || n < 0 || n > MAX_HOSTS[group]) {
       throw new RangeError(`the lab can have 0..${MAX_HOSTS[group]} ${group} hosts, not ${n}`);
@@ -117,16 +134,19 @@ export function validateCounts(counts: LabCounts): void {
   }
 }
 
-/** linux1..linuxN then tor1..torM, in inventory order. */
+/** linux1..linuxN, tor1..torM, then node009.. (Windows), in inventory order. */
 export function planTopology(counts: LabCounts): HostPlan[] {
   validateCounts(counts);
   const hosts: HostPlan[] = [];
-  for (let i = 1; i <= counts.linux; i++) hosts.push(planHost('linux', i));
-  for (let i = 1; i <= counts.tor; i++) hosts.push(planHost('tor', i));
+  for (const group of GROUPS) {
+    for (let i = 1; i <= counts[group]; i++) hosts.push(planHost(group, i));
+  }
   return hosts;
 }
 
-/** Never shrink: a host that exists stays (other users of the lab may be on it). */
-export function mergeCounts(existing: LabCounts, requested: LabCounts): LabCounts {
-  return { linux: Math.max(existing.linux, requested.linux), tor: Math.max(existing.tor, requested.tor) };
+/** Never shrink: a host that exists stays (other users of the lab may be on it). A count missing from
+ *  an older state file is 0. */
+export function mergeCounts(existing: Partial<LabCounts>, requested: Partial<LabCounts>): LabCounts {
+  const max = (g: LabGroup) => Math.max(existing[g] ?? 0, requested[g] ?? 0);
+  return { linux: max('linux'), tor: max('tor'), windows: max('windows') };
 }

@@ -7,7 +7,7 @@ import { ensureClientKey, ensureHostFiles, hostPublicKey } from './host-files.js
 import { inventoryYaml, knownHostsText } from './inventory.js';
 import { withLabLock } from './lock.js';
 import { bridgePorts, ensureBridge, ensureHostNetwork, hostNetworkLooksUp } from './netns.js';
-import { ETC_NETNS, LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir } from './paths.js';
+import { ETC_NETNS, LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { HostPaths, LabOptions } from './paths.js';
 import { readPid, runningSshd, startSshd, strayListeners, terminate, waitExited } from './sshd.js';
 import { readState, writeState } from './state.js';
@@ -17,12 +17,15 @@ import {
   BRIDGE, BRIDGE_ADDRESS, LAB_ROUTE, hostOfVeth, mergeCounts, parseHostName, planTopology, validateCounts,
 } from './topology.js';
 import type { HostPlan, LabCounts } from './topology.js';
+import { ensureWindowsNodeFiles, ensureWindowsPassword, runningSimulator, startSimulator, stopSimulator } from './windows-node.js';
 
 export interface LabUpOptions extends LabOptions {
-  /** At least this many linux hosts (default 3, or 0 when tor is given). */
+  /** At least this many linux hosts (default 3, or 0 when tor or windows is given). */
   linux?: number;
   /** At least this many tor hosts (default 0). */
   tor?: number;
+  /** At least this many simulated Windows nodes node009, node010, ... (default 0). */
+  windows?: number;
 }
 
 /** Hosts set up at once: each is a handful of short `ip` and ssh-keygen runs plus an sshd start. */
@@ -31,7 +34,11 @@ const PARALLEL = 8;
 export async function labUp(options: LabUpOptions = {}): Promise<LabState> {
   checkPreconditions();
   const dir = resolveLabDir(options);
-  const requested: LabCounts = { linux: options.linux ?? (options.tor ? 0 : 3), tor: options.tor ?? 0 };
+  const requested: LabCounts = {
+    linux: options.linux ?? (options.tor || options.windows ? 0 : 3),
+    tor: options.tor ?? 0,
+    windows: options.windows ?? 0,
+  };
   validateCounts(requested);
   return withLabLock(LOCK_FILE, () => up(dir, requested));
 }
@@ -50,7 +57,7 @@ function claimOwnership(dir: string): void {
 
 /** Host counts implied by bridge ports, so hosts built by a lab whose state.json was lost are not forgotten. */
 function countsOnBridge(): LabCounts {
-  const counts: LabCounts = { linux: 0, tor: 0 };
+  const counts: LabCounts = { linux: 0, tor: 0, windows: 0 };
   for (const port of bridgePorts()) {
     const host = hostOfVeth(port);
     const parsed = host ? parseHostName(host) : undefined;
@@ -64,15 +71,32 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
   const paths = labPaths(dir);
   mkdirSync(paths.hostsDir, { recursive: true, mode: 0o755 });
   const previous = readState(paths.state);
-  const counts = mergeCounts(mergeCounts(previous?.counts ?? { linux: 0, tor: 0 }, countsOnBridge()), requested);
+  const counts = mergeCounts(mergeCounts(previous?.counts ?? {}, countsOnBridge()), requested);
   const plan = planTopology(counts);
   const etcNetnsCreated = previous?.etcNetnsCreated ?? !existsSync(ETC_NETNS);
 
   await ensureClientKey(paths.key, paths.publicKey, paths.authorizedKeys);
   await ensureBridge();
+  // The Windows nodes' password: made once; a new one means running simulators have the old one.
+  const windows = plan.some((h) => h.group === 'windows') ? ensureWindowsPassword(paths.windowsEnv) : undefined;
   const started: string[] = [];
   const hosts = await mapLimit(plan, PARALLEL, async (host): Promise<LabHostState> => {
     const hp = hostPaths(dir, host.name);
+    if (host.group === 'windows') {
+      const wp = windowsNodePaths(dir, host.name);
+      const hostKey = ensureWindowsNodeFiles(wp);
+      if (!hostNetworkLooksUp(host)) await ensureHostNetwork(host);
+      let pid = windows!.created ? undefined : runningSimulator(wp, host.namespace);
+      if (pid === undefined) {
+        await stopSimulator(host, wp);
+        pid = await startSimulator(host, wp, windows!.password);
+        started.push(host.name);
+      }
+      return {
+        name: host.name, group: host.group, address: host.address, namespace: host.namespace, iface: host.iface,
+        veth: host.veth, dir: wp.dir, server: 'simulator', sshdPid: pid, hostKey, etcDir: hp.etc, etcCreated: false,
+      };
+    }
     const etcCreatedNow = await ensureHostFiles(host, hp, paths.authorizedKeys);
     if (!hostNetworkLooksUp(host)) await ensureHostNetwork(host);
     let pid = runningSshd(hp, host.namespace);
@@ -90,6 +114,7 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
       iface: host.iface,
       veth: host.veth,
       dir: hp.dir,
+      server: 'sshd',
       sshdPid: pid,
       hostKey: await hostPublicKey(hp),
       etcDir: hp.etc,
@@ -104,10 +129,15 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
   const kept = hosts.filter((h) => !wanted.has(h.name)).map((h) => h.name);
   const notes: string[] = [];
   if (kept.length > 0) {
-    notes.push(`kept ${kept.length} existing host(s) beyond the ${requested.linux} linux and ${requested.tor} tor asked for: ${kept.join(', ')} (\`play lab down\` removes the lab)`);
+    notes.push(`kept ${kept.length} existing host(s) beyond the ${requested.linux} linux, ${requested.tor} tor and ${requested.windows} windows asked for: ${kept.join(', ')} (\`play lab down\` removes the lab)`);
   }
   const restarted = started.filter((name) => previous?.hosts.some((h) => h.name === name));
-  if (restarted.length > 0) notes.push(`restarted sshd on ${restarted.join(', ')}`);
+  const isWindows = (name: string) => parseHostName(name)?.group === 'windows';
+  const restartedSshd = restarted.filter((name) => !isWindows(name));
+  const restartedWindows = restarted.filter(isWindows);
+  if (restartedSshd.length > 0) notes.push(`restarted sshd on ${restartedSshd.join(', ')}`);
+  if (restartedWindows.length > 0) notes.push(`restarted the simulated Windows node on ${restartedWindows.join(', ')}`);
+  if (windows?.created) notes.push(`new Windows password in ${paths.windowsEnv}`);
 
   const order = new Map(plan.map((h, i) => [h.name, i]));
   const state: LabState = {

@@ -1,10 +1,15 @@
 // `play lab up|down|status|inventory`: the built-in lab (lab/), wired to the CLI.
 import { labDown, labInventoryPath, labStatus, labUp } from '../../lab/lab.js';
 
-export async function labCommand(action: string, counts: { linux?: number; tor?: number }, out: NodeJS.WritableStream): Promise<number> {
+export async function labCommand(action: string, counts: { linux?: number; tor?: number; windows?: number }, out: NodeJS.WritableStream): Promise<number> {
   switch (action) {
     case 'up': {
-      const state = await labUp({ linux: counts.linux ?? (counts.tor ? 0 : 3), tor: counts.tor ?? 0 });
+      // --linux defaults to 3 only when no other kind of host is asked for.
+      const state = await labUp({
+        linux: counts.linux ?? (counts.tor || counts.windows ? 0 : 3),
+        tor: counts.tor ?? 0,
+        windows: counts.windows ?? 0,
+      });
       out.write(`${state.inventoryPath}\n`);
       return 0;
     }
@@ -19,7 +24,8 @@ export async function labCommand(action: string, counts: { linux?: number; tor?:
       const status = await labStatus();
       out.write(`lab ${status.up ? 'up' : 'down'} (${status.dir})${status.inventoryPath ? `, inventory ${status.inventoryPath}` : ''}\n`);
       for (const h of status.hosts) {
-        const sshd = h.sshdAlive ? `sshd pid ${h.sshdPid}` : 'sshd down';
+        const server = h.server === 'simulator' ? 'simulator' : 'sshd';
+        const sshd = h.sshdAlive ? `${server} pid ${h.sshdPid}` : `${server} down`;
         out.write(`  ${h.name.padEnd(10)} ${h.group.padEnd(8)} ${h.address.padEnd(15)} ${h.namespace ? 'netns' : 'no netns'}  ${sshd}  ${h.reachable ? 'reachable' : 'UNREACHABLE'}\n`);
       }
       return status.hosts.every((h) => h.reachable) ? 0 : 4;

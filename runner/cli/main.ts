@@ -52,11 +52,12 @@ export async function main(argv: string[], out: NodeJS.WritableStream & NodeJS.W
       try { inv = openInventory(a.inventory, err); } catch (e) { if (a.inventory) throw e; }
       if (inv) out.write('\n' + nodeGraphText(compileGraph(pb, inv, { limit: a.limit })));
     })
-    .command('lab <action>', 'the built-in lab of Linux hosts in network namespaces (root)', (y) =>
+    .command('lab <action>', 'the built-in lab of Linux hosts (and simulated Windows nodes) in network namespaces (root)', (y) =>
       y.positional('action', { choices: ['up', 'down', 'status', 'inventory'] as const, demandOption: true })
         .option('linux', { type: 'number', describe: 'number of plain Linux hosts (up)' })
-        .option('tor', { type: 'number', describe: 'number of ToR gateway hosts (up)' }), async (a) => {
-      code = await labCommand(a.action, { linux: a.linux, tor: a.tor }, out);
+        .option('tor', { type: 'number', describe: 'number of ToR gateway hosts (up)' })
+        .option('windows', { type: 'number', describe: 'number of simulated Windows nodes node009.. (up; a test double)' }), async (a) => {
+      code = await labCommand(a.action, { linux: a.linux, tor: a.tor, windows: a.windows }, out);
     })
     .command('$0 <playbook>', 'run a playbook', (y) => y
       .positional('playbook', { type: 'string', demandOption: true, describe: 'a name from `play list`, or a path' })

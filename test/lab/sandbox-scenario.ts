@@ -141,10 +141,19 @@ async function scenario(): Promise<Record<string, unknown>> {
       kept: s4.kept,
       started: s4.started,
     };
+    // Simulated Windows nodes from none: timed; their simulators must be gone after down, too.
+    const w0 = performance.now();
+    const s5 = await labUp({ windows: 2 });
+    r.windows = {
+      ms: Math.round(performance.now() - w0),
+      started: s5.started,
+      hosts: s5.hosts.filter((h) => h.group === 'windows').map((h) => [h.name, h.address]),
+      status: (await labStatus()).hosts.filter((h) => h.group === 'windows').map((h) => ({ name: h.name, alive: h.sshdAlive, reachable: h.reachable })),
+    };
     const status = await labStatus();
     r.statusBeforeDown = { up: status.up, hosts: status.hosts.length };
 
-    const pids = s4.hosts.map((h) => h.sshdPid);
+    const pids = s5.hosts.map((h) => h.sshdPid);
     const t0 = performance.now();
     await labDown();
     down = true;

@@ -16,11 +16,14 @@ interface Result {
   [key: string]: any;
 }
 
-/** Kills sshds the scenario may have left behind if it crashed (they live in its private namespaces). */
+/** Kills sshds and simulated Windows nodes the scenario may have left behind if it crashed (they live
+ *  in its private namespaces). */
 function killLeftovers(dir: string): void {
   for (const p of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
     try {
-      if (readlinkSync(`/proc/${p}/exe`) === '/usr/sbin/sshd' && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(`${dir}/`)) {
+      const cmdline = readFileSync(`/proc/${p}/cmdline`, 'utf8');
+      const ours = readlinkSync(`/proc/${p}/exe`) === '/usr/sbin/sshd' || cmdline.includes('lab/windows/main.ts');
+      if (ours && cmdline.includes(`${dir}/`)) {
         process.kill(Number(p), 'SIGKILL');
       }
     } catch { /* gone */ }
@@ -94,7 +97,15 @@ test('concurrent ups from several processes serialize: every host has exactly on
   t.deepEqual(concurrent.kept, ['linux2', 'linux3', 'linux4', 'linux5', 'tor1', 'tor2']);
 });
 
-test('down removes namespaces, veths, bridge, route, /etc/netns entries, sshds and the lab dir', async (t) => {
+test('up --windows 2 from none starts node009 and node010 (198.18.1.9, .10), alive and reachable', async (t) => {
+  const { windows } = await result;
+  t.log(`labUp({ windows: 2 }) from none: ${windows.ms} ms`);
+  t.deepEqual(windows.started, ['node009', 'node010']);
+  t.deepEqual(windows.hosts, [['node009', '198.18.1.9'], ['node010', '198.18.1.10']]);
+  t.deepEqual(windows.status, [{ name: 'node009', alive: true, reachable: true }, { name: 'node010', alive: true, reachable: true }]);
+});
+
+test('down removes namespaces, veths, bridge, route, /etc/netns entries, sshds, simulators and the lab dir', async (t) => {
   const r = await result;
   t.true(r.statusBeforeDown.up);
   const d = r.afterDown;

@@ -5,7 +5,7 @@ import {
 } from '../../lab/topology.js';
 
 test('plans linux1..N then tor1..M with fixed addresses, eth1 inside, a veth per host', (t) => {
-  const plan = planTopology({ linux: 3, tor: 2 });
+  const plan = planTopology({ linux: 3, tor: 2, windows: 0 });
   t.deepEqual(plan.map((h) => [h.name, h.group, h.address, h.namespace, h.iface, h.veth]), [
     ['linux1', 'linux', '198.18.0.101', 'linux1', 'eth1', 'pl-linux1'],
     ['linux2', 'linux', '198.18.0.102', 'linux2', 'eth1', 'pl-linux2'],
@@ -19,7 +19,7 @@ test('plans linux1..N then tor1..M with fixed addresses, eth1 inside, a veth per
 });
 
 test('the largest lab: unique addresses and names, all in 198.18.0.0/15, none is the bridge, veths fit IFNAMSIZ', (t) => {
-  const plan = planTopology({ linux: MAX_HOSTS.linux, tor: MAX_HOSTS.tor });
+  const plan = planTopology({ linux: MAX_HOSTS.linux, tor: MAX_HOSTS.tor, windows: MAX_HOSTS.windows });
   const addresses = plan.map((h) => h.address);
   t.is(new Set(addresses).size, plan.length);
   t.is(new Set(plan.map((h) => h.veth)).size, plan.length);
@@ -28,14 +28,17 @@ test('the largest lab: unique addresses and names, all in 198.18.0.0/15, none is
   t.true(addresses.every(inLabRange));
   t.true(plan.every((h) => h.veth.length <= MAX_IFNAME));
   t.true(BRIDGE.length <= MAX_IFNAME);
-  t.is(plan.at(-1)!.address, '198.18.0.100'); // tor90
+  t.is(plan[MAX_HOSTS.linux + MAX_HOSTS.tor - 1]!.address, '198.18.0.100'); // tor90
+  t.is(plan.at(-1)!.name, 'node254');
+  t.is(plan.at(-1)!.address, '198.18.1.254');
   t.is(plan[MAX_HOSTS.linux - 1]!.address, '198.18.0.254'); // linux154
 });
 
 test('counts outside the address plan are refused', (t) => {
-  t.throws(() => planTopology({ linux: MAX_HOSTS.linux + 1, tor: 0 }), { message: /0\.\.154 linux hosts/ });
-  t.throws(() => planTopology({ linux: 1, tor: -1 }), { message: /tor hosts/ });
-  t.throws(() => planTopology({ linux: 1.5, tor: 0 }), { instanceOf: RangeError });
+  t.throws(() => planTopology({ linux: MAX_HOSTS.linux + 1, tor: 0, windows: 0 }), { message: /0\.\.154 linux hosts/ });
+  t.throws(() => planTopology({ linux: 1, tor: -1, windows: 0 }), { message: /tor hosts/ });
+  t.throws(() => planTopology({ linux: 1.5, tor: 0, windows: 0 }), { instanceOf: RangeError });
+  t.throws(() => planTopology({ linux: 0, tor: 0, windows: MAX_HOSTS.windows + 1 }), { message: /0\.\.246 windows hosts/ });
   t.throws(() => vethName('a-very-long-host-name'), { message: /longer than 15/ });
 });
 
@@ -54,5 +57,7 @@ test('host names and veth names map back to hosts', (t) => {
 });
 
 test('asking for fewer hosts never shrinks the lab', (t) => {
-  t.deepEqual(mergeCounts({ linux: 20, tor: 0 }, { linux: 4, tor: 3 }), { linux: 20, tor: 3 });
+  t.deepEqual(mergeCounts({ linux: 20, tor: 0, windows: 2 }, { linux: 4, tor: 3, windows: 1 }), { linux: 20, tor: 3, windows: 2 });
+  // A state file written before the lab had Windows nodes has no windows count.
+  t.deepEqual(mergeCounts({ linux: 20, tor: 3 }, { linux: 0, tor: 0, windows: 2 }), { linux: 20, tor: 3, windows: 2 });
 });
