@@ -65,7 +65,8 @@ function removeLabFiles(paths: LabPaths, hosts: readonly string[]): void {
   if (!isLab) return;
   for (const host of hosts) rmSync(hostPaths(paths.dir, host).dir, { recursive: true, force: true });
   try { rmdirSync(paths.hostsDir); } catch { /* absent, or holds something that is not a lab host */ }
-  for (const file of [paths.inventory, paths.knownHosts, paths.authorizedKeys, paths.key, paths.publicKey, paths.windowsEnv, paths.state]) {
+  for (const file of [paths.inventory, paths.knownHosts, paths.authorizedKeys, paths.key, paths.publicKey, paths.windowsEnv,
+    paths.clusterState, `${paths.clusterState}.lock`, paths.state]) {
     rmSync(file, { force: true });
   }
   try { rmdirSync(paths.dir); } catch { /* not empty: someone else's files are in it */ }

@@ -1,6 +1,7 @@
 // The files a client of the lab reads, pure: known_hosts, and the inventory in Ansible's YAML format,
 // which works as-is with `ansible -i`, with `play -i`, and (its values) with plain OpenSSH.
 import YAML from 'yaml';
+import { KUBECTL_PATH } from './paths.js';
 import { HOST_IFACE, type LabGroup } from './topology.js';
 
 export interface InventoryHost {
@@ -12,6 +13,8 @@ export interface InventoryHost {
 export interface InventoryFiles {
   key: string;
   knownHosts: string;
+  /** The simulated cluster's state file (the control host's cluster_state var). */
+  clusterState?: string;
 }
 
 /** Plain (unhashed) entries: `ADDR ssh-ed25519 KEY`, one per host. */
@@ -58,12 +61,16 @@ export function inventoryObject(hosts: readonly InventoryHost[], files: Inventor
       : g === 'windows' ? { vars: { ...LAB_WINDOWS_VARS } } : {};
     // A Windows node's cluster and management addresses are its lab address; pod_cidr is left to the
     // cluster, which allocates it later.
+    // The control host runs the kubectl stand-in (lab/cluster/, a test double): playbooks call `{{ kubectl }}`.
     const hostVars = (h: InventoryHost) => g === 'windows'
       ? { ansible_host: h.address, cluster_ip: h.address, management_ip: h.address }
-      : { ansible_host: h.address };
+      : g === 'control'
+        ? { ansible_host: h.address, kubectl: KUBECTL_PATH, ...(files.clusterState ? { cluster_state: files.clusterState } : {}) }
+        : { ansible_host: h.address };
     return { ...vars, hosts: Object.fromEntries(members.map((h) => [h.name, hostVars(h)])) };
   };
   const windows = hosts.some((h) => h.group === 'windows') ? { windows: group('windows') } : {};
+  const control = hosts.some((h) => h.group === 'control') ? { control: group('control') } : {};
   return {
     all: {
       vars: {
@@ -71,7 +78,7 @@ export function inventoryObject(hosts: readonly InventoryHost[], files: Inventor
         ansible_ssh_private_key_file: files.key,
         ansible_ssh_common_args: `-o UserKnownHostsFile=${files.knownHosts}`,
       },
-      children: { linux: group('linux'), tor: group('tor'), ...windows },
+      children: { linux: group('linux'), tor: group('tor'), ...windows, ...control },
     },
   };
 }

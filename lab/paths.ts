@@ -30,7 +30,13 @@ export interface LabPaths {
   /** `PLAY_LAB_WINDOWS_PASSWORD=...` (0600): the simulated Windows nodes' password, made once; the
    *  inventory reads it from the environment and `play` loads this file for the lab's inventory. */
   windowsEnv: string;
+  /** The simulated cluster's state (lab/cluster/, a test double): written by the kubectl stand-in on
+   *  control1 and by the simulated Windows nodes; made by `up` when the lab has a control host. */
+  clusterState: string;
 }
+
+/** The kubectl stand-in's wrapper inside control1 (its private /opt). */
+export const KUBECTL_PATH = '/opt/play-lab/bin/kubectl';
 
 /** A simulated Windows node's files, in its folder of the lab dir (kept across `up`: its state and
  *  host key must outlive restarts, or known_hosts would go stale). */
@@ -40,6 +46,8 @@ export interface WindowsNodePaths {
   hostKey: string;
   pidFile: string;
   log: string;
+  /** The lab's cluster state, which the node registers in (only once it exists: no control host, no cluster). */
+  clusterState: string;
 }
 
 export interface HostPaths {
@@ -85,6 +93,7 @@ export function labPaths(dir: string): LabPaths {
     knownHosts: join(dir, 'known_hosts'),
     hostsDir: join(dir, 'hosts'),
     windowsEnv: join(dir, 'windows.env'),
+    clusterState: join(dir, 'cluster-state.json'),
   };
 }
 
@@ -96,6 +105,7 @@ export function windowsNodePaths(dir: string, host: string): WindowsNodePaths {
     hostKey: join(hostDir, 'ssh_host_ed25519_key'),
     pidFile: join(hostDir, 'simulator.pid'),
     log: join(hostDir, 'simulator.log'),
+    clusterState: join(dir, 'cluster-state.json'),
   };
 }
 

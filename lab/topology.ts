@@ -2,7 +2,7 @@
 // touches lies in 198.18.0.0/15 (the benchmarking range) and stays on this machine: a bridge in the
 // root namespace, one veth per host, no default route inside the hosts.
 
-export type LabGroup = 'linux' | 'tor' | 'windows';
+export type LabGroup = 'linux' | 'tor' | 'windows' | 'control';
 
 export const BRIDGE = 'playlab0';
 export const BRIDGE_ADDRESS = '198.18.0.1';
@@ -21,19 +21,27 @@ export const MAX_IFNAME = 15;
 // Host addresses: tor hosts 198.18.0.11-100, linux hosts 198.18.0.101-254 (.1 is the bridge,
 // .2-.10 are left for VIPs and the like). Simulated Windows nodes (lab/windows/, a test double) have
 // a block of their own, 198.18.1.0/24, named as in the field notes: node009 is 198.18.1.9, node010
-// 198.18.1.10, ... (the first is node009; the last, node254, is 198.18.1.254).
-const FIRST: Record<LabGroup, number> = { tor: 11, linux: 101, windows: 9 };
-export const MAX_HOSTS: Record<LabGroup, number> = { tor: 90, linux: 154, windows: 246 };
-const SUBNET: Record<LabGroup, string> = { tor: '198.18.0', linux: '198.18.0', windows: '198.18.1' };
+// 198.18.1.10, ... (the first is node009; the last, node254, is 198.18.1.254). The cluster's control
+// host (a Linux host with the kubectl stand-in of lab/cluster/, a test double) is control1 at
+// 198.18.0.5, taken from the .2-.10 block (one only).
+const FIRST: Record<LabGroup, number> = { tor: 11, linux: 101, windows: 9, control: 5 };
+export const MAX_HOSTS: Record<LabGroup, number> = { tor: 90, linux: 154, windows: 246, control: 1 };
+const SUBNET: Record<LabGroup, string> = { tor: '198.18.0', linux: '198.18.0', windows: '198.18.1', control: '198.18.0' };
 /** Windows node numbers start here: windows index 1 is node009. */
 export const FIRST_WINDOWS_NODE = 9;
-export const GROUPS: readonly LabGroup[] = ['linux', 'tor', 'windows'];
+/** Inventory order; control last, so adding it moves no other host. */
+export const GROUPS: readonly LabGroup[] = ['linux', 'tor', 'windows', 'control'];
 
 export interface LabCounts {
   linux: number;
   tor: number;
   windows: number;
+  /** The cluster's control host control1 (0 or 1). */
+  control: number;
 }
+
+/** Counts as callers give them: control may be left out (0). */
+export type LabCountsInput = Omit<LabCounts, 'control'> & Partial<Pick<LabCounts, 'control'>>;
 
 export interface HostPlan {
   /** Also the network namespace's name and the host's hostname. */
@@ -68,7 +76,7 @@ export function parseHostName(name: string): { group: LabGroup; index: number } 
     const index = Number(node[1]) - FIRST_WINDOWS_NODE + 1;
     return index >= 1 && index <= MAX_HOSTS.windows ? { group: 'windows', index } : undefined;
   }
-  const m = /^(linux|tor)([1-9][0-9]*)$/.exec(name);
+  const m = /^(linux|tor|control)([1-9][0-9]*)$/.exec(name);
   if (!m) return undefined;
   const group = m[1] as LabGroup;
   const index = Number(m[2]);
@@ -125,21 +133,22 @@ export function planHost(group: LabGroup, index: number): HostPlan {
   };
 }
 
-export function validateCounts(counts: LabCounts): void {
+export function validateCounts(counts: LabCountsInput): void {
   for (const group of GROUPS) {
-    const n = counts[group];
+    const n = group === 'control' ? counts.control ?? 0 : counts[group];
     if (!Number.isInteger(n) || n < 0 || n > MAX_HOSTS[group]) {
       throw new RangeError(`the lab can have 0..${MAX_HOSTS[group]} ${group} hosts, not ${n}`);
     }
   }
 }
 
-/** linux1..linuxN, tor1..torM, then node009.. (Windows), in inventory order. */
-export function planTopology(counts: LabCounts): HostPlan[] {
+/** linux1..linuxN, tor1..torM, node009.. (Windows), then control1, in inventory order. */
+export function planTopology(counts: LabCountsInput): HostPlan[] {
   validateCounts(counts);
   const hosts: HostPlan[] = [];
   for (const group of GROUPS) {
-    for (let i = 1; i <= counts[group]; i++) hosts.push(planHost(group, i));
+    const n = group === 'control' ? counts.control ?? 0 : counts[group];
+    for (let i = 1; i <= n; i++) hosts.push(planHost(group, i));
   }
   return hosts;
 }
@@ -148,5 +157,5 @@ export function planTopology(counts: LabCounts): HostPlan[] {
  *  an older state file is 0. */
 export function mergeCounts(existing: Partial<LabCounts>, requested: Partial<LabCounts>): LabCounts {
   const max = (g: LabGroup) => Math.max(existing[g] ?? 0, requested[g] ?? 0);
-  return { linux: max('linux'), tor: max('tor'), windows: max('windows') };
+  return { linux: max('linux'), tor: max('tor'), windows: max('windows'), control: max('control') };
 }

@@ -17,15 +17,19 @@ import {
   BRIDGE, BRIDGE_ADDRESS, LAB_ROUTE, hostOfVeth, mergeCounts, parseHostName, planTopology, validateCounts,
 } from './topology.js';
 import type { HostPlan, LabCounts } from './topology.js';
+import { ensureCluster } from './cluster/install.js';
 import { ensureWindowsNodeFiles, ensureWindowsPassword, runningSimulator, startSimulator, stopSimulator } from './windows-node.js';
 
 export interface LabUpOptions extends LabOptions {
-  /** At least this many linux hosts (default 3, or 0 when tor or windows is given). */
+  /** At least this many linux hosts (default 3, or 0 when tor, windows or control is given). */
   linux?: number;
   /** At least this many tor hosts (default 0). */
   tor?: number;
   /** At least this many simulated Windows nodes node009, node010, ... (default 0). */
   windows?: number;
+  /** The cluster's control host control1 (0 or 1, default 0): a Linux host with the kubectl stand-in
+   *  of the simulated cluster (lab/cluster/, a test double). */
+  control?: number;
 }
 
 /** Hosts set up at once: each is a handful of short `ip` and ssh-keygen runs plus an sshd start. */
@@ -35,9 +39,10 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabState> {
   checkPreconditions();
   const dir = resolveLabDir(options);
   const requested: LabCounts = {
-    linux: options.linux ?? (options.tor || options.windows ? 0 : 3),
+    linux: options.linux ?? (options.tor || options.windows || options.control ? 0 : 3),
     tor: options.tor ?? 0,
     windows: options.windows ?? 0,
+    control: options.control ?? 0,
   };
   validateCounts(requested);
   return withLabLock(LOCK_FILE, () => up(dir, requested));
@@ -57,7 +62,7 @@ function claimOwnership(dir: string): void {
 
 /** Host counts implied by bridge ports, so hosts built by a lab whose state.json was lost are not forgotten. */
 function countsOnBridge(): LabCounts {
-  const counts: LabCounts = { linux: 0, tor: 0, windows: 0 };
+  const counts: LabCounts = { linux: 0, tor: 0, windows: 0, control: 0 };
   for (const port of bridgePorts()) {
     const host = hostOfVeth(port);
     const parsed = host ? parseHostName(host) : undefined;
@@ -122,14 +127,19 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
     };
   });
 
+  // The simulated cluster (a test double): its state file and control1's kubectl stand-in. The Windows
+  // nodes' simulators are always given the file's path; they register once it exists.
+  const control = plan.find((h) => h.group === 'control');
+  if (control) ensureCluster(paths.clusterState, { name: control.name, address: control.address, optDir: hostPaths(dir, control.name).privateDirs['/opt'] });
+
   writeIfChanged(paths.knownHosts, knownHostsText(hosts));
-  writeIfChanged(paths.inventory, inventoryYaml(hosts, { key: paths.key, knownHosts: paths.knownHosts }));
+  writeIfChanged(paths.inventory, inventoryYaml(hosts, { key: paths.key, knownHosts: paths.knownHosts, clusterState: paths.clusterState }));
 
   const wanted = new Set(planTopology(requested).map((h) => h.name));
   const kept = hosts.filter((h) => !wanted.has(h.name)).map((h) => h.name);
   const notes: string[] = [];
   if (kept.length > 0) {
-    notes.push(`kept ${kept.length} existing host(s) beyond the ${requested.linux} linux, ${requested.tor} tor and ${requested.windows} windows asked for: ${kept.join(', ')} (\`play lab down\` removes the lab)`);
+    notes.push(`kept ${kept.length} existing host(s) beyond the ${requested.linux} linux, ${requested.tor} tor, ${requested.windows} windows and ${requested.control} control asked for: ${kept.join(', ')} (\`play lab down\` removes the lab)`);
   }
   const restarted = started.filter((name) => previous?.hosts.some((h) => h.name === name));
   const isWindows = (name: string) => parseHostName(name)?.group === 'windows';

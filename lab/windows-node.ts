@@ -71,7 +71,10 @@ export function simulatorHealthy(pid: number, ns: string, paths: WindowsNodePath
   if (want === undefined || !isNode(pid)) return false;
   const args = cmdline(pid);
   const state = args.indexOf('--state');
-  return args.includes(SIMULATOR_MAIN) && state >= 0 && args[state + 1] === paths.state && netnsId(`/proc/${pid}/ns/net`) === want;
+  // Started with the lab's cluster state (older simulators, started without it, are restarted by up).
+  const cluster = args.indexOf('--cluster-state');
+  return args.includes(SIMULATOR_MAIN) && state >= 0 && args[state + 1] === paths.state && cluster >= 0 && args[cluster + 1] === paths.clusterState
+    && netnsId(`/proc/${pid}/ns/net`) === want;
 }
 
 /** The pidfile's simulator when it is healthy. */
@@ -98,7 +101,7 @@ function spawnDetached(host: HostPlan, paths: WindowsNodePaths, password: string
   try {
     const child = spawn(IP, ['netns', 'exec', host.namespace, SETSID, '-f', process.execPath, '--import', 'tsx', SIMULATOR_MAIN,
       '--name', host.name, '--state', paths.state, '--host-key', paths.hostKey, '--listen', `${host.address}:22`,
-      '--pidfile', paths.pidFile], {
+      '--pidfile', paths.pidFile, '--cluster-state', paths.clusterState], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, [WINDOWS_PASSWORD_ENV]: password },
       stdio: ['ignore', log, log],

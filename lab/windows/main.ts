@@ -2,10 +2,11 @@
 // namespace:
 //   node --import tsx lab/windows/main.ts --name win1 --state DIR/state.json --host-key DIR/host_key \
 //     --listen 198.18.0.21:22 --authorized-key ~/.ssh/id_ed25519.pub [--reboot-seconds 3] \
-//     [--faults-file DIR/faults.json] [--pidfile DIR/sim.pid]
+//     [--faults-file DIR/faults.json] [--pidfile DIR/sim.pid] [--cluster-state LAB/cluster-state.json]
 // The password comes from the environment (PLAY_LAB_WINDOWS_PASSWORD, or --password-env NAME), never
 // from the command line. Faults are read from --faults-file at start and again on SIGHUP.
-// It listens only on loopback or lab addresses (198.18.0.0/15).
+// It listens only on loopback or lab addresses (198.18.0.0/15). With --cluster-state its kubelet service
+// registers the node in the simulated cluster (cluster-registration.ts) once that file exists.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { inLabRange } from '../topology.js';
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     'reboot-seconds': { type: 'string', default: '3' },
     'faults-file': { type: 'string' },
     pidfile: { type: 'string' },
+    'cluster-state': { type: 'string' },
   },
 });
 
@@ -58,7 +60,7 @@ function readFaults(): Partial<WindowsNodeFaults> {
 const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
 const running = await startSimulatedWindowsNode({
   name, stateFile, hostKeyFile, listen: { host, port: Number(listen[2]) },
-  password, authorizedKey, user: values.user, rebootSeconds, faults: readFaults(), log,
+  password, authorizedKey, user: values.user, rebootSeconds, faults: readFaults(), log, clusterState: values['cluster-state'],
 }).catch((e: Error) => fail(e.message));
 
 if (values.pidfile) writeFileSync(values.pidfile, `${process.pid}\n`);

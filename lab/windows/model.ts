@@ -33,6 +33,8 @@ export interface SimulatedWindowsNodeEvents {
   down: [];
   /** Back from a reboot: accept connections again. */
   up: [];
+  /** After every call and every reboot phase (the state may have changed): cluster-registration.ts listens. */
+  'state-changed': [];
 }
 
 export class SimulatedWindowsNode extends EventEmitter<SimulatedWindowsNodeEvents> {
@@ -89,6 +91,7 @@ export class SimulatedWindowsNode extends EventEmitter<SimulatedWindowsNodeEvent
       return (HANDLERS[name] as (node: SimulatedWindowsNode, a: unknown) => unknown)(this, args);
     } finally {
       this.save();
+      this.emit('state-changed');
     }
   }
 
@@ -127,6 +130,7 @@ export class SimulatedWindowsNode extends EventEmitter<SimulatedWindowsNodeEvent
     this.state.boot = { phase: 'down', until: Date.now() + this.rebootSeconds * 1000 };
     applyPendingChanges(this.state);
     this.save();
+    this.emit('state-changed');
     this.emit('down');
     this.emit('drop-connections');
     this.#resume();
@@ -136,6 +140,7 @@ export class SimulatedWindowsNode extends EventEmitter<SimulatedWindowsNodeEvent
     completeBoot(this.state, new Date());
     this.reboots++;
     this.save();
+    this.emit('state-changed');
     this.emit('up');
   }
 }

@@ -1,6 +1,7 @@
 // Starts a simulated Windows node (a TEST DOUBLE of a Windows Server 2019 Kubernetes node): the
 // model with its state file, and its SSH server. In-process for tests (127.0.0.1, port 0), or as a
 // separate process through main.ts.
+import { attachClusterRegistration } from './cluster-registration.js';
 import type { WindowsNodeFaults } from './faults.js';
 import { loadOrCreateHostKey } from './host-key.js';
 import { SimulatedWindowsNode } from './model.js';
@@ -24,6 +25,9 @@ export interface SimulatedWindowsNodeConfig {
   /** Changes a new node's state before its first save. */
   seed?: (state: NodeState) => void;
   log?: (line: string) => void;
+  /** The simulated cluster's state file (lab/cluster/): the node's kubelet service registers it there
+   *  (cluster-registration.ts), once the file exists. */
+  clusterState?: string;
 }
 
 export interface RunningSimulatedWindowsNode {
@@ -45,6 +49,10 @@ export async function startSimulatedWindowsNode(config: SimulatedWindowsNodeConf
   }
   const hostKey = loadOrCreateHostKey(config.hostKeyFile);
   const node = SimulatedWindowsNode.open({ name: config.name, stateFile: config.stateFile, rebootSeconds: config.rebootSeconds, seed: config.seed });
+  const loopback = config.listen.host.startsWith('127.');
+  const detach = config.clusterState
+    ? attachClusterRegistration(node, config.clusterState, { address: loopback ? undefined : config.listen.host, log: config.log })
+    : () => {};
   let server: SimulatedWindowsSshServer;
   try {
     server = await SimulatedWindowsSshServer.start({
@@ -57,6 +65,7 @@ export async function startSimulatedWindowsNode(config: SimulatedWindowsNodeConf
       log: config.log,
     }, config.listen);
   } catch (e) {
+    detach();
     node.close();
     throw e;
   }
@@ -69,6 +78,7 @@ export async function startSimulatedWindowsNode(config: SimulatedWindowsNodeConf
     stats: server.stats,
     setFault: (patch) => server.setFault(patch),
     async close() {
+      detach();
       node.close();
       await server.close();
     },

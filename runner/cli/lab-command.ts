@@ -1,14 +1,15 @@
 // `play lab up|down|status|inventory`: the built-in lab (lab/), wired to the CLI.
 import { labDown, labInventoryPath, labStatus, labUp } from '../../lab/lab.js';
 
-export async function labCommand(action: string, counts: { linux?: number; tor?: number; windows?: number }, out: NodeJS.WritableStream): Promise<number> {
+export async function labCommand(action: string, counts: { linux?: number; tor?: number; windows?: number; control?: number }, out: NodeJS.WritableStream): Promise<number> {
   switch (action) {
     case 'up': {
       // --linux defaults to 3 only when no other kind of host is asked for.
       const state = await labUp({
-        linux: counts.linux ?? (counts.tor || counts.windows ? 0 : 3),
+        linux: counts.linux ?? (counts.tor || counts.windows || counts.control ? 0 : 3),
         tor: counts.tor ?? 0,
         windows: counts.windows ?? 0,
+        control: counts.control ?? 0,
       });
       out.write(`${state.inventoryPath}\n`);
       return 0;

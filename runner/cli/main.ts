@@ -56,8 +56,9 @@ export async function main(argv: string[], out: NodeJS.WritableStream & NodeJS.W
       y.positional('action', { choices: ['up', 'down', 'status', 'inventory'] as const, demandOption: true })
         .option('linux', { type: 'number', describe: 'number of plain Linux hosts (up)' })
         .option('tor', { type: 'number', describe: 'number of ToR gateway hosts (up)' })
-        .option('windows', { type: 'number', describe: 'number of simulated Windows nodes node009.. (up; a test double)' }), async (a) => {
-      code = await labCommand(a.action, { linux: a.linux, tor: a.tor, windows: a.windows }, out);
+        .option('windows', { type: 'number', describe: 'number of simulated Windows nodes node009.. (up; a test double)' })
+        .option('control', { type: 'number', describe: 'the cluster control host control1 with a kubectl stand-in, 0 or 1 (up; a test double)' }), async (a) => {
+      code = await labCommand(a.action, { linux: a.linux, tor: a.tor, windows: a.windows, control: a.control }, out);
     })
     .command('$0 <playbook>', 'run a playbook', (y) => y
       .positional('playbook', { type: 'string', demandOption: true, describe: 'a name from `play list`, or a path' })

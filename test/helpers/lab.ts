@@ -25,8 +25,8 @@ export interface Lab {
   sshArgs(host: LabHost): string[];
 }
 
-export async function ensureLab(counts: { linux?: number; tor?: number; windows?: number } = { linux: 4 }): Promise<Lab> {
-  const state = await labUp({ linux: counts.linux ?? 0, tor: counts.tor ?? 0, windows: counts.windows ?? 0 });
+export async function ensureLab(counts: { linux?: number; tor?: number; windows?: number; control?: number } = { linux: 4 }): Promise<Lab> {
+  const state = await labUp({ linux: counts.linux ?? 0, tor: counts.tor ?? 0, windows: counts.windows ?? 0, control: counts.control ?? 0 });
   const hosts = state.hosts.map(({ name, group, address }) => ({ name, group, address }));
   return {
     inventoryPath: state.inventoryPath,

@@ -57,7 +57,7 @@ test('host names and veth names map back to hosts', (t) => {
 });
 
 test('asking for fewer hosts never shrinks the lab', (t) => {
-  t.deepEqual(mergeCounts({ linux: 20, tor: 0, windows: 2 }, { linux: 4, tor: 3, windows: 1 }), { linux: 20, tor: 3, windows: 2 });
-  // A state file written before the lab had Windows nodes has no windows count.
-  t.deepEqual(mergeCounts({ linux: 20, tor: 3 }, { linux: 0, tor: 0, windows: 2 }), { linux: 20, tor: 3, windows: 2 });
+  t.deepEqual(mergeCounts({ linux: 20, tor: 0, windows: 2, control: 1 }, { linux: 4, tor: 3, windows: 1, control: 0 }), { linux: 20, tor: 3, windows: 2, control: 1 });
+  // A state file written before the lab had Windows nodes (or a control host) has no such count.
+  t.deepEqual(mergeCounts({ linux: 20, tor: 3 }, { linux: 0, tor: 0, windows: 2 }), { linux: 20, tor: 3, windows: 2, control: 0 });
 });

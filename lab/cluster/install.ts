@@ -1,0 +1,45 @@
+// The simulated cluster in the lab (a TEST DOUBLE): `play lab up --control 1` makes its state file
+// (with control1 as its master) and installs the kubectl stand-in on control1 as a shell wrapper in
+// control1's private /opt, so playbooks run it over SSH as `{{ kubectl }}`.
+import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { writeIfChanged } from '../write.js';
+import { KUBECTL_PATH } from '../paths.js';
+import { LAB_CLUSTER, newClusterState, registerNode, updateClusterState } from './state.js';
+
+export const KUBECTL_MAIN = new URL('./kubectl.ts', import.meta.url).pathname;
+
+/** tsx's loader by absolute URL: the wrapper runs from any cwd (a login shell's is /root). */
+function tsxLoader(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export function kubectlWrapper(stateFile: string, node = process.execPath, loader = tsxLoader()): string {
+  return [
+    '#!/bin/sh',
+    '# kubectl stand-in of the play lab (lab/cluster/kubectl.ts, a test double): written by `play lab up`.',
+    `exec ${quote(node)} --import ${quote(loader)} ${quote(KUBECTL_MAIN)} --state ${quote(stateFile)} "$@"`,
+    '',
+  ].join('\n');
+}
+
+/** Makes the cluster state when missing (control1 its master, first /24) and writes the wrapper under
+ *  control1's private /opt source folder. */
+export function ensureCluster(stateFile: string, control: { name: string; address: string; optDir: string }): void {
+  updateClusterState(stateFile, (s) => {
+    if (!s.nodes[control.name]) {
+      registerNode(s, {
+        name: control.name, ready: true, roles: ['master'], os: 'linux',
+        addresses: [{ type: 'InternalIP', address: control.address }, { type: 'Hostname', address: control.name }],
+        osImage: 'Ubuntu 18.04.5 LTS', kernelVersion: '4.15.0-112-generic', containerRuntime: 'docker://19.3.5',
+      });
+    }
+  }, newClusterState(LAB_CLUSTER));
+  const wrapper = join(control.optDir, KUBECTL_PATH.replace(/^\/opt\//, ''));
+  mkdirSync(dirname(wrapper), { recursive: true, mode: 0o755 });
+  writeIfChanged(wrapper, kubectlWrapper(stateFile), 0o755);
+}
