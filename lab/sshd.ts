@@ -75,7 +75,8 @@ export async function startSshd(host: HostPlan, paths: HostPaths): Promise<numbe
   throw new Error(`${host.name}: sshd started but did not come up (3 tries)${logTail(paths.log)}`);
 }
 
-function logTail(log: string): string {
+/** The last lines of a daemon's log, for an error message about it. */
+export function logTail(log: string): string {
   try {
     const lines = readFileSync(log, 'utf8').trim().split('\n').slice(-5).join('\n');
     return lines ? `\n${log}:\n${lines}` : '';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseDotenv } from 'dotenv';
 import { IP, SETSID } from './exec.js';
 import type { WindowsNodePaths } from './paths.js';
-import { namespacePath, netnsId, pidsInNamespace, readPid, terminate, waitExited } from './sshd.js';
+import { logTail, namespacePath, netnsId, pidsInNamespace, readPid, terminate, waitExited } from './sshd.js';
 import type { HostPlan } from './topology.js';
 import { loadOrCreateHostKey } from './windows/host-key.js';
 import { writeIfChanged } from './write.js';
@@ -118,15 +118,6 @@ function spawnDetached(host: HostPlan, paths: WindowsNodePaths, password: string
 function newLogText(log: string, from: number): string {
   try {
     return readFileSync(log).subarray(from).toString('utf8');
-  } catch {
-    return '';
-  }
-}
-
-function logTail(log: string): string {
-  try {
-    const lines = readFileSync(log, 'utf8').trim().split('\n').slice(-5).join('\n');
-    return lines ? `\n${log}:\n${lines}` : '';
   } catch {
     return '';
   }
