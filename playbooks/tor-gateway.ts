@@ -44,7 +44,7 @@ export const TOR_DEFAULTS = Object.freeze({
 });
 
 /** Where keepalived reads its config; the service's -f and the config step's path. */
-const KEEPALIVED_CONF = '/etc/keepalived/keepalived.conf';
+export const KEEPALIVED_CONF = '/etc/keepalived/keepalived.conf';
 
 function show(v: unknown): string {
   if (v === undefined) return 'nothing';
@@ -144,10 +144,12 @@ function vrrpMembers(ctx: Pick<TaskContext, 'group'>): Member[] {
 }
 
 /** The pod gateway VIPs of every Windows node of the inventory, sorted by address, labelled 1..n. */
-export function podGatewayVips(inventory: readonly HostView[], dev: string): KeepalivedVip[] {
+export function podGatewayVips(inventory: readonly HostView[], dev: string, podCidrs: Readonly<Record<string, string>> = {}): KeepalivedVip[] {
+  // podCidrs: pod CIDRs known otherwise (e.g. read from the cluster in this run), by node name; they win over pod_cidr vars.
+  const cidrOf = (h: HostView) => (Object.hasOwn(podCidrs, h.name) ? podCidrs[h.name] : raw(h, 'pod_cidr'));
   const nodes = inventory
-    .filter((h) => h.groups.includes(NODE_GROUP) && raw(h, 'pod_cidr') !== undefined)
-    .map((h) => ({ name: h.name, podCidr: raw(h, 'pod_cidr') as string, ...(raw(h, 'pod_gateway') !== undefined ? { vip: raw(h, 'pod_gateway') as string } : {}) }));
+    .filter((h) => h.groups.includes(NODE_GROUP) && cidrOf(h) !== undefined)
+    .map((h) => ({ name: h.name, podCidr: cidrOf(h) as string, ...(raw(h, 'pod_gateway') !== undefined ? { vip: raw(h, 'pod_gateway') as string } : {}) }));
   if (nodes.length === 0) {
     throw new InputError(`no pod gateway to serve: no host of group ${NODE_GROUP} has a pod_cidr var (give each Windows node its pod CIDR, e.g. pod_cidr: 10.160.11.0/24)`);
   }
@@ -165,9 +167,10 @@ export function podGatewayVips(inventory: readonly HostView[], dev: string): Kee
 
 /**
  * The keepalived config of the host the step runs on (ctx.runsOn, a tor host), computed from the
- * whole inventory. Pure; throws InputError on bad input.
+ * whole inventory (and podCidrs: node name -> pod CIDR known otherwise, winning over pod_cidr vars).
+ * Pure; throws InputError on bad input.
  */
-export function torGatewayConfig(ctx: Pick<TaskContext, 'runsOn' | 'inventory' | 'group'>): KeepalivedConfig {
+export function torGatewayConfig(ctx: Pick<TaskContext, 'runsOn' | 'inventory' | 'group'>, podCidrs: Readonly<Record<string, string>> = {}): KeepalivedConfig {
   const me = ctx.runsOn;
   const members = vrrpMembers(ctx);
   const self = members.find((m) => m.host.name === me.name);
@@ -200,7 +203,7 @@ export function torGatewayConfig(ctx: Pick<TaskContext, 'runsOn' | 'inventory' |
     unicastSrcIp: self.address,
     unicastPeers: members.filter((m) => m !== self).map((m) => m.address),
   };
-  return { routerId: self.routerId, instance, vips: podGatewayVips(ctx.inventory, iface) };
+  return { routerId: self.routerId, instance, vips: podGatewayVips(ctx.inventory, iface, podCidrs) };
 }
 
 /** keepalived running (or restarted), by systemd where it runs, else by pidfiles in keepalived_run_dir. */

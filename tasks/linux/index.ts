@@ -14,3 +14,8 @@ export { keepalivedPidfile, type KeepalivedPidfileOptions } from './keepalived-p
 export { pkg, type PackageActual, type PackageDesired, type PackageOptions } from './package.js';
 export { validatePodCidrs, vipFor, type CheckedPodCidr, type PodCidrNode, type PodVip } from './pod-cidr.js';
 export { service, type ServiceActual, type ServiceDesired, type ServiceOptions, type ServiceOutputs } from './service.js';
+export {
+  backoffMs, diffNodeRegistered, kubectlNodeRegistered, kubectlScript, kubectlValue, nodePodCidr, parseKubectlRun,
+  type KubectlNodeActual, type KubectlNodeRegisteredDesired, type KubectlNodeRegisteredOptions, type KubectlNodeRegisteredOutputs,
+  type KubectlRun, type KubectlValueActual, type KubectlValueDesired, type KubectlValueOptions, type KubectlValueOutputs,
+} from './kubectl-fact.js';

@@ -2,9 +2,11 @@
 // keepalived electing over real VRRP (unicast, over the lab bridge). VIPs are looked at from
 // outside the hosts (`ip -n torN`); keepalived is crashed by killing its processes by pid.
 //
-// Only this file uses the tor hosts. Its tests run in order and share their state: the first run
-// configures, later ones converge, drift, crash and fail on top of it. Before and after, keepalived
-// is stopped on the tor hosts, so every run of the suite starts clean.
+// The tor hosts are also used by onboard-windows.test.ts: each file holds the tor-hosts lock
+// (fixtures/tor-lock.ts) from its first to its last test, so the two never run on them at once. Its
+// tests run in order and share their state: the first run configures, later ones converge, drift,
+// crash and fail on top of it. Before and after, keepalived is stopped on the tor hosts, so every
+// run of the suite starts clean.
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { ensureLab, sshRun, type Lab } from '../helpers/lab.js';
 import { play, projectRoot, type CliResult } from '../helpers/play.js';
+import { holdTorHosts } from './fixtures/tor-lock.js';
 
 const TORS = ['tor1', 'tor2', 'tor3'];
 /** Lab VIPs live in 198.19.0.0/16, inside the lab's routed 198.18.0.0/15. */
@@ -29,6 +32,7 @@ const FAILOVER_MS = 5_000;
 
 let lab: Lab;
 let inventory: string;
+let releaseTorHosts: (() => Promise<void>) | undefined;
 
 const fixture = (name: string) => resolve(projectRoot, 'test/e2e/fixtures', `${name}.ts`);
 const tmpDirs: string[] = [];
@@ -142,6 +146,7 @@ async function stopKeepalived(t: { log: (...a: unknown[]) => void }): Promise<vo
 }
 
 test.before(async (t) => {
+  releaseTorHosts = await holdTorHosts();
   lab = await ensureLab({ tor: 3 });
   inventory = inventoryCopy();
   await stopKeepalived(t);
@@ -150,8 +155,12 @@ test.before(async (t) => {
 });
 
 test.after.always('keepalived stopped on the tor hosts', async (t) => {
-  if (lab) await stopKeepalived(t);
-  for (const dir of tmpDirs) rmSync(dir, { recursive: true, force: true });
+  try {
+    if (lab) await stopKeepalived(t);
+    for (const dir of tmpDirs) rmSync(dir, { recursive: true, force: true });
+  } finally {
+    await releaseTorHosts?.();
+  }
 });
 
 test.serial('bad input is refused before any host is touched (exit 65); a long auth_pass is only a warning', async (t) => {
