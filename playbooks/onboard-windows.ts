@@ -9,9 +9,10 @@
 import { readFileSync } from 'node:fs';
 import { NOOP, type Change } from '../runner/core/change.js';
 import { InputError } from '../runner/core/errors.js';
-import { isSecret, Secret } from '../runner/core/secret.js';
+import { Secret } from '../runner/core/secret.js';
 import type { Step } from '../runner/core/step.js';
 import { definePlaybook, type HostView, type TaskContext } from '../runner/playbook/define.js';
+import { boolVar, hostVar, listVar, optionalStringVar, showValue, stringVar } from '../runner/playbook/host-vars.js';
 import { UnknownOutput } from '../runner/run/context.js';
 import {
   keepalivedConf, kubectlNodeRegistered, kubectlValue, pkg, sysctl, vipFor,
@@ -47,76 +48,35 @@ const ENDPOINT = 'cbr0';
 
 // ---- vars ----
 
-function show(v: unknown): string {
-  if (v === undefined) return 'nothing';
-  if (isSecret(v)) return 'a secret';
-  return JSON.stringify(v) ?? String(v);
-}
-
-function raw(h: HostView, name: string): unknown {
-  const v = h.vars[name];
-  return v === null ? undefined : v;
-}
-
-export function str(h: HostView, name: string, fallback?: string): string {
-  const v = raw(h, name) ?? fallback;
-  if (typeof v !== 'string' || v.trim() === '') throw new InputError(`${name} of ${h.name} must be a non-empty string, got ${show(v)}`);
-  return v;
-}
-
-function optStr(h: HostView, name: string): string | undefined {
-  return raw(h, name) === undefined ? undefined : str(h, name);
-}
-
-function bool(h: HostView, name: string, fallback: boolean): boolean {
-  const v = raw(h, name) ?? fallback;
-  if (v === true || v === 'true') return true;
-  if (v === false || v === 'false') return false;
-  throw new InputError(`${name} of ${h.name} must be true or false, got ${show(v)}`);
-}
-
-/** A list var: a YAML list, or (from -e) a comma-separated string. */
-function list(h: HostView, name: string, required: boolean): string[] {
-  const v = raw(h, name);
-  if (v === undefined) {
-    if (required) throw new InputError(`${name} of ${h.name} is required (a list)`);
-    return [];
-  }
-  const items = typeof v === 'string' ? v.split(',').map((x) => x.trim()).filter(Boolean) : v;
-  if (!Array.isArray(items) || items.some((x) => typeof x !== 'string' || x.trim() === '')) throw new InputError(`${name} of ${h.name} must be a list of strings, got ${show(v)}`);
-  if (required && items.length === 0) throw new InputError(`${name} of ${h.name} must not be empty`);
-  return items as string[];
-}
-
 function ipv4(h: HostView, name: string): string {
-  const v = str(h, name);
-  if (parseIPv4(v) === null) throw new InputError(`${name} of ${h.name} must be an IPv4 address, got ${show(v)}`);
+  const v = stringVar(h, name);
+  if (parseIPv4(v) === null) throw new InputError(`${name} of ${h.name} must be an IPv4 address, got ${showValue(v)}`);
   return v;
 }
 
 function cidr(h: HostView, name: string): string {
-  const v = str(h, name);
+  const v = stringVar(h, name);
   const c = parseCidr(v);
-  if (c === null || c.address !== c.network) throw new InputError(`${name} of ${h.name} must be a network in CIDR form like 10.160.0.0/12, got ${show(v)}`);
+  if (c === null || c.address !== c.network) throw new InputError(`${name} of ${h.name} must be a network in CIDR form like 10.160.0.0/12, got ${showValue(v)}`);
   return v;
 }
 
 /** A value for a command-line flag: one word, no quotes (it goes into a service's binPath). */
 function flagWord(h: HostView, name: string, fallback?: string): string {
-  const v = str(h, name, fallback);
-  if (!/^[^\s"'`]+$/.test(v)) throw new InputError(`${name} of ${h.name} must be one word without quotes or spaces (it is a kubelet/kube-proxy flag), got ${show(v)}`);
+  const v = stringVar(h, name, fallback);
+  if (!/^[^\s"'`]+$/.test(v)) throw new InputError(`${name} of ${h.name} must be one word without quotes or spaces (it is a kubelet/kube-proxy flag), got ${showValue(v)}`);
   return v;
 }
 
 /** The node's name in the cluster: node_name, else the inventory name, lower case (kubelet lower-cases it). */
 export function nodeName(h: HostView): string {
-  const n = str(h, 'node_name', h.name).toLowerCase();
-  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n)) throw new InputError(`node name ${show(n)} of ${h.name} is not a valid Kubernetes node name (set node_name)`);
+  const n = stringVar(h, 'node_name', h.name).toLowerCase();
+  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n)) throw new InputError(`node name ${showValue(n)} of ${h.name} is not a valid Kubernetes node name (set node_name)`);
   return n;
 }
 
 function localText(h: HostView, name: string): string {
-  const path = str(h, name);
+  const path = stringVar(h, name);
   try {
     return readFileSync(path, 'utf8');
   } catch (e) {
@@ -125,8 +85,8 @@ function localText(h: HostView, name: string): string {
 }
 
 function kubectlOf(runsOn: HostView): string {
-  const k = str(runsOn, 'kubectl', 'kubectl');
-  if (/\s/.test(k) || k.startsWith('-')) throw new InputError(`kubectl of ${runsOn.name} must be the path of kubectl, got ${show(k)}`);
+  const k = stringVar(runsOn, 'kubectl', 'kubectl');
+  if (/\s/.test(k) || k.startsWith('-')) throw new InputError(`kubectl of ${runsOn.name} must be the path of kubectl, got ${showValue(k)}`);
   return k;
 }
 
@@ -135,9 +95,9 @@ function kubectlOf(runsOn: HostView): string {
 /** The pod gateway (the ToR VIP, `.1` unless pod_gateway says otherwise) and the host endpoint (`.2`). */
 export function podAddresses(h: HostView, podCidr: string): { gateway: string; endpoint: string } {
   const c = parseCidr(podCidr);
-  if (c === null || c.address !== c.network || c.prefix > 29) throw new InputError(`pod CIDR of ${h.name} must be a network like 10.160.11.0/24, got ${show(podCidr)}`);
-  const gateway = optStr(h, 'pod_gateway') ?? vipFor(podCidr).address;
-  const endpoint = optStr(h, 'pod_endpoint') ?? vipFor(podCidr).address.replace(/\d+$/, (last) => String(Number(last) + 1));
+  if (c === null || c.address !== c.network || c.prefix > 29) throw new InputError(`pod CIDR of ${h.name} must be a network like 10.160.11.0/24, got ${showValue(podCidr)}`);
+  const gateway = optionalStringVar(h, 'pod_gateway') ?? vipFor(podCidr).address;
+  const endpoint = optionalStringVar(h, 'pod_endpoint') ?? vipFor(podCidr).address.replace(/\d+$/, (last) => String(Number(last) + 1));
   return { gateway, endpoint };
 }
 
@@ -161,7 +121,7 @@ export function cniConfig(o: { dnsIp: string; dnsSearch: readonly string[]; clus
  * checked at once (before any host is touched); the returned function takes the IP read on a master.
  */
 export function kubeletBinPath(h: HostView): (dnsIp: string) => string {
-  const gates = optStr(h, 'kubelet_feature_gates');
+  const gates = optionalStringVar(h, 'kubelet_feature_gates');
   const before = [
     PATHS.kubelet, '--windows-service',
     `--hostname-override=${nodeName(h)}`,
@@ -178,7 +138,7 @@ export function kubeletBinPath(h: HostView): (dnsIp: string) => string {
     '--logtostderr=false', `--log-dir=${PATHS.logs}`,
   ];
   return (dnsIp) => {
-    if (parseIPv4(dnsIp) === null) throw new Error(`the kube-dns service IP read for ${h.name} is not an IPv4 address: ${show(dnsIp)}`);
+    if (parseIPv4(dnsIp) === null) throw new Error(`the kube-dns service IP read for ${h.name} is not an IPv4 address: ${showValue(dnsIp)}`);
     return [...before, `--cluster-dns=${dnsIp}`, ...after].join(' ');
   };
 }
@@ -254,20 +214,20 @@ export default definePlaybook<T>({
   description: 'Windows nodes join the cluster: hotfix, Docker, kubelet and kube-proxy services, HNS L2Bridge, CNI, and their pod gateway VIPs on the ToR hosts',
   tasks: {
     // ---- the node: OS (DOMAIN steps 3-4, hotfix) ----
-    timezone: { on: NODE_GROUP, description: 'time zone', step: ({ host }) => timeZone({ id: str(host, 'time_zone') }) },
-    ntp: { on: NODE_GROUP, description: 'NTP servers', step: ({ host }) => ntpServers({ servers: list(host, 'ntp_servers', true) }) },
+    timezone: { on: NODE_GROUP, description: 'time zone', step: ({ host }) => timeZone({ id: stringVar(host, 'time_zone') }) },
+    ntp: { on: NODE_GROUP, description: 'NTP servers', step: ({ host }) => ntpServers({ servers: listVar(host, 'ntp_servers', true) }) },
     autoUpdate: { on: NODE_GROUP, description: 'Windows automatic updates off (the build stays pinned)', step: autoUpdate({ enabled: false }) },
     sshdFirewall: {
       on: NODE_GROUP,
       description: 'firewall rule for sshd, TCP 22 (var sshd_firewall_rule: true)',
-      step: ({ host }) => (bool(host, 'sshd_firewall_rule', false)
+      step: ({ host }) => (boolVar(host, 'sshd_firewall_rule', false)
         ? firewallRule({ name: 'sshd', displayName: 'OpenSSH Server (sshd)', protocol: 'TCP', localPort: 22 })
         : notAsked('firewall rule sshd')),
     },
     hotfix: {
       on: NODE_GROUP,
       description: 'the hotfix of the pinned build (hotfix_kb, hotfix_msu on the node)',
-      step: ({ host }) => hotfix({ kb: str(host, 'hotfix_kb'), msuPath: str(host, 'hotfix_msu') }),
+      step: ({ host }) => hotfix({ kb: stringVar(host, 'hotfix_kb'), msuPath: stringVar(host, 'hotfix_msu') }),
     },
     // ---- Docker (step 5) ----
     containers: { on: NODE_GROUP, description: 'Containers feature', step: windowsFeature({ name: 'Containers' }) },
@@ -275,7 +235,7 @@ export default definePlaybook<T>({
       on: NODE_GROUP,
       needs: ['containers'],
       description: 'Docker from DockerMsftProvider (docker_version)',
-      step: ({ host }) => dockerEngine(optStr(host, 'docker_version') ? { version: str(host, 'docker_version') } : {}),
+      step: ({ host }) => dockerEngine(optionalStringVar(host, 'docker_version') ? { version: stringVar(host, 'docker_version') } : {}),
     },
     reboot: {
       on: NODE_GROUP,
@@ -294,31 +254,31 @@ export default definePlaybook<T>({
       needs: ['reboot'],
       description: 'the node runs the pinned build (os_version, os_revision)',
       step: ({ host }) => {
-        const rev = raw(host, 'os_revision');
+        const rev = hostVar(host, 'os_revision');
         const revision = typeof rev === 'string' && /^\d+$/.test(rev) ? Number(rev) : rev;
-        if (typeof revision !== 'number' || !Number.isInteger(revision)) throw new InputError(`os_revision of ${host.name} must be an integer, got ${show(rev)}`);
-        return osBuild({ version: str(host, 'os_version'), revision });
+        if (typeof revision !== 'number' || !Number.isInteger(revision)) throw new InputError(`os_revision of ${host.name} must be an integer, got ${showValue(rev)}`);
+        return osBuild({ version: stringVar(host, 'os_version'), revision });
       },
     },
     daemonJson: {
       on: NODE_GROUP,
       needs: ['reboot'],
       description: 'daemon.json: bridge none, insecure registries (docker_insecure_registries)',
-      step: ({ host }) => dockerDaemonConfig({ config: { bridge: 'none', 'insecure-registries': list(host, 'docker_insecure_registries', false) } }),
+      step: ({ host }) => dockerDaemonConfig({ config: { bridge: 'none', 'insecure-registries': listVar(host, 'docker_insecure_registries', false) } }),
     },
     dockerRestart: { on: NODE_GROUP, triggeredBy: ['daemonJson'], description: 'restart docker when daemon.json changed', step: dockerService(true) },
     dockerRunning: { on: NODE_GROUP, needs: ['reboot', 'dockerRestart'], description: 'docker running', step: dockerService(false) },
     // ---- C:\k (step 6) ----
-    kubeletExe: { on: NODE_GROUP, description: 'kubelet.exe (local_kubelet_exe)', step: ({ host }) => fileContent({ path: PATHS.kubelet, localFile: str(host, 'local_kubelet_exe') }) },
-    kubeProxyExe: { on: NODE_GROUP, description: 'kube-proxy.exe (local_kube_proxy_exe)', step: ({ host }) => fileContent({ path: PATHS.kubeProxy, localFile: str(host, 'local_kube_proxy_exe') }) },
-    cniPlugin: { on: NODE_GROUP, description: 'CNI win-bridge.exe (local_cni_win_bridge)', step: ({ host }) => fileContent({ path: `${PATHS.cniBin}\\win-bridge.exe`, localFile: str(host, 'local_cni_win_bridge') }) },
+    kubeletExe: { on: NODE_GROUP, description: 'kubelet.exe (local_kubelet_exe)', step: ({ host }) => fileContent({ path: PATHS.kubelet, localFile: stringVar(host, 'local_kubelet_exe') }) },
+    kubeProxyExe: { on: NODE_GROUP, description: 'kube-proxy.exe (local_kube_proxy_exe)', step: ({ host }) => fileContent({ path: PATHS.kubeProxy, localFile: stringVar(host, 'local_kube_proxy_exe') }) },
+    cniPlugin: { on: NODE_GROUP, description: 'CNI win-bridge.exe (local_cni_win_bridge)', step: ({ host }) => fileContent({ path: `${PATHS.cniBin}\\win-bridge.exe`, localFile: stringVar(host, 'local_cni_win_bridge') }) },
     kubeconfig: {
       on: NODE_GROUP,
       description: 'kubeconfig, a secret (local_kubeconfig)',
       step: ({ host }) => {
         const text = localText(host, 'local_kubeconfig');
-        if (!/^\s*server:\s*\S+/m.test(text)) throw new InputError(`local_kubeconfig of ${host.name} (${str(host, 'local_kubeconfig')}) names no API server (no 'server:' line)`);
-        return fileContent({ path: PATHS.kubeconfig, content: new Secret(text, `file:${str(host, 'local_kubeconfig')}`) });
+        if (!/^\s*server:\s*\S+/m.test(text)) throw new InputError(`local_kubeconfig of ${host.name} (${stringVar(host, 'local_kubeconfig')}) names no API server (no 'server:' line)`);
+        return fileContent({ path: PATHS.kubeconfig, content: new Secret(text, `file:${stringVar(host, 'local_kubeconfig')}`) });
       },
     },
     // ---- registration (steps 7, 11) ----
@@ -358,7 +318,7 @@ export default definePlaybook<T>({
       needs: ['register'],
       description: 'HNS L2Bridge network on the pod CIDR, gateway .1 (cluster_adapter)',
       step: ({ host, output }) => {
-        const adapterName = str(host, 'cluster_adapter', 'eth1');
+        const adapterName = stringVar(host, 'cluster_adapter', 'eth1');
         const podCidr = output<KubectlNodeRegisteredOutputs>('register').podCidr;
         return hnsNetwork({ name: NETWORK, type: 'L2Bridge', addressPrefix: podCidr, gateway: podAddresses(host, podCidr).gateway, adapterName });
       },
@@ -377,9 +337,9 @@ export default definePlaybook<T>({
       needs: ['dnsIp', 'hnsEndpoint'],
       description: 'CNI config l2bridge.conf (cluster_pod_cidr, service_cidr, dns_search)',
       step: ({ host, output }) => {
-        const vars = { dnsSearch: list(host, 'dns_search', false), clusterPodCidr: cidr(host, 'cluster_pod_cidr'), serviceCidr: cidr(host, 'service_cidr') };
+        const vars = { dnsSearch: listVar(host, 'dns_search', false), clusterPodCidr: cidr(host, 'cluster_pod_cidr'), serviceCidr: cidr(host, 'service_cidr') };
         const dnsIp = output<KubectlValueOutputs>('dnsIp').value;
-        if (parseIPv4(dnsIp) === null) throw new Error(`the kube-dns service IP read for ${host.name} is not an IPv4 address: ${show(dnsIp)}`);
+        if (parseIPv4(dnsIp) === null) throw new Error(`the kube-dns service IP read for ${host.name} is not an IPv4 address: ${showValue(dnsIp)}`);
         return fileContent({ path: PATHS.cniConfFile, format: 'json', content: `${JSON.stringify(cniConfig({ dnsIp, ...vars }), null, 2)}\n` });
       },
     },
@@ -388,7 +348,7 @@ export default definePlaybook<T>({
       needs: ['kubelet', 'kubeProxyExe', 'hnsEndpoint', 'cniConfig'],
       description: 'kube-proxy service: kernelspace on l2bridge, depends on docker and kubelet (kube_proxy_account)',
       step: ({ host }) => {
-        const account = optStr(host, 'kube_proxy_account');
+        const account = optionalStringVar(host, 'kube_proxy_account');
         return windowsService({
           name: 'kubeproxy',
           binPath: kubeProxyBinPath(host),

@@ -18,6 +18,7 @@
 import { InputError } from '../runner/core/errors.js';
 import { isSecret, type Secret } from '../runner/core/secret.js';
 import { definePlaybook, type HostView, type TaskContext } from '../runner/playbook/define.js';
+import { boolVar, hostVar, intVar, showValue, stringVar } from '../runner/playbook/host-vars.js';
 import {
   keepalivedConf, keepalivedPidfile, pkg, service, sysctl, validatePodCidrs,
   type KeepalivedConfig, type KeepalivedInstance, type KeepalivedVip,
@@ -46,55 +47,20 @@ export const TOR_DEFAULTS = Object.freeze({
 /** Where keepalived reads its config; the service's -f and the config step's path. */
 export const KEEPALIVED_CONF = '/etc/keepalived/keepalived.conf';
 
-function show(v: unknown): string {
-  if (v === undefined) return 'nothing';
-  if (isSecret(v)) return 'a secret';
-  return JSON.stringify(v) ?? String(v);
-}
-
-/** `host.vars[name]`, with null meaning unset (as an empty YAML value does). */
-function raw(h: HostView, name: string): unknown {
-  const v = h.vars[name];
-  return v === null ? undefined : v;
-}
-
-/** An integer var; `-e name=300` gives the string "300", which counts as the number. */
-function intVar(h: HostView, name: string, fallback: number | undefined, min: number, max: number, keyword: string): number {
-  const v = raw(h, name) ?? fallback;
-  const n = typeof v === 'string' && /^\s*-?[0-9]+\s*$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
-    throw new InputError(`${name} of ${h.name} (keepalived's ${keyword}) must be an integer ${min}-${max}, got ${show(v)}`);
-  }
-  return n;
-}
-
-function boolVar(h: HostView, name: string, fallback: boolean): boolean {
-  const v = raw(h, name) ?? fallback;
-  if (v === true || v === 'true') return true;
-  if (v === false || v === 'false') return false;
-  throw new InputError(`${name} of ${h.name} must be true or false, got ${show(v)}`);
-}
-
-function stringVar(h: HostView, name: string, fallback: string | undefined): string {
-  const v = raw(h, name) ?? fallback;
-  if (typeof v !== 'string' || v === '') throw new InputError(`${name} of ${h.name} must be a non-empty string, got ${show(v)}`);
-  return v;
-}
-
 /** The host's address on the VRRP network: vrrp_unicast_src_ip, else ansible_host. */
 function vrrpAddress(h: HostView): string {
-  const own = raw(h, 'vrrp_unicast_src_ip');
-  const v = own ?? raw(h, 'ansible_host');
+  const own = hostVar(h, 'vrrp_unicast_src_ip');
+  const v = own ?? hostVar(h, 'ansible_host');
   const name = own !== undefined ? 'vrrp_unicast_src_ip' : 'ansible_host';
   if (typeof v !== 'string' || parseIPv4(v) === null) {
-    throw new InputError(`${name} of ${h.name} must be its IPv4 address on the VRRP interface (keepalived's unicast_src_ip; set vrrp_unicast_src_ip when ansible_host is not that address), got ${show(v)}`);
+    throw new InputError(`${name} of ${h.name} must be its IPv4 address on the VRRP interface (keepalived's unicast_src_ip; set vrrp_unicast_src_ip when ansible_host is not that address), got ${showValue(v)}`);
   }
   return v;
 }
 
 function authPass(h: HostView): Secret {
   // Reading an env-backed var resolves it: an unset environment variable throws here, naming it.
-  const v = raw(h, 'vrrp_auth_pass');
+  const v = hostVar(h, 'vrrp_auth_pass');
   if (v === undefined) {
     throw new InputError(`vrrp_auth_pass of ${h.name} is not set: the VRRP password must come from the environment, e.g. vrrp_auth_pass: "{{ lookup('env', 'VRRP_AUTH_PASS') }}"`);
   }
@@ -106,7 +72,7 @@ function authPass(h: HostView): Secret {
 
 /** vrrp_priority, else by position in the tor group: 150, 140, 130, ... */
 function priority(h: HostView, position: number): number {
-  if (raw(h, 'vrrp_priority') !== undefined) return intVar(h, 'vrrp_priority', undefined, 1, 254, 'priority');
+  if (hostVar(h, 'vrrp_priority') !== undefined) return intVar(h, 'vrrp_priority', undefined, 1, 254, "keepalived's priority");
   const p = TOR_DEFAULTS.priority_first - TOR_DEFAULTS.priority_step * position;
   if (p < 1) throw new InputError(`${h.name} is host ${position + 1} of group ${TOR_GROUP}, too far down for a default priority (${TOR_DEFAULTS.priority_first} - ${TOR_DEFAULTS.priority_step} per host): set vrrp_priority (1-254) on it`);
   return p;
@@ -146,10 +112,10 @@ function vrrpMembers(ctx: Pick<TaskContext, 'group'>): Member[] {
 /** The pod gateway VIPs of every Windows node of the inventory, sorted by address, labelled 1..n. */
 export function podGatewayVips(inventory: readonly HostView[], dev: string, podCidrs: Readonly<Record<string, string>> = {}): KeepalivedVip[] {
   // podCidrs: pod CIDRs known otherwise (e.g. read from the cluster in this run), by node name; they win over pod_cidr vars.
-  const cidrOf = (h: HostView) => (Object.hasOwn(podCidrs, h.name) ? podCidrs[h.name] : raw(h, 'pod_cidr'));
+  const cidrOf = (h: HostView) => (Object.hasOwn(podCidrs, h.name) ? podCidrs[h.name] : hostVar(h, 'pod_cidr'));
   const nodes = inventory
     .filter((h) => h.groups.includes(NODE_GROUP) && cidrOf(h) !== undefined)
-    .map((h) => ({ name: h.name, podCidr: cidrOf(h) as string, ...(raw(h, 'pod_gateway') !== undefined ? { vip: raw(h, 'pod_gateway') as string } : {}) }));
+    .map((h) => ({ name: h.name, podCidr: cidrOf(h) as string, ...(hostVar(h, 'pod_gateway') !== undefined ? { vip: hostVar(h, 'pod_gateway') as string } : {}) }));
   if (nodes.length === 0) {
     throw new InputError(`no pod gateway to serve: no host of group ${NODE_GROUP} has a pod_cidr var (give each Windows node its pod CIDR, e.g. pod_cidr: 10.160.11.0/24)`);
   }
@@ -178,8 +144,8 @@ export function torGatewayConfig(ctx: Pick<TaskContext, 'runsOn' | 'inventory' |
   if (members.length < 2) throw new InputError(`group ${TOR_GROUP} has only ${me.name}: VRRP needs at least two tor hosts (unicast peers)`);
 
   // Instance-wide values must agree on every peer, or the VRRP group splits (two masters).
-  const vrid = (h: HostView) => intVar(h, 'vrrp_virtual_router_id', TOR_DEFAULTS.vrrp_virtual_router_id, 1, 255, 'virtual_router_id');
-  const advert = (h: HostView) => intVar(h, 'vrrp_advert_int', TOR_DEFAULTS.vrrp_advert_int, 1, 255, 'advert_int');
+  const vrid = (h: HostView) => intVar(h, 'vrrp_virtual_router_id', TOR_DEFAULTS.vrrp_virtual_router_id, 1, 255, "keepalived's virtual_router_id");
+  const advert = (h: HostView) => intVar(h, 'vrrp_advert_int', TOR_DEFAULTS.vrrp_advert_int, 1, 255, "keepalived's advert_int");
   const [myVrid, myAdvert, pass] = [vrid(me), advert(me), authPass(me)];
   for (const { host } of members) {
     if (host === me) continue;
@@ -190,7 +156,7 @@ export function torGatewayConfig(ctx: Pick<TaskContext, 'runsOn' | 'inventory' |
 
   const iface = stringVar(me, 'vrrp_interface', TOR_DEFAULTS.vrrp_interface);
   const state = stringVar(me, 'vrrp_state', TOR_DEFAULTS.vrrp_state);
-  if (state !== 'BACKUP' && state !== 'MASTER') throw new InputError(`vrrp_state of ${me.name} must be BACKUP or MASTER, got ${show(state)}`);
+  if (state !== 'BACKUP' && state !== 'MASTER') throw new InputError(`vrrp_state of ${me.name} must be BACKUP or MASTER, got ${showValue(state)}`);
   const instance: KeepalivedInstance = {
     name: stringVar(me, 'vrrp_instance_name', `VI_K8S_WIN_GATE_${iface.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`),
     state,
