@@ -162,8 +162,35 @@ export function kubeProxyBinPath(h: HostView): string {
  * target's must be known: it throws UnknownOutput until then), other nodes' outputs when already
  * known; Windows nodes without either keep their pod_cidr var (torGatewayConfig reads those).
  */
-export function registeredPodCidrs(ctx: TaskContext<'register'>): Record<string, string> {
-  const cidrs: Record<string, string> = { [ctx.host.name]: ctx.output<KubectlNodeRegisteredOutputs>('register').podCidr };
+/** Pod CIDRs by node name from `kubectl get nodes -o json` (nodes without one are left out). */
+export function clusterPodCidrs(json: string): Record<string, string> {
+  let list: { items?: { metadata?: { name?: unknown }; spec?: { podCIDR?: unknown } }[] };
+  try {
+    list = JSON.parse(json);
+  } catch {
+    throw new Error(`kubectl get nodes -o json did not return JSON: ${json.slice(0, 200)}`);
+  }
+  const out: Record<string, string> = {};
+  for (const item of list.items ?? []) {
+    const name = item.metadata?.name, cidr = item.spec?.podCIDR;
+    if (typeof name === 'string' && typeof cidr === 'string' && cidr !== '') out[name] = cidr;
+  }
+  return out;
+}
+
+/**
+ * The pod CIDRs the tor hosts must serve: every Windows node of the inventory that the cluster knows
+ * (read on the control host after this node registered, so onboarding one node never drops the VIP
+ * of a node onboarded earlier), and the nodes registered in this run as far as already known. Whichever
+ * node's config is written last on a tor host has seen every registration of the run before it.
+ */
+export function registeredPodCidrs(ctx: TaskContext<'register' | 'clusterNodes'>): Record<string, string> {
+  const inCluster = clusterPodCidrs(ctx.output<KubectlValueOutputs>('clusterNodes').value);
+  const cidrs: Record<string, string> = {};
+  for (const h of ctx.inventory) {
+    if (h.groups.includes(NODE_GROUP) && inCluster[h.name.toLowerCase()] !== undefined) cidrs[h.name] = inCluster[h.name.toLowerCase()]!;
+  }
+  cidrs[ctx.host.name] = ctx.output<KubectlNodeRegisteredOutputs>('register').podCidr;
   for (const h of ctx.inventory) {
     if (h.name === ctx.host.name || !h.groups.includes(NODE_GROUP)) continue;
     try {
@@ -206,7 +233,7 @@ const dockerService = (restart: boolean) => windowsService({ name: 'docker', bin
 type T =
   | 'timezone' | 'ntp' | 'autoUpdate' | 'sshdFirewall' | 'hotfix' | 'containers' | 'docker' | 'reboot' | 'osBuild'
   | 'daemonJson' | 'dockerRestart' | 'dockerRunning' | 'kubeletExe' | 'kubeProxyExe' | 'cniPlugin' | 'kubeconfig'
-  | 'dnsIp' | 'kubelet' | 'register' | 'hnsNetwork' | 'hnsEndpoint' | 'cniConfig' | 'kubeProxy'
+  | 'dnsIp' | 'kubelet' | 'register' | 'clusterNodes' | 'hnsNetwork' | 'hnsEndpoint' | 'cniConfig' | 'kubeProxy'
   | 'torForwarding' | 'torPackage' | 'torConfig' | 'torRestart' | 'torService';
 
 export default definePlaybook<T>({
@@ -287,6 +314,13 @@ export default definePlaybook<T>({
       delegateTo: CONTROL_GROUP,
       description: 'the kube-dns service IP, read on a master',
       step: ({ runsOn }) => kubectlValue({ kubectl: kubectlOf(runsOn), args: ['get', 'svc', '-n', 'kube-system', 'kube-dns', '-o', 'jsonpath={.spec.clusterIP}'] }),
+    },
+    clusterNodes: {
+      on: NODE_GROUP,
+      delegateTo: CONTROL_GROUP,
+      needs: ['register'],
+      description: 'the pod CIDRs of every node the cluster knows, read on a master after this node registered',
+      step: ({ runsOn }) => kubectlValue({ kubectl: kubectlOf(runsOn), args: ['get', 'nodes', '-o', 'json'] }),
     },
     kubelet: {
       on: NODE_GROUP,
@@ -373,7 +407,7 @@ export default definePlaybook<T>({
     torConfig: {
       on: NODE_GROUP,
       delegateTo: TOR_GROUP,
-      needs: ['register', 'torPackage'],
+      needs: ['register', 'clusterNodes', 'torPackage'],
       description: 'keepalived.conf: the VIPs of every registered Windows node',
       step: (ctx) => {
         checkTorVars(ctx);

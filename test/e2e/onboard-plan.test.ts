@@ -14,7 +14,7 @@ import { compileGraph, type TaskGraph } from '../../runner/playbook/compile.js';
 import type { HostView, TaskContext } from '../../runner/playbook/define.js';
 import { UnknownOutput } from '../../runner/run/context.js';
 import { prebuildSteps } from '../../runner/run/run-graph.js';
-import onboard, { cniConfig, kubeletBinPath, kubeProxyBinPath, podAddresses, registeredPodCidrs } from '../../playbooks/onboard-windows.js';
+import onboard, { clusterPodCidrs, cniConfig, kubeletBinPath, kubeProxyBinPath, podAddresses, registeredPodCidrs } from '../../playbooks/onboard-windows.js';
 import { onboardVars } from './fixtures/onboard-lab.js';
 
 process.env.PLAY_T_ONB_VRRP = 'lab-pass';
@@ -93,7 +93,8 @@ test('--limit node009: its tasks on the node, on control1 (delegated) and on eve
   const deps = (id: string) => graph.nodes.find((n) => n.id === id)!.deps.map((d) => d.id).sort();
   t.deepEqual(deps('register@node009>control1'), ['kubelet@node009']);
   // A delegated task's needs are per target: the config on any tor host waits for the package on all of them.
-  t.deepEqual(deps('torConfig@node009>tor2'), ['register@node009>control1', 'torPackage@node009>tor1', 'torPackage@node009>tor2', 'torPackage@node009>tor3']);
+  t.deepEqual(deps('torConfig@node009>tor2'), ['clusterNodes@node009>control1', 'register@node009>control1', 'torPackage@node009>tor1', 'torPackage@node009>tor2', 'torPackage@node009>tor3']);
+  t.deepEqual(deps('clusterNodes@node009>control1'), ['register@node009>control1']);
   t.deepEqual(deps('kubelet@node009'), ['cniPlugin@node009', 'dnsIp@node009>control1', 'dockerRunning@node009', 'kubeconfig@node009', 'kubeletExe@node009', 'osBuild@node009'].sort());
   for (const tor of ['tor1', 'tor2', 'tor3']) at(`torConfig@node009>${tor}`);
   // The reboot comes after everything that may ask for it; the build is checked after it.
@@ -137,19 +138,27 @@ test('the flags of the field notes, every value from vars and the DNS IP read on
   });
 });
 
-test('VIP pod CIDRs: the target\'s registration output, others\' outputs when known; unknown ones left to their pod_cidr var', (t) => {
+test('VIP pod CIDRs: nodes the cluster knows, the target\'s registration, others\' registrations of the run when known', (t) => {
   const view = (name: string, groups = ['windows']): HostView => ({ name, groups, os: 'windows', vars: {} });
-  const inventory = [view('node009'), view('node010'), view('node011'), view('tor1', ['tor'])];
-  const known: Record<string, string> = { node009: '198.19.1.0/24', node011: '198.19.3.0/24' };
+  const inventory = [view('node009'), view('node010'), view('node011'), view('node012'), view('tor1', ['tor'])];
+  const registered: Record<string, string> = { node009: '198.19.1.0/24', node011: '198.19.3.0/24' };
+  // node012 was onboarded by an earlier run: only the cluster knows its pod CIDR. master1 is no Windows node.
+  const cluster = JSON.stringify({ items: [
+    { metadata: { name: 'node012' }, spec: { podCIDR: '198.19.4.0/24' } },
+    { metadata: { name: 'master1' }, spec: { podCIDR: '198.19.0.0/24' } },
+    { metadata: { name: 'node010' }, spec: {} },
+  ] });
   const ctx = (target: string) => ({
-    host: view(target), runsOn: inventory[3]!, inventory, group: () => [],
-    output: <O extends object>(_task: string, host = target): O => {
-      if (!(host in known)) throw new UnknownOutput('register', host);
-      return { podCidr: known[host] } as O;
+    host: view(target), runsOn: inventory[4]!, inventory, group: () => [],
+    output: <O extends object>(task: string, host = target): O => {
+      if (task === 'clusterNodes') return { value: cluster } as O;
+      if (!(host in registered)) throw new UnknownOutput('register', host);
+      return { podCidr: registered[host] } as O;
     },
-  }) as TaskContext<'register'>;
-  t.deepEqual(registeredPodCidrs(ctx('node009')), { node009: '198.19.1.0/24', node011: '198.19.3.0/24' });
+  }) as TaskContext<'register' | 'clusterNodes'>;
+  t.deepEqual(registeredPodCidrs(ctx('node009')), { node009: '198.19.1.0/24', node011: '198.19.3.0/24', node012: '198.19.4.0/24' });
   t.throws(() => registeredPodCidrs(ctx('node010')), { instanceOf: UnknownOutput }, 'the target\'s own registration must be known');
+  t.throws(() => clusterPodCidrs('error: no'), { message: /did not return JSON/ });
 });
 
 test('bad input refused before any host is touched, naming the task, host and var', (t) => {
