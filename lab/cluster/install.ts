@@ -1,28 +1,37 @@
 // The simulated cluster in the lab (a TEST DOUBLE): `play lab up --control 1` makes its state file
 // (with control1 as its master) and installs the kubectl stand-in on control1 as a shell wrapper in
 // control1's private /opt, so playbooks run it over SSH as `{{ kubectl }}`.
-import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { buildSync } from 'esbuild';
 import { writeIfChanged } from '../write.js';
 import { KUBECTL_PATH } from '../paths.js';
 import { LAB_CLUSTER, newClusterState, registerNode, updateClusterState } from './state.js';
 
 export const KUBECTL_MAIN = new URL('./kubectl.ts', import.meta.url).pathname;
+/** Where the bundled stand-in lives on control1 (its private /opt). */
+export const KUBECTL_BUNDLE = `${KUBECTL_PATH}.mjs`;
 
-/** tsx's loader by absolute URL: the wrapper runs from any cwd (a login shell's is /root). */
-function tsxLoader(): string {
-  return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+/**
+ * The stand-in as one self-contained ES module. A lab host sees its own private /tmp, /srv and /opt,
+ * so the project's files may not be visible there (a checkout under /tmp is not): the host gets a
+ * bundle in its /opt instead of a path into the checkout.
+ */
+export function bundleKubectl(): string {
+  const out = buildSync({
+    entryPoints: [KUBECTL_MAIN], bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'silent',
+    banner: { js: '// kubectl stand-in of the play lab (a test double), bundled from lab/cluster/kubectl.ts by `play lab up`.' },
+  });
+  return out.outputFiles[0]!.text;
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-export function kubectlWrapper(stateFile: string, node = process.execPath, loader = tsxLoader()): string {
+export function kubectlWrapper(stateFile: string, bundle = KUBECTL_BUNDLE, node = process.execPath): string {
   return [
     '#!/bin/sh',
     '# kubectl stand-in of the play lab (lab/cluster/kubectl.ts, a test double): written by `play lab up`.',
-    `exec ${quote(node)} --import ${quote(loader)} ${quote(KUBECTL_MAIN)} --state ${quote(stateFile)} "$@"`,
+    `exec ${quote(node)} ${quote(bundle)} --state ${quote(stateFile)} "$@"`,
     '',
   ].join('\n');
 }
@@ -41,5 +50,6 @@ export function ensureCluster(stateFile: string, control: { name: string; addres
   }, newClusterState(LAB_CLUSTER));
   const wrapper = join(control.optDir, KUBECTL_PATH.replace(/^\/opt\//, ''));
   mkdirSync(dirname(wrapper), { recursive: true, mode: 0o755 });
+  writeIfChanged(`${wrapper}.mjs`, bundleKubectl(), 0o644);
   writeIfChanged(wrapper, kubectlWrapper(stateFile), 0o755);
 }

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kubectlWrapper } from '../../../lab/cluster/install.js';
+import { bundleKubectl, kubectlWrapper } from '../../../lab/cluster/install.js';
 import { humanDuration, jsonpath, kubectl as kubectlInProcess, table } from '../../../lab/cluster/kubectl.js';
 import { type ClusterState, newClusterState, registerNode } from '../../../lab/cluster/state.js';
 
@@ -22,7 +22,8 @@ function cluster(t: ExecutionContext): { state: string; run: (...args: string[])
   registerNode(s, { name: 'node010', ready: false, os: 'windows', addresses: [{ type: 'InternalIP', address: '198.18.1.10' }, { type: 'Hostname', address: 'node010' }] }, new Date(Date.now() - 3 * 3_600_000 - 10_000));
   writeFileSync(state, JSON.stringify(s));
   const wrapper = join(dir, 'kubectl');
-  writeFileSync(wrapper, kubectlWrapper(state));
+  writeFileSync(`${wrapper}.mjs`, bundleKubectl());
+  writeFileSync(wrapper, kubectlWrapper(state, `${wrapper}.mjs`));
   chmodSync(wrapper, 0o755);
   const run = (...args: string[]) => new Promise<Run>((resolve) => {
     execFile(wrapper, args, { encoding: 'utf8', cwd: '/' }, (e, stdout, stderr) => resolve({ code: e ? Number(e.code) : 0, stdout, stderr }));
