@@ -1,26 +1,111 @@
-// `npm run demo`: brings up a small lab and shows play's cycle on it — plan (check), apply, and a
-// second run that changes nothing — with the real CLI, as a newcomer would type it.
+// `npm run demo`: brings up the lab (3 Linux hosts, 3 ToR gateways, 3 simulated Windows nodes, a
+// simulated cluster on control1) and onboards the Windows node node009 with the real CLI, as a
+// newcomer would type it: `play onboard-windows --limit node009`. Then it reads the results from
+// outside: the cluster's state (Ready, pod CIDR) and which tor host holds the node's gateway VIP.
+// Works on a fresh lab and on a re-run (then: 0 changed).
 import { spawnSync } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse as parseDotenv } from 'dotenv';
+import YAML from 'yaml';
 import { labUp } from './lab.js';
+import { writeIfChanged } from './write.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const NODE = 'node009';
 
-function play(args: string[]): number {
+const lab = await labUp({ linux: 3, tor: 3, windows: 3, control: 1 });
+const labDir = dirname(lab.inventoryPath);
+console.log(`lab up: ${lab.hosts.length} hosts (${lab.hosts.map((h) => h.name).join(' ')})\ninventory: ${lab.inventoryPath}`);
+
+// What onboard-windows needs beyond the lab's inventory: the node binaries and kubeconfig as local files
+// (small stand-ins: the Windows node is a simulator), and the Windows group's vars that name them.
+const demoDir = join(labDir, 'demo');
+mkdirSync(demoDir, { recursive: true, mode: 0o700 });
+const file = (name: string, text: string) => {
+  const path = join(demoDir, name);
+  writeIfChanged(path, text, 0o600);
+  return path;
+};
+const windowsVars = {
+  time_zone: 'China Standard Time',
+  ntp_servers: ['ntp1.lab.test', 'ntp2.lab.test'],
+  sshd_firewall_rule: true,
+  hotfix_kb: 'KB4549949',
+  hotfix_msu: 'C:\\Users\\Administrator\\Downloads\\windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7609b9a9e68d81.msu',
+  os_version: '10.0.17763',
+  os_revision: 1158,
+  docker_insecure_registries: ['registry.lab.test:5000'],
+  local_kubelet_exe: file('kubelet.exe', 'MZ stand-in for kubelet.exe v1.18.6\n'),
+  local_kube_proxy_exe: file('kube-proxy.exe', 'MZ stand-in for kube-proxy.exe v1.18.6\n'),
+  local_cni_win_bridge: file('win-bridge.exe', 'MZ stand-in for win-bridge.exe v0.8.5\n'),
+  local_kubeconfig: file('kubeconfig.conf', [
+    'apiVersion: v1', 'kind: Config', 'clusters:', '- cluster:', '    certificate-authority-data: TEFCLUNB', '    server: https://198.18.0.5:6443',
+    '  name: lab', 'users:', '- name: admin', '  user:', '    token: lab-demo-token', '',
+  ].join('\n')),
+  pause_image: 'registry.lab.test:5000/pause:1809',
+  cluster_pod_cidr: '198.19.0.0/16',
+  service_cidr: '198.18.240.0/20',
+  dns_search: ['default.svc.cluster.local', 'svc.cluster.local', 'cluster.local'],
+  kube_proxy_account: 'NT AUTHORITY\\NetworkService',
+};
+const inv = YAML.parse(readFileSync(lab.inventoryPath, 'utf8'));
+Object.assign(inv.all.children.windows.vars, windowsVars);
+const inventory = join(demoDir, 'inventory.yaml');
+writeIfChanged(inventory, YAML.stringify(inv));
+
+// Secrets come from the environment: the Windows password from the lab's windows.env, the VRRP password
+// from the environment or, made once, from demo/vrrp.env.
+const vrrpFile = join(demoDir, 'vrrp.env');
+if (!existsSync(vrrpFile)) writeFileSync(vrrpFile, `VRRP_AUTH_PASS=${randomBytes(6).toString('base64url')}\n`, { mode: 0o600 });
+const env: NodeJS.ProcessEnv = {
+  ...parseDotenv(readFileSync(vrrpFile, 'utf8')),
+  ...parseDotenv(readFileSync(join(labDir, 'windows.env'), 'utf8')),
+  ...process.env,
+  PLAY_INVENTORY: '',
+};
+
+function play(args: string[]): { code: number; report: any } {
   console.log(`\n$ play ${args.join(' ')}`);
-  const r = spawnSync(process.execPath, [resolve(root, 'bin/play.mjs'), ...args], { cwd: root, stdio: 'inherit' });
-  return r.status ?? 1;
+  const r = spawnSync(process.execPath, [resolve(root, 'bin/play.mjs'), ...args, '--report', join(demoDir, 'report.json')], {
+    cwd: root, env, stdio: 'inherit',
+  });
+  let report: any = null;
+  try { report = JSON.parse(readFileSync(join(demoDir, 'report.json'), 'utf8')); } catch { /* none */ }
+  return { code: r.status ?? 1, report };
 }
 
-const lab = await labUp({ linux: 3 });
-console.log(`lab up: ${lab.hosts.length} hosts (the demo uses linux1-linux3)\ninventory: ${lab.inventoryPath}`);
-const inv = ['-i', lab.inventoryPath, '-l', 'linux[0:2]', '--no-live'];
-const codes = [play(['bench', ...inv, '--check']), play(['bench', ...inv]), play(['bench', ...inv])];
+const run = play(['onboard-windows', '-i', inventory, '--limit', NODE, '--no-live']);
+const node = JSON.parse(readFileSync(join(labDir, 'cluster-state.json'), 'utf8')).nodes[NODE];
+const gateway = node?.podCIDR ? String(node.podCIDR).replace(/\.0\/(\d+)$/, '.1') : undefined;
+
+async function holder(vip: string): Promise<string[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const held = ['tor1', 'tor2', 'tor3'].filter((tor) => {
+      const r = spawnSync('ip', ['-n', tor, '-4', '-o', 'addr', 'show', 'dev', 'eth1'], { encoding: 'utf8' });
+      return r.stdout.includes(` ${vip}/`);
+    });
+    if (held.length === 1 || Date.now() > deadline) return held;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+const held = gateway ? await holder(gateway) : [];
+const changed = run.report ? Object.values<any>(run.report.hosts).flatMap((h) => h.steps).filter((s) => s.status === 'changed').length : undefined;
+
 console.log(`
-What happened:
-  1. --check probed every host and planned the changes without making them (exit ${codes[0]}: ${codes[0] === 2 ? '2 means "would change"' : 'nothing to change: an earlier demo already converged this lab'}).
-  2. the first run applied exactly those changes and probed again to prove them (exit ${codes[1]}).
-  3. the second run found nothing to do: every step ok, 0 changed (exit ${codes[2]}).
-Try: play hosts 'linux:!linux2' -i ${lab.inventoryPath}   |   play graph bench   |   play lab down`);
-process.exit(codes[1] === 0 && codes[2] === 0 ? 0 : 1);
+What happened (exit ${run.code}${changed !== undefined ? `, ${changed} step(s) changed${changed === 0 ? ': an earlier demo already onboarded it' : ''}` : ''}):
+  ${NODE}, a simulated Windows Server 2019 node (lab/windows, a test double), got its time, hotfix and reboot,
+  Docker, kubelet and kube-proxy as services, joined the simulated cluster on control1, got the HNS
+  L2Bridge network on its pod CIDR, and its pod gateway became a keepalived VIP on tor1-tor3.
+  ${node ? `${NODE} is ${node.ready ? 'Ready' : 'NOT Ready'} with pod CIDR ${node.podCIDR}` : `${NODE} is not registered in the cluster`} (${join(labDir, 'cluster-state.json')})
+  ${gateway ? `its gateway VIP ${gateway} is held by ${held.length ? held.join(', ') : 'no tor host yet'} (ip -n ${held[0] ?? 'tor1'} -4 addr show dev eth1)` : ''}
+Try next:
+  play onboard-windows -i ${inventory} --limit ${NODE} --check --diff      # the plan: nothing to change now
+  play onboard-windows -i ${inventory} --limit node010                    # onboard a second node (its VIP joins the same keepalived.conf)
+  play graph onboard-windows -i ${inventory} --limit ${NODE}              # the order: control, node, tor hosts
+  (the secrets are in ${join(labDir, 'windows.env')} and ${vrrpFile}: set -a; . FILE; set +a)
+  play lab down                                                           # remove everything the lab made`);
+process.exit(run.code === 0 && node?.ready && held.length === 1 ? 0 : 1);

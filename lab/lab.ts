@@ -9,3 +9,6 @@ export type { LabHostState, LabState } from './state.js';
 export type { LabOptions } from './paths.js';
 export { DEFAULT_LAB_DIR } from './paths.js';
 export type { LabCounts, LabGroup } from './topology.js';
+export { resetWindowsNode, setWindowsNodeFaults } from './windows-reset.js';
+export type { WindowsNodeReset } from './windows-reset.js';
+export type { WindowsNodeFaults } from './windows/faults.js';

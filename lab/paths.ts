@@ -46,6 +46,8 @@ export interface WindowsNodePaths {
   hostKey: string;
   pidFile: string;
   log: string;
+  /** The simulator's faults (lab/windows/faults.ts), JSON; read at start and on SIGHUP (setWindowsNodeFaults). */
+  faults: string;
   /** The lab's cluster state, which the node registers in (only once it exists: no control host, no cluster). */
   clusterState: string;
 }
@@ -105,6 +107,7 @@ export function windowsNodePaths(dir: string, host: string): WindowsNodePaths {
     hostKey: join(hostDir, 'ssh_host_ed25519_key'),
     pidFile: join(hostDir, 'simulator.pid'),
     log: join(hostDir, 'simulator.log'),
+    faults: join(hostDir, 'faults.json'),
     clusterState: join(dir, 'cluster-state.json'),
   };
 }

@@ -101,7 +101,7 @@ function spawnDetached(host: HostPlan, paths: WindowsNodePaths, password: string
   try {
     const child = spawn(IP, ['netns', 'exec', host.namespace, SETSID, '-f', process.execPath, '--import', 'tsx', SIMULATOR_MAIN,
       '--name', host.name, '--state', paths.state, '--host-key', paths.hostKey, '--listen', `${host.address}:22`,
-      '--pidfile', paths.pidFile, '--cluster-state', paths.clusterState], {
+      '--pidfile', paths.pidFile, '--cluster-state', paths.clusterState, '--faults-file', paths.faults], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, [WINDOWS_PASSWORD_ENV]: password },
       stdio: ['ignore', log, log],

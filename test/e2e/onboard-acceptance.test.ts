@@ -1,0 +1,237 @@
+// onboard-windows acceptance (issue 5), end to end in the shared lab with the real CLI: the lab hook that
+// resets a simulated Windows node (lab/windows, a TEST DOUBLE) to a fresh node; --check on a fresh node
+// (exact plan, `unknown` where an output is not known yet, nothing changed); two fresh nodes onboarded
+// at once (distinct pod CIDRs, both VIPs in one keepalived.conf, each held by one tor host); and a node
+// that fails half-way (a hung New-PlayHnsNetwork hits the per-step timeout) while the other finishes,
+// then completes on a re-run once the fault is gone.
+//
+// Holds the tor-hosts lock (fixtures/tor-lock.ts) from first to last test, as onboard-windows.test.ts
+// does, and leaves keepalived stopped and node010 fresh (onboard-windows.test.ts gives node010 a pod_cidr
+// var standing for a node onboarded elsewhere: the cluster must not know node010 then).
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+import YAML from 'yaml';
+import { resetWindowsNode, setWindowsNodeFaults } from '../../lab/lab.js';
+import { windowsNodePaths } from '../../lab/paths.js';
+import { ensureLab, sshRun, type Lab } from '../helpers/lab.js';
+import { play, projectRoot, type CliResult } from '../helpers/play.js';
+import { onboardVars } from './fixtures/onboard-lab.js';
+import { holdTorHosts } from './fixtures/tor-lock.js';
+
+const NODES = ['node009', 'node010'];
+/** Both nodes. (`node00[89]` is Ansible's subscript syntax, position 89 of a group `node00`: play refuses it, exit 64, as Ansible would.) */
+const TWO = 'node009:node010';
+const TORS = ['tor1', 'tor2', 'tor3'];
+const CONF = '/etc/keepalived/keepalived.conf';
+/** After a (re)start keepalived elects in about 4 s. */
+const SETTLE_MS = 20_000;
+/** The per-step limit (--timeout) of the fault run: a hung call fails its step after this. */
+const STEP_TIMEOUT_S = 15;
+
+let lab: Lab;
+let labDir: string;
+let inventory: string;
+let env: NodeJS.ProcessEnv;
+let releaseTorHosts: (() => Promise<void>) | undefined;
+let faulted = false;
+const hostKeys: Record<string, string> = {};
+const resets: Record<string, Awaited<ReturnType<typeof resetWindowsNode>>> = {};
+const tmpDirs: string[] = [];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((res) => {
+    execFile(file, args, { encoding: 'utf8', timeout: 30_000 }, (e, stdout, stderr) => res({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, stdout, stderr }));
+  });
+}
+
+async function onHost(host: string, cmd: string): Promise<string> {
+  const r = await sshRun(lab, lab.host(host), cmd);
+  if (r.code !== 0) throw new Error(`${cmd} on ${host}: exit ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+async function onboard(limit: string, args: string[] = []): Promise<CliResult & { report: any }> {
+  const r = await play(['onboard-windows', '-i', inventory, '--limit', limit, '--json', '--no-live', ...args], env);
+  let report: any = null;
+  try { report = JSON.parse(r.stdout); } catch { /* not JSON: the assertions show stdout */ }
+  return { ...r, report };
+}
+
+async function stopKeepalived(t: { log: (...a: unknown[]) => void }): Promise<void> {
+  const r = await play([resolve(projectRoot, 'test/e2e/fixtures/tor-keepalived-stopped.ts'), '-i', lab.inventoryPath]);
+  if (r.code !== 0) t.log(`stopping keepalived: exit ${r.code}: ${r.stdout}${r.stderr}`);
+  for (const tor of TORS) {
+    const pids = (await run('ip', ['netns', 'pids', tor])).stdout.split(/\s+/).filter((x) => /^\d+$/.test(x));
+    for (const p of pids) {
+      if ((await run('readlink', [`/proc/${p}/exe`])).stdout.trim() !== '/usr/sbin/keepalived') continue;
+      try { process.kill(Number(p), 'SIGKILL'); } catch { /* gone */ }
+    }
+    const addrs = (await run('ip', ['-n', tor, '-4', '-o', 'addr', 'show', 'dev', 'eth1'])).stdout;
+    for (const m of addrs.matchAll(/inet (198\.19\.\d+\.\d+\/\d+)/g)) await run('ip', ['-n', tor, 'addr', 'del', m[1]!, 'dev', 'eth1']);
+  }
+}
+
+async function holders(vip: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const tor of TORS) {
+    const r = await run('ip', ['-n', tor, '-4', '-o', 'addr', 'show', 'dev', 'eth1']);
+    if (r.stdout.includes(` ${vip}/`)) out.push(tor);
+  }
+  return out;
+}
+
+const cluster = () => JSON.parse(readFileSync(join(labDir, 'cluster-state.json'), 'utf8'));
+const stateFile = (node: string) => windowsNodePaths(labDir, node).state;
+const readOrNull = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : null);
+const gatewayOf = (cidr: string) => cidr.replace(/\.0\/24$/, '.1');
+const settled = (s: any) => s.status === 'ok' || (s.status === 'skipped' && /^not triggered/.test(s.error ?? ''));
+const describe = (r: CliResult) => `exit ${r.code}\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`;
+
+test.before(async (t) => {
+  releaseTorHosts = await holdTorHosts();
+  lab = await ensureLab({ linux: 4, tor: 3, windows: 2, control: 1 });
+  labDir = dirname(lab.inventoryPath);
+  const dir = mkdtempSync(join(tmpdir(), 'play-accept-'));
+  tmpDirs.push(dir);
+  const knownHosts = join(dir, 'known_hosts');
+  writeFileSync(knownHosts, readFileSync(lab.knownHostsPath));
+  const inv = YAML.parse(readFileSync(lab.inventoryPath, 'utf8'));
+  inv.all.vars.ansible_ssh_common_args = `-o UserKnownHostsFile=${knownHosts}`;
+  Object.assign(inv.all.children.windows.vars, onboardVars(dir));
+  inventory = join(dir, 'inventory.yaml');
+  writeFileSync(inventory, YAML.stringify(inv));
+  env = { ...parseDotenv(readFileSync(join(labDir, 'windows.env'), 'utf8')), VRRP_AUTH_PASS: 'lab-vrrp' };
+  await stopKeepalived(t);
+  await Promise.all(TORS.map((tor) => onHost(tor, `rm -f ${CONF}`)));
+  for (const node of NODES) {
+    hostKeys[node] = readFileSync(windowsNodePaths(labDir, node).hostKey, 'utf8');
+    const started = Date.now();
+    resets[node] = await resetWindowsNode(node);
+    t.log(`reset ${node} in ${Date.now() - started} ms: ${JSON.stringify(resets[node])}`);
+  }
+});
+
+test.after.always('fault cleared, node010 fresh, keepalived stopped, tor hosts released', async (t) => {
+  try {
+    if (lab) {
+      if (faulted) await setWindowsNodeFaults('node010', null).catch((e) => t.log(`clearing faults: ${e.message}`));
+      await resetWindowsNode('node010').catch((e) => t.log(`resetting node010: ${e.message}`));
+      await stopKeepalived(t);
+    }
+    for (const dir of tmpDirs) rmSync(dir, { recursive: true, force: true });
+  } finally {
+    await releaseTorHosts?.();
+  }
+});
+
+test.serial('resetWindowsNode: a fresh node (no model state, not in the cluster), the same host key, a new simulator', async (t) => {
+  const c = cluster();
+  for (const node of NODES) {
+    t.falsy(c.nodes[node], `${node} is not in the cluster state`);
+    t.is(readFileSync(windowsNodePaths(labDir, node).hostKey, 'utf8'), hostKeys[node], `${node} keeps its host key`);
+    t.true(existsSync(`/proc/${resets[node]!.pid}`), `${node}'s new simulator runs`);
+    const s = readOrNull(stateFile(node));
+    if (s !== null) t.falsy(JSON.parse(s).services?.kubelet, `${node}'s model is fresh: no kubelet service`);
+  }
+  // The copied known_hosts (made before the reset) still verifies the node: a read-only run reaches it.
+  const r = await play(['hosts', 'windows', '-i', inventory], env);
+  t.is(r.code, 0, r.stderr);
+});
+
+test.serial('--check --limit node009 on a fresh node: exit 2, every change listed, outputs not known yet are unknown, nothing changed', async (t) => {
+  const before = readOrNull(stateFile('node009'));
+  const clusterBefore = JSON.stringify(cluster().nodes);
+  const started = Date.now();
+  const r = await onboard('node009', ['--check']);
+  t.log(`check run: ${Date.now() - started} ms, summary ${JSON.stringify(r.report?.summary)}`);
+  t.is(r.code, 2, describe(r));
+  const steps: any[] = r.report.hosts.node009.steps;
+  const status = Object.fromEntries(steps.map((s) => [s.task, s.status]));
+  t.log(Object.entries(status).map(([k, v]) => `${k}=${v}`).join(' '));
+  for (const task of ['timezone', 'ntp', 'autoUpdate', 'sshdFirewall', 'hotfix', 'containers', 'docker', 'kubeletExe', 'kubeProxyExe', 'cniPlugin', 'kubeconfig']) {
+    t.is(status[task], 'changed', `${task} would change on a fresh node`);
+  }
+  for (const task of ['kubelet', 'cniConfig', 'kubeProxy']) t.true(status[task] === 'changed' || status[task] === 'unknown', `${task}: ${status[task]}`);
+  t.deepEqual(steps.filter((s) => s.status === 'ok').map((s) => s.task), [], 'nothing is ok on a fresh node');
+  // Never a false ok: what hangs on the hotfix's reboot output or on the registration (the pod CIDR) is unknown.
+  for (const task of ['reboot', 'hnsNetwork', 'hnsEndpoint']) {
+    t.is(status[task], 'unknown', `${task} is unknown in check mode: ${steps.find((s) => s.task === task)?.error}`);
+  }
+  for (const s of steps) t.not(s.status, 'failed', `${s.task}: ${s.error}`);
+  const torConfig = r.report.hosts.tor1.steps.find((s: any) => s.task === 'torConfig');
+  t.is(torConfig?.status, 'unknown', 'the tor config needs the pod CIDR: unknown');
+  t.is(readOrNull(stateFile('node009')), before, 'the node\'s model state file is unchanged');
+  t.is(JSON.stringify(cluster().nodes), clusterBefore, 'the cluster state is unchanged');
+});
+
+test.serial('--limit node009:node010 onboards two fresh nodes at once: both Ready, distinct pod CIDRs, both VIPs in one keepalived.conf, each held once', async (t) => {
+  const started = Date.now();
+  const r = await onboard(TWO);
+  t.log(`two-node run: ${Date.now() - started} ms, summary ${JSON.stringify(r.report?.summary)}`);
+  t.is(r.code, 0, describe(r));
+  const c = cluster();
+  const cidrs = NODES.map((n) => c.nodes[n]?.podCIDR);
+  for (const n of NODES) t.true(c.nodes[n]?.ready, `${n} is Ready`);
+  t.not(cidrs[0], cidrs[1], `distinct pod CIDRs: ${cidrs.join(', ')}`);
+  for (const cidr of cidrs) t.regex(cidr, /^198\.19\.\d+\.0\/24$/);
+  const vips = cidrs.map(gatewayOf);
+  for (const tor of TORS) {
+    const conf = await onHost(tor, `cat ${CONF}`);
+    for (const vip of vips) t.true(conf.includes(`${vip}/24 dev eth1`), `${tor}: ${vip} in keepalived.conf`);
+    t.is((conf.match(/vrrp_instance /g) ?? []).length, 1, `${tor}: one vrrp_instance`);
+  }
+  const electStarted = Date.now();
+  let held: string[][] = [];
+  for (;;) {
+    held = await Promise.all(vips.map(holders));
+    if (held.every((h) => h.length === 1)) break;
+    if (Date.now() - electStarted > SETTLE_MS) break;
+    await sleep(200);
+  }
+  for (const [i, vip] of vips.entries()) t.is(held[i]!.length, 1, `exactly one tor host holds ${vip}: ${held[i]!.join(', ') || 'none'}`);
+  t.log(`${vips.map((v, i) => `${v} on ${held[i]!.join(',')}`).join('; ')}, ${Date.now() - electStarted} ms after the run`);
+});
+
+test.serial('a node that fails half-way (hung New-PlayHnsNetwork): node010 failed with the step and reason, node009 ok; without the fault a re-run completes node010', async (t) => {
+  const cidr009 = cluster().nodes.node009.podCIDR;
+  await resetWindowsNode('node010');
+  await setWindowsNodeFaults('node010', { hangFunction: 'New-PlayHnsNetwork' });
+  faulted = true;
+  const started = Date.now();
+  const r = await onboard(TWO, ['--timeout', String(STEP_TIMEOUT_S)]);
+  t.log(`fault run: ${Date.now() - started} ms, summary ${JSON.stringify(r.report?.summary)}`);
+  t.is(r.code, 3, describe(r));
+  const failed = r.report.hosts.node010.steps.filter((s: any) => s.status === 'failed');
+  t.deepEqual(failed.map((s: any) => s.task), ['hnsNetwork'], JSON.stringify(failed));
+  t.regex(failed[0].error, new RegExp(`timed out after ${STEP_TIMEOUT_S} s`));
+  t.true(r.stdout.includes('hnsNetwork'));
+  for (const s of r.report.hosts.node009.steps) t.true(settled(s), `node009 ${s.task}: ${s.status} ${s.error ?? ''}`);
+  for (const tor of TORS) {
+    for (const s of r.report.hosts[tor].steps.filter((x: any) => x.target === 'node009')) {
+      // node010 was reset (removed from the cluster): node009's config may change (node010's VIP comes or goes with its registration).
+      t.true(settled(s) || s.status === 'changed', `${tor} ${s.task} for node009: ${s.status} ${s.error ?? ''}`);
+      if (s.status === 'changed') t.log(`${tor} ${s.task} for node009 changed: ${s.textDiff ?? s.fields.join(',')}`);
+    }
+    for (const s of r.report.hosts[tor].steps.filter((x: any) => x.target === 'node010')) t.is(s.status, 'skipped', `${tor} ${s.task} for node010 is skipped`);
+  }
+  t.is(cluster().nodes.node009.podCIDR, cidr009);
+  t.true(cluster().nodes.node009.ready);
+
+  await setWindowsNodeFaults('node010', null);
+  faulted = false;
+  const again = await onboard(TWO);
+  t.log(`re-run: summary ${JSON.stringify(again.report?.summary)}`);
+  t.is(again.code, 0, describe(again));
+  t.true(cluster().nodes.node010.ready, 'node010 Ready');
+  for (const s of again.report.hosts.node009.steps) t.true(settled(s), `node009 ${s.task}: ${s.status}`);
+  const cidrs = NODES.map((n) => cluster().nodes[n].podCIDR);
+  for (const tor of TORS) {
+    const conf = await onHost(tor, `cat ${CONF}`);
+    for (const cidr of cidrs) t.true(conf.includes(`${gatewayOf(cidr)}/24 dev eth1`), `${tor}: ${gatewayOf(cidr)} in keepalived.conf`);
+  }
+});
