@@ -109,7 +109,20 @@ function enumerate(inv: Inventory, expr: string, term: string, pattern: string):
 function matchOne(inv: Inventory, term: string, pattern: string): string[] {
   const bare = term[0] === '&' || term[0] === '!' ? term.slice(1) : term;
   const { expr, subscript } = splitSubscript(bare);
-  const names = enumerate(inv, expr, term, pattern);
+  let names: string[];
+  try {
+    names = enumerate(inv, expr, term, pattern);
+  } catch (e) {
+    // Where ansible stops (`node00[89]`: no group or host `node00` to subscript), the term is read
+    // as the glob it looks like, a character class: node009, node008. Where the base matches,
+    // ansible's subscript meaning stands, so `play hosts` still agrees with `ansible --list-hosts`.
+    if (!subscript || !(e instanceof UsageError)) throw e;
+    try {
+      return enumerate(inv, bare, term, pattern);
+    } catch {
+      throw e;
+    }
+  }
   const picked = applySubscript(names, subscript);
   if (!picked) {
     throw new UsageError(`host pattern '${pattern}': no host matched the subscripted pattern '${bare}': '${expr}' matches `

@@ -23,8 +23,11 @@ import { onboardVars } from './fixtures/onboard-lab.js';
 import { holdTorHosts } from './fixtures/tor-lock.js';
 
 const NODES = ['node009', 'node010'];
-/** Both nodes. (`node00[89]` is Ansible's subscript syntax, position 89 of a group `node00`: play refuses it, exit 64, as Ansible would.) */
-const TWO = 'node009:node010';
+/**
+ * Both nodes, as a glob like the issue's `node00[89]` (the lab's nodes are node009 and node010): where
+ * Ansible would read the brackets as a subscript of a base that matches nothing, play reads a glob.
+ */
+const TWO = 'node0[01][09]';
 const TORS = ['tor1', 'tor2', 'tor3'];
 const CONF = '/etc/keepalived/keepalived.conf';
 /** After a (re)start keepalived elects in about 4 s. */
@@ -169,7 +172,7 @@ test.serial('--check --limit node009 on a fresh node: exit 2, every change liste
   t.is(JSON.stringify(cluster().nodes), clusterBefore, 'the cluster state is unchanged');
 });
 
-test.serial('--limit node009:node010 onboards two fresh nodes at once: both Ready, distinct pod CIDRs, both VIPs in one keepalived.conf, each held once', async (t) => {
+test.serial('--limit \'node0[01][09]\' onboards two fresh nodes at once: both Ready, distinct pod CIDRs, both VIPs in one keepalived.conf, each held once', async (t) => {
   const started = Date.now();
   const r = await onboard(TWO);
   t.log(`two-node run: ${Date.now() - started} ms, summary ${JSON.stringify(r.report?.summary)}`);

@@ -96,9 +96,17 @@ test('a term that matches nothing is refused, naming the term and close names', 
   t.regex(typo.message, /did you mean 'windows'/);
   const host = t.throws(() => names('node09'), { instanceOf: UsageError });
   t.regex(host.message, /'node09' matches no host or group.*did you mean .*'node009'/);
-  const sub = t.throws(() => names('db0[12]'), { instanceOf: UsageError });
-  t.regex(sub.message, /'db0' matches no host or group.*\[12\] of 'db0\[12\]' picks hosts by position/);
+  const sub = t.throws(() => names('zz0[12]'), { instanceOf: UsageError });
+  t.regex(sub.message, /'zz0' matches no host or group.*\[12\] of 'zz0\[12\]' picks hosts by position/);
   t.throws(() => names('~^nothing'), { instanceOf: UsageError, message: /'~\^nothing' matches no host or group/ });
+});
+
+test('where ansible has nothing to subscript, [..] is the glob character class it looks like', (t) => {
+  // ansible: 'node0' matches nothing, so node0[09] is an error there; the issue's --limit 'node00[89]' means a glob.
+  t.deepEqual(names('node01[01]'), ['node010', 'node011']);
+  t.deepEqual(names('node00[9]'), ['node009']);
+  // Where the base matches, the subscript keeps ansible's meaning (a position).
+  t.deepEqual(names('windows[0]').length, 1);
 });
 
 test('a subscript out of range and a bad regex are usage errors', (t) => {
