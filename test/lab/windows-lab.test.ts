@@ -154,9 +154,12 @@ e2e('the password comes only from windows.env for the lab\'s inventory; the envi
 
 e2e('up again keeps the simulators: same pids, same host keys', async (t) => {
   const pick = (l: Lab) => l.state.hosts.filter((h) => h.group === 'windows').map((h) => [h.name, h.sshdPid, h.hostKey]);
+  // The onboarding tests reset (restart) node009/node010 while they hold this lock: wait for them.
+  const release = await holdTorHosts();
+  t.teardown(release);
   const first = await ensureLab({ windows: 2 });
   const second = await ensureLab({ linux: 4, windows: 2 });
-  t.is(pick(first).length, 2);
+  t.true(pick(first).length >= 2, 'node009 and node010 (the demo adds node011)');
   t.deepEqual(pick(second), pick(first));
   t.false(second.state.started.some((n) => n.startsWith('node')));
 });
