@@ -3,17 +3,13 @@
 import test from 'ava';
 import type { AnyStep } from '../../runner/core/step.js';
 import { command, directory, file, lineInFile, sysctl } from '../../tasks/linux/index.js';
-import { ensureLab, sshRun, type Lab } from '../helpers/lab.js';
+import { ensureLab, onLabHost, type Lab } from '../helpers/lab.js';
 import { runStep, scratch } from '../helpers/play.js';
 
 let lab: Lab;
 test.before(async () => { lab = await ensureLab({ linux: 4 }); });
 
-async function onHost(host: string, cmd: string): Promise<string> {
-  const r = await sshRun(lab, lab.host(host), cmd);
-  if (r.code !== 0) throw new Error(`${cmd} on ${host}: exit ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
+const onHost = (host: string, cmd: string) => onLabHost(lab, host, cmd);
 
 async function threeRuns(t: any, host: string, step: AnyStep, observe: () => Promise<string>) {
   const before = await observe();

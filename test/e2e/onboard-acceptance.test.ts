@@ -9,7 +9,6 @@
 // does, and leaves keepalived stopped and node010 fresh (onboard-windows.test.ts gives node010 a pod_cidr
 // var standing for a node onboarded elsewhere: the cluster must not know node010 then).
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -17,7 +16,7 @@ import { parse as parseDotenv } from 'dotenv';
 import YAML from 'yaml';
 import { resetWindowsNode, setWindowsNodeFaults } from '../../lab/lab.js';
 import { windowsNodePaths } from '../../lab/paths.js';
-import { ensureLab, sshRun, type Lab } from '../helpers/lab.js';
+import { ensureLab, onLabHost, runLocal, type Lab } from '../helpers/lab.js';
 import { play, projectRoot, type CliResult } from '../helpers/play.js';
 import { onboardVars } from './fixtures/onboard-lab.js';
 import { holdTorHosts } from './fixtures/tor-lock.js';
@@ -46,17 +45,9 @@ const resets: Record<string, Awaited<ReturnType<typeof resetWindowsNode>>> = {};
 const tmpDirs: string[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((res) => {
-    execFile(file, args, { encoding: 'utf8', timeout: 30_000 }, (e, stdout, stderr) => res({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, stdout, stderr }));
-  });
-}
+const run = runLocal;
 
-async function onHost(host: string, cmd: string): Promise<string> {
-  const r = await sshRun(lab, lab.host(host), cmd);
-  if (r.code !== 0) throw new Error(`${cmd} on ${host}: exit ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
+const onHost = (host: string, cmd: string) => onLabHost(lab, host, cmd);
 
 async function onboard(limit: string, args: string[] = []): Promise<CliResult & { report: any }> {
   const r = await play(['onboard-windows', '-i', inventory, '--limit', limit, '--json', '--no-live', ...args], env);

@@ -8,13 +8,12 @@
 // node010 is not onboarded here: its pod_cidr var stands for a node onboarded earlier (its VIP must
 // be kept on the tor hosts).
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import YAML from 'yaml';
-import { ensureLab, sshRun, type Lab } from '../helpers/lab.js';
+import { ensureLab, onLabHost, runLocal, type Lab } from '../helpers/lab.js';
 import { play, projectRoot, type CliResult } from '../helpers/play.js';
 import { LAB_CLUSTER, onboardVars } from './fixtures/onboard-lab.js';
 import { holdTorHosts } from './fixtures/tor-lock.js';
@@ -35,17 +34,9 @@ let releaseTorHosts: (() => Promise<void>) | undefined;
 const tmpDirs: string[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((res) => {
-    execFile(file, args, { encoding: 'utf8', timeout: 30_000 }, (e, stdout, stderr) => res({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, stdout, stderr }));
-  });
-}
+const run = runLocal;
 
-async function onHost(host: string, cmd: string): Promise<string> {
-  const r = await sshRun(lab, lab.host(host), cmd);
-  if (r.code !== 0) throw new Error(`${cmd} on ${host}: exit ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
+const onHost = (host: string, cmd: string) => onLabHost(lab, host, cmd);
 
 async function onboard(args: string[] = []): Promise<CliResult & { report: any }> {
   const r = await play(['onboard-windows', '-i', inventory, '--limit', NODE, ...args], env);

@@ -8,12 +8,11 @@
 // crash and fail on top of it. Before and after, keepalived is stopped on the tor hosts, so every
 // run of the suite starts clean.
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import YAML from 'yaml';
-import { ensureLab, sshRun, type Lab } from '../helpers/lab.js';
+import { ensureLab, onLabHost, runLocal, type Lab } from '../helpers/lab.js';
 import { play, projectRoot, type CliResult } from '../helpers/play.js';
 import { holdTorHosts } from './fixtures/tor-lock.js';
 
@@ -57,17 +56,9 @@ function inventoryCopy(edit: (inv: any) => void = () => {}): string {
   return path;
 }
 
-function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((res) => {
-    execFile(file, args, { encoding: 'utf8', timeout: 30_000 }, (e, stdout, stderr) => res({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, stdout, stderr }));
-  });
-}
+const run = runLocal;
 
-async function onHost(host: string, cmd: string): Promise<string> {
-  const r = await sshRun(lab, lab.host(host), cmd);
-  if (r.code !== 0) throw new Error(`${cmd} on ${host}: exit ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
+const onHost = (host: string, cmd: string) => onLabHost(lab, host, cmd);
 
 /** tor-gateway with the test inventory; `--json` reports parsed. */
 async function torGateway(args: string[] = [], env: NodeJS.ProcessEnv = ENV, inv = inventory): Promise<CliResult & { report: any }> {

@@ -73,3 +73,17 @@ export async function sshRun(lab: Lab, host: LabHost, command: string): Promise<
     await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
   }
 }
+
+/** Runs `command` on the host and returns its stdout; a non-zero exit throws with the command, host and stderr. */
+export async function onLabHost(lab: Lab, host: string, command: string): Promise<string> {
+  const r = await sshRun(lab, lab.host(host), command);
+  if (r.code !== 0) throw new Error(`${command} on ${host}: exit ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Runs a local program without a shell (ip, ssh-keygen, ...): its exit code and output. */
+export function runLocal(file: string, args: string[], timeoutMs = 30_000): Promise<SshResult> {
+  return new Promise((res) => {
+    execFile(file, args, { encoding: 'utf8', timeout: timeoutMs }, (e, stdout, stderr) => res({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, stdout, stderr }));
+  });
+}
