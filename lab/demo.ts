@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseDotenv } from 'dotenv';
 import YAML from 'yaml';
 import { labUp } from './lab.js';
+import { onboardVars } from './onboard-vars.js';
 import { writeIfChanged } from './write.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,33 +25,7 @@ console.log(`lab up: ${lab.hosts.length} hosts (${lab.hosts.map((h) => h.name).j
 // (small stand-ins: the Windows node is a simulator), and the Windows group's vars that name them.
 const demoDir = join(labDir, 'demo');
 mkdirSync(demoDir, { recursive: true, mode: 0o700 });
-const file = (name: string, text: string) => {
-  const path = join(demoDir, name);
-  writeIfChanged(path, text, 0o600);
-  return path;
-};
-const windowsVars = {
-  time_zone: 'China Standard Time',
-  ntp_servers: ['ntp1.lab.test', 'ntp2.lab.test'],
-  sshd_firewall_rule: true,
-  hotfix_kb: 'KB4549949',
-  hotfix_msu: 'C:\\Users\\Administrator\\Downloads\\windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7609b9a9e68d81.msu',
-  os_version: '10.0.17763',
-  os_revision: 1158,
-  docker_insecure_registries: ['registry.lab.test:5000'],
-  local_kubelet_exe: file('kubelet.exe', 'MZ stand-in for kubelet.exe v1.18.6\n'),
-  local_kube_proxy_exe: file('kube-proxy.exe', 'MZ stand-in for kube-proxy.exe v1.18.6\n'),
-  local_cni_win_bridge: file('win-bridge.exe', 'MZ stand-in for win-bridge.exe v0.8.5\n'),
-  local_kubeconfig: file('kubeconfig.conf', [
-    'apiVersion: v1', 'kind: Config', 'clusters:', '- cluster:', '    certificate-authority-data: TEFCLUNB', '    server: https://198.18.0.5:6443',
-    '  name: lab', 'users:', '- name: admin', '  user:', '    token: lab-demo-token', '',
-  ].join('\n')),
-  pause_image: 'registry.lab.test:5000/pause:1809',
-  cluster_pod_cidr: '198.19.0.0/16',
-  service_cidr: '198.18.240.0/20',
-  dns_search: ['default.svc.cluster.local', 'svc.cluster.local', 'cluster.local'],
-  kube_proxy_account: 'NT AUTHORITY\\NetworkService',
-};
+const windowsVars = onboardVars(demoDir);
 const inv = YAML.parse(readFileSync(lab.inventoryPath, 'utf8'));
 Object.assign(inv.all.children.windows.vars, windowsVars);
 const inventory = join(demoDir, 'inventory.yaml');

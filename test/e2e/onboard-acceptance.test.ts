@@ -11,15 +11,16 @@
 import test from 'ava';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import YAML from 'yaml';
 import { resetWindowsNode, setWindowsNodeFaults } from '../../lab/lab.js';
 import { windowsNodePaths } from '../../lab/paths.js';
-import { ensureLab, onLabHost, runLocal, type Lab } from '../helpers/lab.js';
-import { play, projectRoot, type CliResult } from '../helpers/play.js';
+import { ensureLab, onLabHost, type Lab } from '../helpers/lab.js';
+import { play, type CliResult } from '../helpers/play.js';
 import { onboardVars } from './fixtures/onboard-lab.js';
 import { holdTorHosts } from './fixtures/tor-lock.js';
+import { stopKeepalived, TORS, vipHolders } from './fixtures/tor-hosts.js';
 
 const NODES = ['node009', 'node010'];
 /**
@@ -27,7 +28,6 @@ const NODES = ['node009', 'node010'];
  * Ansible would read the brackets as a subscript of a base that matches nothing, play reads a glob.
  */
 const TWO = 'node0[01][09]';
-const TORS = ['tor1', 'tor2', 'tor3'];
 const CONF = '/etc/keepalived/keepalived.conf';
 /** After a (re)start keepalived elects in about 4 s. */
 const SETTLE_MS = 20_000;
@@ -45,7 +45,6 @@ const resets: Record<string, Awaited<ReturnType<typeof resetWindowsNode>>> = {};
 const tmpDirs: string[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const run = runLocal;
 
 const onHost = (host: string, cmd: string) => onLabHost(lab, host, cmd);
 
@@ -56,28 +55,7 @@ async function onboard(limit: string, args: string[] = []): Promise<CliResult & 
   return { ...r, report };
 }
 
-async function stopKeepalived(t: { log: (...a: unknown[]) => void }): Promise<void> {
-  const r = await play([resolve(projectRoot, 'test/e2e/fixtures/tor-keepalived-stopped.ts'), '-i', lab.inventoryPath]);
-  if (r.code !== 0) t.log(`stopping keepalived: exit ${r.code}: ${r.stdout}${r.stderr}`);
-  for (const tor of TORS) {
-    const pids = (await run('ip', ['netns', 'pids', tor])).stdout.split(/\s+/).filter((x) => /^\d+$/.test(x));
-    for (const p of pids) {
-      if ((await run('readlink', [`/proc/${p}/exe`])).stdout.trim() !== '/usr/sbin/keepalived') continue;
-      try { process.kill(Number(p), 'SIGKILL'); } catch { /* gone */ }
-    }
-    const addrs = (await run('ip', ['-n', tor, '-4', '-o', 'addr', 'show', 'dev', 'eth1'])).stdout;
-    for (const m of addrs.matchAll(/inet (198\.19\.\d+\.\d+\/\d+)/g)) await run('ip', ['-n', tor, 'addr', 'del', m[1]!, 'dev', 'eth1']);
-  }
-}
 
-async function holders(vip: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const tor of TORS) {
-    const r = await run('ip', ['-n', tor, '-4', '-o', 'addr', 'show', 'dev', 'eth1']);
-    if (r.stdout.includes(` ${vip}/`)) out.push(tor);
-  }
-  return out;
-}
 
 const cluster = () => JSON.parse(readFileSync(join(labDir, 'cluster-state.json'), 'utf8'));
 const stateFile = (node: string) => windowsNodePaths(labDir, node).state;
@@ -100,7 +78,7 @@ test.before(async (t) => {
   inventory = join(dir, 'inventory.yaml');
   writeFileSync(inventory, YAML.stringify(inv));
   env = { ...parseDotenv(readFileSync(join(labDir, 'windows.env'), 'utf8')), VRRP_AUTH_PASS: 'lab-vrrp' };
-  await stopKeepalived(t);
+  await stopKeepalived(lab, t);
   await Promise.all(TORS.map((tor) => onHost(tor, `rm -f ${CONF}`)));
   for (const node of NODES) {
     hostKeys[node] = readFileSync(windowsNodePaths(labDir, node).hostKey, 'utf8');
@@ -115,7 +93,7 @@ test.after.always('fault cleared, node010 fresh, keepalived stopped, tor hosts r
     if (lab) {
       if (faulted) await setWindowsNodeFaults('node010', null).catch((e) => t.log(`clearing faults: ${e.message}`));
       await resetWindowsNode('node010').catch((e) => t.log(`resetting node010: ${e.message}`));
-      await stopKeepalived(t);
+      await stopKeepalived(lab, t);
     }
     for (const dir of tmpDirs) rmSync(dir, { recursive: true, force: true });
   } finally {
@@ -182,7 +160,7 @@ test.serial('--limit \'node0[01][09]\' onboards two fresh nodes at once: both Re
   const electStarted = Date.now();
   let held: string[][] = [];
   for (;;) {
-    held = await Promise.all(vips.map(holders));
+    held = await Promise.all(vips.map(vipHolders));
     if (held.every((h) => h.length === 1)) break;
     if (Date.now() - electStarted > SETTLE_MS) break;
     await sleep(200);

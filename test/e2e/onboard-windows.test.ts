@@ -13,13 +13,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import YAML from 'yaml';
-import { ensureLab, onLabHost, runLocal, type Lab } from '../helpers/lab.js';
+import { ensureLab, onLabHost, type Lab } from '../helpers/lab.js';
 import { play, projectRoot, type CliResult } from '../helpers/play.js';
 import { LAB_CLUSTER, onboardVars } from './fixtures/onboard-lab.js';
 import { holdTorHosts } from './fixtures/tor-lock.js';
+import { stopKeepalived, TORS, vipHolders } from './fixtures/tor-hosts.js';
 
 const NODE = 'node009';
-const TORS = ['tor1', 'tor2', 'tor3'];
 /** node010's pod CIDR as an inventory var: far from the /24s the simulated cluster hands out (198.19.0-…). */
 const OTHER_POD_CIDR = '198.19.250.0/24';
 const CONF = '/etc/keepalived/keepalived.conf';
@@ -34,7 +34,6 @@ let releaseTorHosts: (() => Promise<void>) | undefined;
 const tmpDirs: string[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const run = runLocal;
 
 const onHost = (host: string, cmd: string) => onLabHost(lab, host, cmd);
 
@@ -43,31 +42,7 @@ async function onboard(args: string[] = []): Promise<CliResult & { report: any }
   return { ...r, report: args.includes('--json') && r.stdout.trim().startsWith('{') ? JSON.parse(r.stdout) : null };
 }
 
-/** keepalived stopped on the tor hosts (a graceful stop removes the VIPs); leftovers killed. */
-async function stopKeepalived(t: { log: (...a: unknown[]) => void }): Promise<void> {
-  const r = await play([resolve(projectRoot, 'test/e2e/fixtures/tor-keepalived-stopped.ts'), '-i', lab.inventoryPath]);
-  if (r.code !== 0) t.log(`stopping keepalived: exit ${r.code}: ${r.stdout}${r.stderr}`);
-  for (const tor of TORS) {
-    const pids = (await run('ip', ['netns', 'pids', tor])).stdout.split(/\s+/).filter((x) => /^\d+$/.test(x));
-    for (const p of pids) {
-      if ((await run('readlink', [`/proc/${p}/exe`])).stdout.trim() !== '/usr/sbin/keepalived') continue;
-      t.log(`killing keepalived pid ${p} left in ${tor}`);
-      try { process.kill(Number(p), 'SIGKILL'); } catch { /* gone */ }
-    }
-    const addrs = (await run('ip', ['-n', tor, '-4', '-o', 'addr', 'show', 'dev', 'eth1'])).stdout;
-    for (const m of addrs.matchAll(/inet (198\.19\.\d+\.\d+\/\d+)/g)) await run('ip', ['-n', tor, 'addr', 'del', m[1]!, 'dev', 'eth1']);
-  }
-}
 
-/** The tor hosts holding the VIP, seen from inside their namespaces. */
-async function holders(vip: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const tor of TORS) {
-    const r = await run('ip', ['-n', tor, '-4', '-o', 'addr', 'show', 'dev', 'eth1']);
-    if (r.stdout.includes(` ${vip}/`)) out.push(tor);
-  }
-  return out;
-}
 
 const clusterNode = (name: string) => JSON.parse(readFileSync(join(labDir, 'cluster-state.json'), 'utf8')).nodes[name];
 const nodeState = () => JSON.parse(readFileSync(join(labDir, 'hosts', NODE, 'node-state.json'), 'utf8'));
@@ -93,7 +68,7 @@ test.before(async (t) => {
   // The lab's windows.env is loaded only with the lab's own inventory: this copy needs it given.
   env = { ...parseDotenv(readFileSync(join(labDir, 'windows.env'), 'utf8')), VRRP_AUTH_PASS: 'lab-vrrp' };
   // The tor hosts as tor-gateway.test.ts leaves them, whatever ran before: keepalived stopped, no config.
-  await stopKeepalived(t);
+  await stopKeepalived(lab, t);
   await Promise.all(TORS.map((tor) => onHost(tor, `rm -f ${CONF}`)));
   // A node onboarded by an earlier run of the suite: its kubelet and kube-proxy stopped (NotReady),
   // so the run below has work on the node too. A fresh node is left as it is.
@@ -106,7 +81,7 @@ test.before(async (t) => {
 
 test.after.always('keepalived stopped on the tor hosts; the tor hosts released', async (t) => {
   try {
-    if (lab) await stopKeepalived(t);
+    if (lab) await stopKeepalived(lab, t);
     for (const dir of tmpDirs) rmSync(dir, { recursive: true, force: true });
   } finally {
     await releaseTorHosts?.();
@@ -158,8 +133,8 @@ test.serial('play onboard-windows --limit node009: exit 0; Ready in the cluster;
   const electStarted = Date.now();
   let held: string[] = [];
   for (;;) {
-    held = await holders(gateway);
-    const other = await holders('198.19.250.1');
+    held = await vipHolders(gateway);
+    const other = await vipHolders('198.19.250.1');
     if (held.length === 1 && other.length === 1 && other[0] === held[0]) break;
     if (Date.now() - electStarted > SETTLE_MS) break;
     await sleep(100);

@@ -12,11 +12,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import YAML from 'yaml';
-import { ensureLab, onLabHost, runLocal, type Lab } from '../helpers/lab.js';
+import { ensureLab, onLabHost, type Lab } from '../helpers/lab.js';
 import { play, projectRoot, type CliResult } from '../helpers/play.js';
 import { holdTorHosts } from './fixtures/tor-lock.js';
+import { keepalivedPids, stopKeepalived, torAddresses, TORS } from './fixtures/tor-hosts.js';
 
-const TORS = ['tor1', 'tor2', 'tor3'];
 /** Lab VIPs live in 198.19.0.0/16, inside the lab's routed 198.18.0.0/15. */
 const NODES = {
   win1: { ansible_host: '198.18.1.1', pod_cidr: '198.19.11.0/24' },
@@ -56,7 +56,6 @@ function inventoryCopy(edit: (inv: any) => void = () => {}): string {
   return path;
 }
 
-const run = runLocal;
 
 const onHost = (host: string, cmd: string) => onLabHost(lab, host, cmd);
 
@@ -72,8 +71,8 @@ async function torGateway(args: string[] = [], env: NodeJS.ProcessEnv = ENV, inv
 async function holders(): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = Object.fromEntries(VIPS.map((v) => [v, []]));
   await Promise.all(TORS.map(async (tor) => {
-    const r = await run('ip', ['-n', tor, '-4', '-o', 'addr', 'show', 'dev', 'eth1']);
-    for (const vip of VIPS) if (r.stdout.includes(` ${vip}/`)) out[vip]!.push(tor);
+    const addrs = await torAddresses(tor);
+    for (const vip of VIPS) if (addrs.includes(` ${vip}/`)) out[vip]!.push(tor);
   }));
   for (const v of VIPS) out[v]!.sort();
   return out;
@@ -97,16 +96,6 @@ async function singleHolder(): Promise<string | false> {
   return sets.every((s) => s.length === 1 && s[0] === sets[0]![0]) ? sets[0]![0]! : false;
 }
 
-/** Live keepalived processes in a tor host's namespace (parent and children), by /proc. */
-async function keepalivedPids(tor: string): Promise<number[]> {
-  const r = await run('ip', ['netns', 'pids', tor]);
-  const pids: number[] = [];
-  for (const p of r.stdout.split(/\s+/).filter((x) => /^\d+$/.test(x))) {
-    const exe = await run('readlink', [`/proc/${p}/exe`]);
-    if (exe.stdout.trim() === '/usr/sbin/keepalived') pids.push(Number(p));
-  }
-  return pids.sort((a, b) => a - b);
-}
 
 /** The pid in the host's keepalived pidfile (the daemon's parent). */
 function mainPid(tor: string): number {
@@ -119,35 +108,19 @@ function steps(report: any, host: string): Record<string, { status: string; acti
   return Object.fromEntries(report.hosts[host].steps.map((s: any) => [s.task, s]));
 }
 
-/**
- * keepalived stopped on the tor hosts (the fixture playbook: a graceful stop, which removes the
- * VIPs), then, should anything be left from an interrupted run, its processes killed and VIPs removed.
- */
-async function stopKeepalived(t: { log: (...a: unknown[]) => void }): Promise<void> {
-  const r = await play([fixture('tor-keepalived-stopped'), '-i', lab.inventoryPath]);
-  if (r.code !== 0) t.log(`stopping keepalived: exit ${r.code}: ${r.stdout}${r.stderr}`);
-  for (const tor of TORS) {
-    for (const pid of await keepalivedPids(tor)) {
-      t.log(`killing keepalived pid ${pid} left in ${tor}`);
-      try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
-    }
-    const addrs = (await run('ip', ['-n', tor, '-4', '-o', 'addr', 'show', 'dev', 'eth1'])).stdout;
-    for (const m of addrs.matchAll(/inet (198\.19\.\d+\.\d+\/\d+)/g)) await run('ip', ['-n', tor, 'addr', 'del', m[1]!, 'dev', 'eth1']);
-  }
-}
 
 test.before(async (t) => {
   releaseTorHosts = await holdTorHosts();
   lab = await ensureLab({ tor: 3 });
   inventory = inventoryCopy();
-  await stopKeepalived(t);
+  await stopKeepalived(lab, t);
   // A first run from scratch: no config, no persisted forwarding, forwarding off.
   await Promise.all(TORS.map((tor) => onHost(tor, `rm -f ${CONF} /etc/sysctl.d/90-tor-gateway.conf && sysctl -qw net.ipv4.ip_forward=0`)));
 });
 
 test.after.always('keepalived stopped on the tor hosts', async (t) => {
   try {
-    if (lab) await stopKeepalived(t);
+    if (lab) await stopKeepalived(lab, t);
     for (const dir of tmpDirs) rmSync(dir, { recursive: true, force: true });
   } finally {
     await releaseTorHosts?.();
