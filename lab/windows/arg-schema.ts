@@ -24,6 +24,8 @@ export const ARG_SCHEMA: Schema = {
   'Add-PlayWindowsCapability': { name: 'string' },
   'Get-PlayDockerEngine': {},
   'Install-PlayDockerEngine': { version: 'string|null' },
+  'Get-PlayDockerImage': { reference: 'string' },
+  'Invoke-PlayDockerPull': { reference: 'string' },
   'Get-PlayFile': { path: 'string', maxBytes: 'number' },
   'Set-PlayFile': { path: 'string', contentBase64: 'string', expectedSha256: 'string|null' },
   'Get-PlayRegistryValue': { path: 'string', name: 'string' },
@@ -51,6 +53,12 @@ export const ARG_SCHEMA: Schema = {
   'Set-PlayNtp': { servers: 'string[]' },
   'Get-PlayAutoUpdate': {},
   'Set-PlayAutoUpdate': { enabled: 'boolean' },
+  'Get-PlayNetAdapters': { macAddresses: 'string[]' },
+  'Set-PlayNetAdapter': { macAddress: 'string', newName: 'string?', ipv4: 'string[]?', gateway: 'string?', dnsServers: 'string[]?' },
+  'Get-PlayDnsClient': {},
+  'Set-PlayDnsClient': { primaryDomain: 'string?', suffixSearchList: 'string[]?' },
+  'Get-PlayNetworkCleanup': {},
+  'Invoke-PlayNetworkCleanup': { token: 'string', removeHnsNetworks: 'boolean', removeGhostAdapters: 'boolean' },
 };
 
 function fits(spec: string, v: unknown): boolean {

@@ -1,9 +1,11 @@
 // A fresh simulated Windows Server 2019 node (a test double), as the field notes find one: build
 // 17763.973 (seed 001), no Containers feature, no Docker, no OpenSSH capability (the simulator's own
 // SSH endpoint stands outside the model), default NTP and Windows Update settings, two NICs.
+import { createHash } from 'node:crypto';
 import { bootTime } from './boot.js';
 import { makeDirectory, writeFile } from './file-store.js';
 import { setValue } from './registry-store.js';
+import { daemonInsecureRegistries } from './services.js';
 import type { MsuRecord, NodeState, ServiceRecord } from './state.js';
 import { filePath } from './win-paths.js';
 
@@ -17,6 +19,40 @@ export const DEFAULT_MSU: readonly MsuRecord[] = [
   { fileName: 'windows10.0-kb4534273-x64.msu', kb: 'KB4534273', revision: 973 },
   { fileName: 'windows10.0-kb4549951-x64.msu', kb: 'KB4549951', revision: null, notApplicable: true },
 ];
+
+/**
+ * What the registries the node reaches hold: Microsoft's nanoserver of the node's build (HTTPS), and
+ * the lab's pause image built FROM it (DOMAIN.md step 10) in a plain-HTTP registry, which docker
+ * pulls from only when daemon.json lists it in insecure-registries (DOMAIN.md step 5).
+ */
+export const DEFAULT_REGISTRY: readonly { reference: string; id: string; http: boolean }[] = [
+  { reference: 'mcr.microsoft.com/windows/nanoserver:10.0.17763.973', id: 'sha256:b5e70b774fa4dac4d7b1a87533bebe035eac894952580fee9e4bc2ecca90c5b2', http: false },
+  { reference: 'registry.lab.test:5000/pause:1809', id: 'sha256:4eef7cb8e612b454f96a61813c4d6115750d227c03b2711788e1034468da17c9', http: true },
+];
+
+/** The MAC of a lab node's NIC i (0: eth0, 1: eth1), stable per hostname, in Hyper-V's 00-15-5D range. */
+export function labMac(hostname: string, i: number): string {
+  const h = createHash('sha256').update(hostname.toLowerCase()).digest();
+  return ['00', '15', '5D', h[0]!, h[1]!, i + 1].map((x) => (typeof x === 'string' ? x : x.toString(16).padStart(2, '0').toUpperCase())).join('-');
+}
+
+/**
+ * A state saved by an older simulator: keys it did not have yet take the defaults (adapters were
+ * plain names before NICs were modelled).
+ */
+export function upgradeNodeState(loaded: NodeState): NodeState {
+  const fresh = defaultNodeState(loaded.hostname) as unknown as Record<string, unknown>;
+  const state = { ...fresh, ...loaded } as NodeState;
+  // A docker that was already running loaded the daemon.json of its start: the best guess is today's.
+  if (!('dockerLoadedInsecureRegistries' in loaded) && state.services.docker?.state === 'Running') {
+    state.dockerLoadedInsecureRegistries = daemonInsecureRegistries(state);
+  }
+  const adapters = state.adapters as unknown[];
+  if (adapters.some((a) => typeof a === 'string')) {
+    state.adapters = adapters.map((a, i) => (typeof a === 'string' ? { ...(fresh.adapters as NodeState['adapters'])[i % 2]!, name: a, macAddress: labMac(loaded.hostname, i) } : a as NodeState['adapters'][number]));
+  }
+  return state;
+}
 
 function service(name: string, displayName: string, binPath: string, more: Partial<ServiceRecord> = {}): ServiceRecord {
   return {
@@ -53,13 +89,25 @@ export function defaultNodeState(hostname: string, now = new Date()): NodeState 
       'openssh.client~~~~0.0.1.0': { name: 'OpenSSH.Client~~~~0.0.1.0', state: 'Installed', restartNeeded: false },
     },
     docker: { install: 'absent', version: null },
+    dockerImages: [],
+    dockerRegistry: Object.fromEntries(DEFAULT_REGISTRY.map((i) => [i.reference, { id: i.id, http: i.http }])),
+    dockerLoadedInsecureRegistries: [],
     nssmPath: 'C:\\k\\nssm.exe',
     directories: {},
     files: {},
     registry: {},
     services: Object.fromEntries(services.map((x) => [x.name.toLowerCase(), x])),
     nssm: {},
-    adapters: ['eth0', 'eth1'],
+    // Named as a node prepared by seed 001 §2.1.1 would be, on DHCP until a netAdapters step says otherwise.
+    adapters: ['eth0', 'eth1'].map((name, i) => ({
+      name, macAddress: labMac(hostname, i), interfaceIndex: 4 + i * 3, physical: true, dhcp: true, ipv4: [], gateway: null, dnsServers: [],
+    })),
+    pnpNetDevices: [0, 1].map((i) => ({
+      instanceId: `VMBUS\\{${labMac(hostname, i).replace(/-/g, '').toLowerCase()}-0000-0000-0000-000000000000}\\5&${i}`,
+      friendlyName: i === 0 ? 'Microsoft Hyper-V Network Adapter' : `Microsoft Hyper-V Network Adapter #${i + 1}`,
+      status: 'OK' as const,
+    })),
+    dnsSuffixSearchList: [],
     hns: { networks: [], endpoints: [] },
     firewall: {
       'winrm-http-in-tcp': {

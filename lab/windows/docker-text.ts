@@ -13,9 +13,18 @@ export const DOCKER_RELEASES: Readonly<Record<string, DockerRelease>> = {
 /** What Install-Package Docker installs without -RequiredVersion. */
 export const LATEST_DOCKER = '19.03.5';
 
+const PIPE = 'http://%2F%2F.%2Fpipe%2Fdocker_engine';
+
+/** `docker pull` with the daemon down: the same error for the CLI's request, POST /images/create?fromImage=NAME&tag=TAG|DIGEST. */
+export function pullUnreachable(version: string, name: string, tagOrDigest: string): string {
+  const api = (DOCKER_RELEASES[version] ?? DOCKER_RELEASES[LATEST_DOCKER]!).api;
+  const query = `fromImage=${encodeURIComponent(name)}&tag=${encodeURIComponent(tagOrDigest)}`;
+  return daemonUnreachable(api, `Post ${PIPE}/v${api}/images/create?${query}`);
+}
+
 /** The daemon is not reachable (service stopped or not started since the install): seed 003's error. */
-export function daemonUnreachable(api: string): string {
-  return `error during connect: Get http://%2F%2F.%2Fpipe%2Fdocker_engine/v${api}/version: open //./pipe/docker_engine: ` +
+export function daemonUnreachable(api: string, request = `Get ${PIPE}/v${api}/version`): string {
+  return `error during connect: ${request}: open //./pipe/docker_engine: ` +
     'The system cannot find the file specified. In the default daemon configuration on Windows, the docker client must be run elevated to connect. ' +
     'This error may also indicate that the docker daemon is not running.';
 }

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import type { PlayFunctionName } from '../../tasks/windows/contract.js';
 import { checkArgs } from './arg-schema.js';
 import { applyPendingChanges, completeBoot } from './boot.js';
-import { defaultNodeState } from './defaults.js';
+import { defaultNodeState, upgradeNodeState } from './defaults.js';
 import { notRecognized, WindowsError } from './errors.js';
 import { HANDLERS } from './handlers/index.js';
 import type { NodeState } from './state.js';
@@ -56,6 +56,7 @@ export class SimulatedWindowsNode extends EventEmitter<SimulatedWindowsNodeEvent
     if (o.stateFile && existsSync(o.stateFile)) {
       state = JSON.parse(readFileSync(o.stateFile, 'utf8')) as NodeState;
       if (state.version !== 1) throw new Error(`${o.stateFile}: not a simulated Windows node state (version ${String(state.version)})`);
+      state = upgradeNodeState(state);
     } else {
       state = defaultNodeState(o.name);
       o.seed?.(state);

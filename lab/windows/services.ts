@@ -92,7 +92,17 @@ export function startService(s: NodeState, name: string, chain: string[] = []): 
   svc.state = 'Running';
   svc.pid = allocatePid(s);
   svc.win32ExitCode = 0;
+  if (svc.name.toLowerCase() === 'docker') s.dockerLoadedInsecureRegistries = daemonInsecureRegistries(s);
   return svc;
+}
+
+/** daemon.json's insecure-registries now: dockerd reads the file only when it starts (a changed file needs a restart). */
+export function daemonInsecureRegistries(s: NodeState): string[] {
+  const config = readFile(s, DAEMON_JSON);
+  if (config === null) return [];
+  const parsed: unknown = JSON.parse(config.toString('utf8').replace(/^\uFEFF/, ''));
+  const list = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>)['insecure-registries'] : undefined;
+  return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
 }
 
 function halt(svc: ServiceRecord): void {

@@ -57,6 +57,11 @@ export interface DockerState {
   version: string | null;
 }
 
+/** An image in the local docker store, by the reference it was pulled as. */
+export interface DockerImageRecord { reference: string; id: string }
+/** An image a registry the node can reach holds; http: the registry speaks plain HTTP (needs insecure-registries). */
+export interface RegistryImageRecord { id: string; http: boolean }
+
 export interface FileRecord { path: string; contentBase64: string }
 
 export type RegistryData = string | number | string[];
@@ -68,6 +73,26 @@ export interface HnsEndpointRecord {
   id: string; name: string; networkName: string; ipAddress: string; gateway: string;
   compartmentId: number | null; forwarding: boolean;
 }
+
+/**
+ * A network adapter. physical false: the host vNIC "vEthernet (<name>)" an HNS vSwitch puts on a
+ * physical NIC (same MAC), which then carries that NIC's IP configuration (DOMAIN.md step 8).
+ */
+export interface NetAdapterRecord {
+  name: string;
+  /** Windows' form: 00-15-5D-00-00-01 */
+  macAddress: string;
+  interfaceIndex: number;
+  physical: boolean;
+  dhcp: boolean;
+  /** "address/prefix" */
+  ipv4: string[];
+  gateway: string | null;
+  dnsServers: string[];
+}
+
+/** A network device as Get-PnpDevice -Class Net lists it; Error: a ghost of a removed virtual adapter. */
+export interface PnpNetDevice { instanceId: string; friendlyName: string; status: 'OK' | 'Error' }
 
 export interface FirewallRuleRecord {
   name: string; displayName: string; enabled: boolean; direction: 'Inbound' | 'Outbound';
@@ -100,6 +125,11 @@ export interface NodeState {
   features: Record<string, FeatureRecord>;
   capabilities: Record<string, CapabilityRecord>;
   docker: DockerState;
+  dockerImages: DockerImageRecord[];
+  /** What the reachable registries hold, by full reference (`host[:port]/path:tag`). */
+  dockerRegistry: Record<string, RegistryImageRecord>;
+  /** daemon.json's insecure-registries as dockerd read them when the docker service last started. */
+  dockerLoadedInsecureRegistries: string[];
   /** Where nssm.exe is expected (seeds 000 and 003: C:\k\nssm.exe). */
   nssmPath: string;
   directories: Record<string, string>;
@@ -107,7 +137,10 @@ export interface NodeState {
   registry: Record<string, RegistryKey>;
   services: Record<string, ServiceRecord>;
   nssm: Record<string, NssmRecord>;
-  adapters: string[];
+  adapters: NetAdapterRecord[];
+  pnpNetDevices: PnpNetDevice[];
+  /** Set-DnsClientGlobalSetting -SuffixSearchList (the primary suffix is the registry's NV Domain). */
+  dnsSuffixSearchList: string[];
   hns: { networks: HnsNetworkRecord[]; endpoints: HnsEndpointRecord[] };
   firewall: Record<string, FirewallRuleRecord>;
   timeZone: string;

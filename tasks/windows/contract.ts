@@ -43,6 +43,13 @@ export interface WindowsContract {
   'Get-PlayDockerEngine': { args: {}; result: { dockerVersion: string | null; serviceExists: boolean } };
   /** Install-Module DockerMsftProvider; Install-Package Docker -ProviderName DockerMsftProvider. */
   'Install-PlayDockerEngine': { args: { version: string | null }; result: { restartNeeded: boolean } };
+  /**
+   * `docker image inspect <reference>`: id (sha256:<hex>) and RepoTags. image null when the image is
+   * absent or the daemon does not answer (daemonRunning false, also when docker.exe is absent).
+   */
+  'Get-PlayDockerImage': { args: { reference: string }; result: { daemonRunning: boolean; image: { id: string; repoTags: string[] } | null } };
+  /** `docker pull <reference>`, then the pulled image's id; throws docker's stderr text when the pull fails. */
+  'Invoke-PlayDockerPull': { args: { reference: string }; result: { id: string } };
 
   // --- Files and registry --------------------------------------------------------------------
   /** Content is returned (base64) only when the file is at most maxBytes; sha256 always. */
@@ -106,6 +113,38 @@ export interface WindowsContract {
   'Get-PlayAutoUpdate': { args: {}; result: { noAutoUpdate: number | null; auOptions: number | null } };
   /** scregedit.wsf /AU 1 semantics: net stop wuauserv, NoAutoUpdate=1, net start wuauserv. */
   'Set-PlayAutoUpdate': { args: { enabled: boolean }; result: {} };
+
+  // --- NICs and the DNS client (DOMAIN.md step 2; optional) ----------------------------------------
+  /**
+   * The physical adapters with these MACs (00-15-5D-00-00-01 form; missing ones are left out).
+   * ipInterface: where the IP configuration lives: the adapter itself, or the vSwitch's host vNIC
+   * "vEthernet (<name>)" (same MAC) once an HNS network is bound to it (DOMAIN.md step 8). ipv4:
+   * "address/prefix" of the static and DHCP addresses (not APIPA); gateway: the 0.0.0.0/0 next hop.
+   */
+  'Get-PlayNetAdapters': {
+    args: { macAddresses: string[] };
+    result: { adapters: { macAddress: string; name: string; interfaceIndex: number; ipInterface: string; dhcp: boolean; ipv4: string[]; gateway: string | null; dnsServers: string[] }[] };
+  };
+  /**
+   * For the adapter with this MAC, the given fields only (on its ipInterface): ipv4 is the exact set
+   * of static addresses (DHCP turned off, others removed), gateway the only default route, then the
+   * adapter is renamed (Rename-NetAdapter) last.
+   */
+  'Set-PlayNetAdapter': { args: { macAddress: string; newName?: string; ipv4?: string[]; gateway?: string; dnsServers?: string[] }; result: {} };
+  /** primaryDomain: Tcpip\Parameters `NV Domain` (null when unset); suffixSearchList: Get-DnsClientGlobalSetting. */
+  'Get-PlayDnsClient': { args: {}; result: { primaryDomain: string | null; suffixSearchList: string[] } };
+  'Set-PlayDnsClient': { args: { primaryDomain?: string; suffixSearchList?: string[] }; result: {} };
+
+  // --- Destructive network clean-up (DOMAIN.md step 1; only when asked) --------------------------
+  /**
+   * token: HKLM:\SOFTWARE\Play\NetworkCleanup `Token`, written by the last clean-up (null: never
+   * ran); rebootPending: the node has not booted since that clean-up (its BootTime value is the
+   * current LastBootUpTime); what a clean-up would remove now: every HNS network, and the network devices in state
+   * Error (ghost virtual adapters, `Get-PnpDevice -Class Net | ? Status -eq Error`).
+   */
+  'Get-PlayNetworkCleanup': { args: {}; result: { token: string | null; rebootPending: boolean; hnsNetworks: string[]; ghostAdapters: { instanceId: string; friendlyName: string }[] } };
+  /** Removes them (ghosts: their HKLM\SYSTEM\CurrentControlSet\Enum keys, seed 001), then records the token; a reboot completes it. */
+  'Invoke-PlayNetworkCleanup': { args: { token: string; removeHnsNetworks: boolean; removeGhostAdapters: boolean }; result: { removedNetworks: string[]; removedAdapters: string[] } };
 }
 
 export type PlayFunctionName = keyof WindowsContract;

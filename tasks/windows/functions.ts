@@ -2,7 +2,7 @@
 // compile error, and the tests syntax-check each definition and each program the steps send.
 import type { PlayFunction } from './calls.js';
 import type { PlayFunctionName } from './contract.js';
-import { GET_DOCKER_ENGINE, INSTALL_DOCKER_ENGINE } from './ps-docker.js';
+import { GET_DOCKER_ENGINE, GET_DOCKER_IMAGE, INSTALL_DOCKER_ENGINE, INVOKE_DOCKER_PULL } from './ps-docker.js';
 import { GET_FILE, GET_REGISTRY_VALUE, SET_FILE, SET_REGISTRY_VALUE } from './ps-files.js';
 import {
   GET_HNS_ENDPOINT, GET_HNS_NETWORK, NEW_HNS_ENDPOINT, NEW_HNS_NETWORK, REMOVE_HNS_ENDPOINT, REMOVE_HNS_NETWORK, SET_HNS_ENDPOINT_HOST,
@@ -11,6 +11,9 @@ import {
   ADD_WINDOWS_CAPABILITY, GET_HOTFIX, GET_OS_INFO, GET_WINDOWS_CAPABILITY, GET_WINDOWS_FEATURE, INSTALL_HOTFIX, INSTALL_WINDOWS_FEATURE,
   RESTART_COMPUTER, TEST_PATH,
 } from './ps-os.js';
+import {
+  GET_DNS_CLIENT, GET_NET_ADAPTERS, GET_NETWORK_CLEANUP, INVOKE_NETWORK_CLEANUP, SET_DNS_CLIENT, SET_NET_ADAPTER,
+} from './ps-network.js';
 import { GET_NSSM_SERVICE, GET_SERVICE, SET_NSSM_SERVICE, SET_SERVICE, SET_SERVICE_STATE } from './ps-services.js';
 import {
   GET_AUTO_UPDATE, GET_FIREWALL_RULE, GET_NTP, GET_TIME_ZONE, SET_AUTO_UPDATE, SET_FIREWALL_RULE, SET_NTP, SET_TIME_ZONE,
@@ -28,6 +31,8 @@ export const PLAY_FUNCTIONS: { readonly [F in PlayFunctionName]: PlayFunction<F>
   'Add-PlayWindowsCapability': ADD_WINDOWS_CAPABILITY,
   'Get-PlayDockerEngine': GET_DOCKER_ENGINE,
   'Install-PlayDockerEngine': INSTALL_DOCKER_ENGINE,
+  'Get-PlayDockerImage': GET_DOCKER_IMAGE,
+  'Invoke-PlayDockerPull': INVOKE_DOCKER_PULL,
   'Get-PlayFile': GET_FILE,
   'Set-PlayFile': SET_FILE,
   'Get-PlayRegistryValue': GET_REGISTRY_VALUE,
@@ -52,4 +57,10 @@ export const PLAY_FUNCTIONS: { readonly [F in PlayFunctionName]: PlayFunction<F>
   'Set-PlayNtp': SET_NTP,
   'Get-PlayAutoUpdate': GET_AUTO_UPDATE,
   'Set-PlayAutoUpdate': SET_AUTO_UPDATE,
+  'Get-PlayNetAdapters': GET_NET_ADAPTERS,
+  'Set-PlayNetAdapter': SET_NET_ADAPTER,
+  'Get-PlayDnsClient': GET_DNS_CLIENT,
+  'Set-PlayDnsClient': SET_DNS_CLIENT,
+  'Get-PlayNetworkCleanup': GET_NETWORK_CLEANUP,
+  'Invoke-PlayNetworkCleanup': INVOKE_NETWORK_CLEANUP,
 });

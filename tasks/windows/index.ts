@@ -2,8 +2,10 @@
 // naming the field), does no I/O on a host, and returns a Step whose remote half is PowerShell
 // functions of the JSON contract (contract.ts, functions.ts).
 export { autoUpdate, type AutoUpdateActual, type AutoUpdateDesired, type AutoUpdateOptions } from './auto-update.js';
+export { dnsClient, type DnsClientActual, type DnsClientDesired, type DnsClientOptions } from './dns-client.js';
 export { dockerDaemonConfig, DAEMON_JSON, type DockerDaemonConfigOptions } from './docker-daemon-config.js';
 export { dockerEngine, type DockerEngineActual, type DockerEngineDesired, type DockerEngineOptions, type DockerEngineOutputs } from './docker-engine.js';
+export { dockerImage, type DockerImageActual, type DockerImageDesired, type DockerImageOptions, type DockerImageOutputs } from './docker-image.js';
 export { engineVersion, parseDockerVersion, type DockerVersion } from './docker-version.js';
 export { fileContent, type FileContentActual, type FileContentDesired, type FileContentOptions, type FileContentOutputs } from './file-content.js';
 export { firewallRule, type FirewallRuleActual, type FirewallRuleDesired, type FirewallRuleOptions } from './firewall-rule.js';
@@ -12,6 +14,8 @@ export { hnsHostEndpoint, type HnsHostEndpointActual, type HnsHostEndpointDesire
 export { hnsNetwork, type HnsNetworkActual, type HnsNetworkDesired, type HnsNetworkOptions, type HnsNetworkOutputs } from './hns-network.js';
 export { parseHnsdiagLoadBalancers, type HnsLoadBalancer } from './hnsdiag-output.js';
 export { hotfix, type HotfixActual, type HotfixDesired, type HotfixOptions, type HotfixOutputs } from './hotfix.js';
+export { netAdapters, type NetAdapterSpec, type NetAdaptersActual, type NetAdaptersDesired, type NetAdaptersOptions } from './net-adapters.js';
+export { networkCleanup, type NetworkCleanupActual, type NetworkCleanupDesired, type NetworkCleanupOptions, type NetworkCleanupOutputs } from './network-cleanup.js';
 export { nssmService, type NssmServiceActual, type NssmServiceDesired, type NssmServiceOptions } from './nssm-service.js';
 export { parseNssmGet, parseNssmList } from './nssm-output.js';
 export { osBuild, type OsBuildDesired, type OsBuildOptions, type OsBuildOutputs, type OsInfo } from './os-build.js';

@@ -10,7 +10,7 @@
 import { playFunction } from './calls.js';
 import { INVOKE_NATIVE } from './ps-native.js';
 
-const INVOKE_HNS = String.raw`
+export const INVOKE_HNS = String.raw`
   function Invoke-Hns {
     param([string]$Method, [string]$Path, [string]$Request)
     if ($null -eq ('PlayHns.NativeMethods' -as [type])) {

@@ -10,8 +10,8 @@ import { readFile, writeFile } from '../../lab/windows/file-store.js';
 import { getKey, getValue } from '../../lab/windows/registry-store.js';
 import type { NodeState, ServiceRecord } from '../../lab/windows/state.js';
 import {
-  autoUpdate, DAEMON_JSON, dockerDaemonConfig, dockerEngine, fileContent, firewallRule, hnsHostEndpoint, hnsNetwork, hotfix, nssmService,
-  ntpServers, osBuild, reboot, registryValue, timeZone, windowsCapability, windowsFeature, windowsService, type WindowsServiceOutputs,
+  autoUpdate, DAEMON_JSON, dockerDaemonConfig, dockerEngine, dockerImage, fileContent, firewallRule, hnsHostEndpoint, hnsNetwork, hotfix, nssmService,
+  ntpServers, osBuild, reboot, registryValue, timeZone, windowsCapability, windowsFeature, windowsService, type DockerImageOutputs, type WindowsServiceOutputs,
 } from '../../tasks/windows/index.js';
 import { runOne, runPlaybook, startWindowsNode, threeRuns } from '../helpers/windows-node.js';
 
@@ -138,6 +138,41 @@ test('dockerDaemonConfig: daemon.json written byte for byte; a triggered docker 
   t.deepEqual(again.hosts.node009!.steps.map((s) => s.status), ['ok', 'skipped', 'skipped']);
   t.regex(again.hosts.node009!.steps[1]!.error!, /^not triggered: config did not change/);
   t.is(again.hosts.node009!.status, 'ok');
+});
+
+test('dockerImage (DOMAIN step 10): the pause image from the lab\'s plain-HTTP registry fails until docker is restarted to load daemon.json, then three runs', async (t) => {
+  const pause = 'registry.lab.test:5000/pause:1809';
+  const node = await startWindowsNode(t, { seed: withDocker });
+  const id = node.state.dockerRegistry[pause]!.id;
+  // Written while dockerd runs: the file changes, the daemon's settings do not (seed 001: a changed daemon.json needs a restart).
+  await threeRuns(t, node, () => dockerDaemonConfig({ config: { 'bridge': 'none', 'insecure-registries': ['registry.lab.test:5000'] } }));
+  const early = await runOne(node, dockerImage({ reference: pause }));
+  t.like(early, { status: 'failed', action: 'create', fields: ['image'] });
+  t.regex(early.error!, /^docker image registry\.lab\.test:5000\/pause:1809: docker pull failed \(exit \d+\): Error response from daemon: Get https:\/\/registry\.lab\.test:5000\/v2\/: http: server gave HTTP response to HTTPS client$/);
+  t.deepEqual(node.state.dockerImages, []);
+
+  const restart = await runOne(node, windowsService({ name: 'docker', binPath: '"C:\\Program Files\\Docker\\dockerd.exe" --run-service', state: 'running', restart: true }));
+  t.is(restart.status, 'changed', restart.error ?? '');
+  t.deepEqual(node.state.dockerLoadedInsecureRegistries, ['registry.lab.test:5000']);
+
+  const { check } = await threeRuns(t, node, () => dockerImage({ reference: pause }), () => {
+    t.deepEqual(node.state.dockerImages, [{ reference: pause, id }]);
+  });
+  t.like(check, { kind: 'windows.dockerImage', title: `docker image ${pause}`, action: 'create', fields: ['image'], before: null, after: { image: pause } });
+  t.is(check.warnings, undefined, 'the daemon answered');
+
+  // The output a later task reads: the image ID (from the probe, as the image is already there).
+  let seen: DockerImageOutputs | null = null;
+  const pb = definePlaybook({
+    name: 'pause-image', description: '',
+    tasks: {
+      pause: { on: 'windows', step: dockerImage({ reference: pause }) },
+      after: { on: 'windows', needs: ['pause'], step: (ctx) => { seen = ctx.output<DockerImageOutputs>('pause'); return timeZone({ id: 'UTC' }); } },
+    },
+  });
+  const run = await runPlaybook([node], pb);
+  t.is(run.hosts.node009!.status, 'ok');
+  t.deepEqual(seen, { id });
 });
 
 test('fileContent: the bytes arrive exactly', async (t) => {

@@ -2,7 +2,8 @@
 // Creating an L2Bridge network makes the NIC blink: every open SSH connection drops once (seed 001).
 import { randomUUID } from 'node:crypto';
 import { WindowsError } from '../errors.js';
-import type { FirewallRuleRecord } from '../state.js';
+import { bindSwitch, physicalByName, unbindSwitch } from '../adapters.js';
+import type { FirewallRuleRecord, HnsNetworkRecord, NodeState } from '../state.js';
 import type { Handlers } from './types.js';
 
 /** The steps' functions call HNS (vmcompute.dll HNSCall) directly and report its Error this way. */
@@ -47,6 +48,13 @@ function checkRule(r: FirewallRuleRecord): void {
   }
 }
 
+/** Its endpoints go with it, and the NIC gets its IP configuration back from the vNIC. */
+export function removeNetwork(s: NodeState, n: HnsNetworkRecord): void {
+  s.hns.endpoints = s.hns.endpoints.filter((e) => !same(e.networkName, n.name));
+  s.hns.networks = s.hns.networks.filter((x) => x !== n);
+  unbindSwitch(s, n.adapterName);
+}
+
 export const networkHandlers = {
   'Get-PlayHnsNetwork': (node, { name }) => {
     const n = node.state.hns.networks.find((x) => same(x.name, name));
@@ -55,14 +63,16 @@ export const networkHandlers = {
 
   'New-PlayHnsNetwork': (node, a) => {
     const hns = node.state.hns;
-    const adapter = node.state.adapters.find((x) => same(x, a.adapterName));
-    if (!adapter) throw hnsError('POST /networks', 'Element not found.');
+    const nic = physicalByName(node.state, a.adapterName);
+    if (!nic) throw hnsError('POST /networks', 'Element not found.');
+    const adapter = nic.name;
     const p = prefix(a.addressPrefix);
     const gw = ipv4(a.gateway);
     if (!p || gw === null || !inPrefix(gw, p)) throw hnsError('POST /networks', 'The parameter is incorrect.');
     if (hns.networks.some((x) => same(x.name, a.name) || same(x.adapterName, adapter))) throw hnsError('POST /networks', 'The object already exists.');
     const id = randomUUID().toUpperCase();
     hns.networks.push({ id, name: a.name, type: a.type, addressPrefix: a.addressPrefix, gateway: a.gateway, adapterName: adapter });
+    bindSwitch(node.state, nic);
     // The vSwitch takes over the NIC: its configuration moves to "vEthernet (eth1)" and the link blinks.
     node.dropConnections();
     return { id };
@@ -72,8 +82,7 @@ export const networkHandlers = {
     const hns = node.state.hns;
     const n = hns.networks.find((x) => same(x.name, name));
     if (!n) return {};
-    hns.endpoints = hns.endpoints.filter((e) => !same(e.networkName, n.name));
-    hns.networks = hns.networks.filter((x) => x !== n);
+    removeNetwork(node.state, n);
     return {};
   },
 

@@ -26,6 +26,7 @@ const file = (text: string) => ({ sha256: require256(text), size: Buffer.byteLen
 function require256(text: string): string {
   return w.fileContent({ path: 'C:\\x', content: text }).desired.sha256;
 }
+const PAUSE = 'repo.mylan.k8s:8888/q1winpause:10.0.17763.973';
 const ntp = { servers: ['ntp1.mylan.k8s', 'ntp2.mylan.k8s'], defaultIndex: '1', manualPeerList: 'ntp1.mylan.k8s ntp2.mylan.k8s', syncFromFlags: 'NTP', w32timeStartMode: 'Auto' };
 
 const rows: Row[] = [
@@ -49,6 +50,9 @@ const rows: Row[] = [
   { name: 'docker wanted version', step: w.dockerEngine({ version: '19.03.5' }), actual: { serviceExists: true, clientVersion: '19.03.5', engineVersion: '19.03.5', problems: [] }, expect: { action: 'noop' } },
   { name: 'docker other version', step: w.dockerEngine({ version: '19.03.5' }), actual: { serviceExists: true, clientVersion: '19.03.0', engineVersion: '19.03.0', problems: [] }, expect: { action: 'update', fields: ['version'], before: { version: '19.03.0' } } },
   { name: 'docker daemon down, any version', step: w.dockerEngine(), actual: { serviceExists: true, clientVersion: '19.03.0', engineVersion: null, problems: ['error during connect'] }, expect: { action: 'noop', warning: /did not answer: error during connect/ } },
+  { name: 'docker image absent', step: w.dockerImage({ reference: PAUSE }), actual: { daemonRunning: true, image: null }, expect: { action: 'create', fields: ['image'], before: null, after: { image: PAUSE }, warnings: undefined } },
+  { name: 'docker image present', step: w.dockerImage({ reference: PAUSE }), actual: { daemonRunning: true, image: { id: `sha256:${'a'.repeat(64)}`, repoTags: [PAUSE] } }, expect: { action: 'noop', warnings: undefined } },
+  { name: 'docker image, daemon down', step: w.dockerImage({ reference: PAUSE }), actual: { daemonRunning: false, image: null }, expect: { action: 'create', fields: ['image'], warning: /^docker is not running on the host: the pull will fail/ } },
   { name: 'daemon.json absent', step: w.dockerDaemonConfig({ config: { bridge: 'none' } }), actual: null, expect: { action: 'create', fields: ['config'], before: null } },
   { name: 'daemon.json other key order', step: w.dockerDaemonConfig({ config: { a: 1, b: [1, 2] } }), actual: file('{"b":[1,2],"a":1}'), expect: { action: 'noop' } },
   { name: 'daemon.json array order matters', step: w.dockerDaemonConfig({ config: { b: [1, 2] } }), actual: file('{"b":[2,1]}'), expect: { action: 'update', fields: ['config'] } },

@@ -25,6 +25,17 @@ const errors: { make: Factory; options: unknown; kind: string; field: string; me
   { make: w.windowsFeature, options: { name: 'Hyper-V*' }, kind: 'windows.feature', field: 'name', message: /feature name/ },
   { make: w.windowsCapability, options: {}, kind: 'windows.capability', field: 'name', message: /must be a string, got nothing/ },
   { make: w.dockerEngine, options: { version: 'latest' }, kind: 'windows.dockerEngine', field: 'version', message: /Docker version such as 19\.03\.5/ },
+  { make: w.dockerImage, options: {}, kind: 'windows.dockerImage', field: 'reference', message: /must be a string, got nothing/ },
+  { make: w.dockerImage, options: { reference: 'repo.mylan.k8s:8888/q1winpause' }, kind: 'windows.dockerImage', field: 'reference', message: /needs an explicit tag .* pulls :latest, which is not pinned/ },
+  { make: w.dockerImage, options: { reference: 'repo.mylan.k8s:8888/Q1WinPause:1809' }, kind: 'windows.dockerImage', field: 'reference', message: /lowercase repository path/ },
+  { make: w.dockerImage, options: { reference: 'pause:1809 ; docker rm -f x' }, kind: 'windows.dockerImage', field: 'reference', message: /without spaces, quotes/ },
+  { make: w.dockerImage, options: { reference: "pause:1809'$(reboot)" }, kind: 'windows.dockerImage', field: 'reference', message: /without spaces, quotes/ },
+  { make: w.dockerImage, options: { reference: 'pause:-x' }, kind: 'windows.dockerImage', field: 'reference', message: /has a tag that is not/ },
+  { make: w.dockerImage, options: { reference: 'pause:1809@sha256:abc' }, kind: 'windows.dockerImage', field: 'reference', message: /@sha256:<64 lowercase hex digits>/ },
+  { make: w.dockerImage, options: { reference: 'repo.mylan.k8s:99999/pause:1809' }, kind: 'windows.dockerImage', field: 'reference', message: /registry that is not host\[:port\]/ },
+  { make: w.dockerImage, options: { reference: 'repo_x.k8s:8888/pause:1809' }, kind: 'windows.dockerImage', field: 'reference', message: /registry that is not host\[:port\]/ },
+  { make: w.dockerImage, options: { reference: 'repo.mylan.k8s:8888//pause:1809' }, kind: 'windows.dockerImage', field: 'reference', message: /path part that is not/ },
+  { make: w.dockerImage, options: { reference: 'q1winpause:10.0.17763.973', pull: 'always' }, kind: 'windows.dockerImage', field: 'pull', message: /not an option of windows\.dockerImage/ },
   { make: w.dockerDaemonConfig, options: { config: '{"bridge":"none"}' }, kind: 'windows.dockerDaemonConfig', field: 'config', message: /JSON object/ },
   { make: w.dockerDaemonConfig, options: { config: { a: { b: NaN } } }, kind: 'windows.dockerDaemonConfig', field: 'config.a.b', message: /finite number/ },
   { make: w.dockerDaemonConfig, options: { config: { a: [new Date(0)] } }, kind: 'windows.dockerDaemonConfig', field: 'config.a[0]', message: /JSON value/ },
@@ -104,6 +115,14 @@ test('normalization: KB upper-cased, paths with backslashes and an upper-case dr
   t.like(w.firewallRule({ name: 'sshd', protocol: 'tcp' as 'TCP', localPort: ['80', 443] }).desired, { displayName: 'sshd', enabled: true, direction: 'Inbound', protocol: 'TCP', localPort: '80,443', action: 'Allow' });
   t.like(w.reboot({ required: false }).desired, { ifPending: false, timeoutSec: 900, waitForServices: [] });
   t.is(w.dockerEngine().desired.version, null);
+  const digest = `sha256:${'0123456789abcdef'.repeat(4)}`;
+  for (const reference of [
+    'repo.mylan.k8s:8888/q1winpause:10.0.17763.973', 'mcr.microsoft.com/windows/nanoserver:1809', 'nanoserver:1809', 'localhost/a__b-c.d/e---f:latest',
+    `mcr.microsoft.com/windows/nanoserver@${digest}`, `registry.lab.test:5000/pause:1809@${digest}`, 'Repo.MyLan.K8s:8888/pause:v1_2.3-rc',
+  ]) {
+    t.is(w.dockerImage({ reference }).desired.reference, reference, reference);
+  }
+  t.is(w.dockerImage({ reference: 'registry.lab.test:5000/pause:1809' }).title, 'docker image registry.lab.test:5000/pause:1809');
   t.true(Object.isFrozen(w.windowsService({ ...SVC, dependencies: ['docker'] }).desired.dependencies));
 });
 

@@ -70,10 +70,14 @@ function busyModel(): WindowsModel {
   m.features.set('Containers', 'Available');
   m.dockerAfterInstall = { text: fixture('docker-version.txt'), restartNeeded: true };
   m.capabilities.set('OpenSSH.Server~~~~0.0.1.0', 'NotPresent');
+  m.registryImages.set('repo.mylan.k8s:8888/q1winpause:10.0.17763.973', `sha256:${'1'.repeat(64)}`);
+  m.registryImages.set(`localhost:5000/a__b-c.d/e---f:V_1.x-y@sha256:${'0123456789abcdef'.repeat(4)}`, `sha256:${'2'.repeat(64)}`);
   m.services.set('docker', { name: 'docker', binPath: 'C:\\docker\\dockerd.exe', displayName: 'Docker', start: 'AUTO_START', deps: [], account: 'LocalSystem', state: 'RUNNING', pid: 10 });
   m.services.set('kubelet', { name: 'kubelet', binPath: 'C:\\k\\kubelet.exe', displayName: 'kubelet', start: 'AUTO_START', deps: ['docker'], account: 'LocalSystem', state: 'RUNNING', pid: 11 });
   m.networks.set('old', { id: 'n1', name: 'old', type: 'L2Bridge', addressPrefix: '10.1.0.0/24', gateway: '10.1.0.1', adapterName: 'eth9' });
   m.endpoints.set('old0', { id: 'e1', name: 'old0', networkName: 'l2bridge', ipAddress: '10.160.11.9', gateway: '0.0.0.0', compartmentId: null, forwarding: false });
+  m.nics.set('00-15-00-00-00-01', { name: 'Ethernet', ipInterface: 'Ethernet', dhcp: true, ipv4: [], gateway: null, dnsServers: [] });
+  m.nics.set('00-15-00-00-00-02', { name: 'Ethernet 2', ipInterface: 'Ethernet 2', dhcp: true, ipv4: [], gateway: null, dnsServers: [] });
   let rebooted = false;
   const handlers = m.handlers();
   m.handlers = () => ({
@@ -91,6 +95,11 @@ const CASES: Record<string, (() => AnyStep)[]> = {
   windowsFeature: [() => windows.windowsFeature({ name: 'Containers' })],
   windowsCapability: [() => windows.windowsCapability({ name: 'OpenSSH.Server~~~~0.0.1.0' })],
   dockerEngine: [() => windows.dockerEngine({ version: '19.03.5' }), () => windows.dockerEngine()],
+  // Hostile text cannot reach dockerImage (options.test.ts: a reference with spaces or quotes is refused); these are the grammar's extremes.
+  dockerImage: [
+    () => windows.dockerImage({ reference: 'repo.mylan.k8s:8888/q1winpause:10.0.17763.973' }),
+    () => windows.dockerImage({ reference: `localhost:5000/a__b-c.d/e---f:V_1.x-y@sha256:${'0123456789abcdef'.repeat(4)}` }),
+  ],
   dockerDaemonConfig: [() => windows.dockerDaemonConfig({ config: { 'bridge': 'none', 'insecure-registries': [H], [H]: [HL, 1, null, true] } })],
   fileContent: [
     () => windows.fileContent({ path: PATH, content: HL }),
@@ -120,6 +129,15 @@ const CASES: Record<string, (() => AnyStep)[]> = {
   ],
   nssmService: [() => windows.nssmService({ name: 'flanneld', application: PATH, appParameters: H, appDirectory: 'C:\\k', dependOnService: ['docker', 'kubelet'] })],
   reboot: [() => windows.reboot({ required: false, ifPending: true, timeoutSec: 60, waitForServices: ['docker'] }, fakeClock())],
+  netAdapters: [() => windows.netAdapters({
+    adapters: [
+      { mac: '00-15-00-00-00-01', name: "eth0 $(x) ‘y’ 'z' `w`;", ipv4: '172.16.126.216/24', gateway: '172.16.126.1' },
+      { mac: '00-15-00-00-00-02', name: 'eth1', ipv4: ['100.100.126.216/23'], dnsServers: ['100.100.126.205', '100.100.126.206'] },
+    ],
+    keepAddress: '198.18.1.9',
+  })],
+  dnsClient: [() => windows.dnsClient({ primaryDomain: 'mylan.k8s', suffixSearchList: ['mylan.k8s', 'svc.cluster.local'] })],
+  networkCleanup: [() => windows.networkCleanup({ token: H })],
 };
 
 const NOT_FACTORIES = new Set(['parseDockerVersion', 'engineVersion', 'parseFormatList', 'hnsEndpointsFromList', 'parseHnsdiagLoadBalancers', 'parseNssmGet', 'parseNssmList', 'parseScQc', 'parseScQueryex']);

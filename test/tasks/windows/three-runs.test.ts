@@ -4,7 +4,7 @@
 import test from 'ava';
 import { Secret } from '../../../runner/core/secret.js';
 import {
-  autoUpdate, dockerDaemonConfig, dockerEngine, fileContent, firewallRule, hnsHostEndpoint, hnsNetwork, hotfix, nssmService, ntpServers,
+  autoUpdate, dockerDaemonConfig, dockerEngine, dockerImage, fileContent, firewallRule, hnsHostEndpoint, hnsNetwork, hotfix, nssmService, ntpServers,
   registryValue, timeZone, windowsCapability, windowsFeature, windowsService,
 } from '../../../tasks/windows/index.js';
 import { FakeWindows, plan, threeRuns } from './fake-node.js';
@@ -64,6 +64,34 @@ test('dockerEngine: a fresh install needs a reboot; the daemon down afterwards i
   m.docker.text = fixture('docker-version.txt').replace(/19\.03\.0/g, '19.03.5');
   const up = await plan(n, dockerEngine({ version: '19.03.0' }));
   t.deepEqual(up.change, { action: 'update', fields: ['version'], before: { version: '19.03.5' }, after: { version: '19.03.0' } });
+});
+
+test('dockerImage (DOMAIN step 10, the pause image): check reports create, apply pulls, the next run is a noop; outputs the id', async (t) => {
+  const pause = 'repo.mylan.k8s:8888/q1winpause:10.0.17763.973';
+  const id = `sha256:${'4e'.repeat(32)}`;
+  const { m, n } = node((m) => { m.registryImages.set(pause, id); });
+  const r = await threeRuns(n, dockerImage({ reference: pause }));
+  t.deepEqual(r.first, { action: 'create', fields: ['image'], before: null, after: { image: pause } });
+  t.deepEqual(r.applyCalls, ['Invoke-PlayDockerPull']);
+  t.deepEqual(r.outputs, { id });
+  t.is(m.images.get(pause), id);
+  t.deepEqual(n.calls.filter((c) => c.fn === 'Invoke-PlayDockerPull').map((c) => c.args), [{ reference: pause }]);
+
+  const missing = dockerImage({ reference: 'repo.mylan.k8s:8888/q1winpause:10.0.17763.1158' });
+  const p = await plan(n, missing);
+  await t.throwsAsync(missing.apply(n, p.change, p.actual), {
+    message: /^docker image repo\.mylan\.k8s:8888\/q1winpause:10\.0\.17763\.1158: docker pull failed \(exit 1\): Error response from daemon: manifest for .* not found: manifest unknown/,
+  });
+});
+
+test('dockerImage: with the daemon down the plan is still a create, with a warning; the pull fails naming the step and docker', async (t) => {
+  const pause = 'registry.lab.test:5000/pause:1809';
+  const { n } = node((m) => { m.dockerRunning = false; m.registryImages.set(pause, `sha256:${'0'.repeat(64)}`); });
+  const step = dockerImage({ reference: pause });
+  const p = await plan(n, step);
+  t.like(p.change, { action: 'create', fields: ['image'], warnings: ['docker is not running on the host: the pull will fail unless docker is started first'] });
+  t.deepEqual(p.actual, { daemonRunning: false, image: null });
+  await t.throwsAsync(step.apply(n, p.change, p.actual), { message: /^docker image registry\.lab\.test:5000\/pause:1809: docker pull failed \(exit 1\): error during connect: .*docker daemon is not running\.$/ });
 });
 
 test('dockerDaemonConfig: written once; reformatting or reordering is not drift; invalid JSON is; output changed', async (t) => {

@@ -3,6 +3,7 @@
 // sc.exe's text in the exact layout of seed 000, so the parsers are exercised on the way.
 import { createHash } from 'node:crypto';
 import type { Handlers } from './fake-node.js';
+import { fixture } from './fixtures.js';
 
 export interface Svc {
   name: string; binPath: string; displayName: string; start: 'AUTO_START' | 'DEMAND_START' | 'DISABLED';
@@ -39,6 +40,10 @@ export class WindowsModel {
   capabilities = new Map<string, string>();
   docker = { text: null as string | null, serviceExists: false };
   dockerAfterInstall = { text: '', restartNeeded: true };
+  /** Local images (reference -> id), whether the daemon answers, and what the registry holds (reference -> id). */
+  images = new Map<string, string>();
+  dockerRunning = true;
+  registryImages = new Map<string, string>();
   registry = new Map<string, { type: string; data: unknown }>();
   services = new Map<string, Svc>();
   nssm = new Map<string, { Application: string; AppParameters: string; AppDirectory: string; DependOnService: string[] }>();
@@ -48,6 +53,9 @@ export class WindowsModel {
   timeZone = 'Pacific Standard Time';
   ntp = { servers: ['time.windows.com'], defaultIndex: '1' as string | null, manualPeerList: 'time.windows.com,0x9', syncFromFlags: 'NT5DS', w32timeStartMode: 'Manual' };
   au = { noAutoUpdate: null as number | null, auOptions: 4 as number | null };
+  nics = new Map<string, { name: string; ipInterface: string; dhcp: boolean; ipv4: string[]; gateway: string | null; dnsServers: string[] }>();
+  dns = { primaryDomain: null as string | null, suffixSearchList: [] as string[] };
+  cleanup = { token: null as string | null, bootTime: null as string | null, ghosts: [] as { instanceId: string; friendlyName: string }[] };
   #ids = 0;
   nextPid = 5000;
 
@@ -90,6 +98,17 @@ export class WindowsModel {
       'Install-PlayDockerEngine': () => {
         this.docker = { text: this.dockerAfterInstall.text, serviceExists: true };
         return { restartNeeded: this.dockerAfterInstall.restartNeeded };
+      },
+      'Get-PlayDockerImage': (a) => {
+        const id = this.dockerRunning ? this.images.get(a.reference) : undefined;
+        return { daemonRunning: this.dockerRunning, image: id === undefined ? null : { id, repoTags: [a.reference] } };
+      },
+      'Invoke-PlayDockerPull': (a) => {
+        if (!this.dockerRunning) throw new Error(fixture('docker-error-during-connect.txt').trim().replace(/Get (\S+)\/version:/, 'Post $1/images/create:'));
+        const id = this.registryImages.get(a.reference);
+        if (id === undefined) throw new Error(`Error response from daemon: manifest for ${a.reference} not found: manifest unknown: manifest unknown`);
+        this.images.set(a.reference, id);
+        return { id };
       },
       'Get-PlayFile': (a) => {
         const b = this.files.get(a.path.toLowerCase());
@@ -182,6 +201,41 @@ export class WindowsModel {
       },
       'Get-PlayAutoUpdate': () => ({ ...this.au }),
       'Set-PlayAutoUpdate': (a) => { this.au.noAutoUpdate = a.enabled ? 0 : 1; return {}; },
+      'Get-PlayNetAdapters': (a) => ({
+        adapters: (a.macAddresses as string[]).flatMap((mac) => {
+          const n = this.nics.get(mac);
+          return n ? [{ macAddress: mac, interfaceIndex: 4, ...n, ipv4: [...n.ipv4], dnsServers: [...n.dnsServers] }] : [];
+        }),
+      }),
+      'Set-PlayNetAdapter': (a) => {
+        const n = this.nics.get(a.macAddress);
+        if (!n) throw new Error(`there is no physical network adapter with MAC address ${a.macAddress}`);
+        if (a.dnsServers) n.dnsServers = [...a.dnsServers];
+        if (a.ipv4) { n.dhcp = false; n.ipv4 = [...a.ipv4]; }
+        if (a.gateway !== undefined) n.gateway = a.gateway;
+        if (a.newName !== undefined) { if (n.ipInterface === n.name) n.ipInterface = a.newName; n.name = a.newName; }
+        return {};
+      },
+      'Get-PlayDnsClient': () => ({ ...this.dns, suffixSearchList: [...this.dns.suffixSearchList] }),
+      'Set-PlayDnsClient': (a) => {
+        if (a.primaryDomain !== undefined) this.dns.primaryDomain = a.primaryDomain;
+        if (a.suffixSearchList !== undefined) this.dns.suffixSearchList = [...a.suffixSearchList];
+        return {};
+      },
+      'Get-PlayNetworkCleanup': () => ({
+        token: this.cleanup.token,
+        rebootPending: this.cleanup.token !== null && this.cleanup.bootTime === this.os.lastBootUpTime,
+        hnsNetworks: [...this.networks.keys()],
+        ghostAdapters: this.cleanup.ghosts.map((g) => ({ ...g })),
+      }),
+      'Invoke-PlayNetworkCleanup': (a) => {
+        const removedNetworks = a.removeHnsNetworks ? [...this.networks.keys()] : [];
+        if (a.removeHnsNetworks) { this.networks.clear(); this.endpoints.clear(); }
+        const removedAdapters = a.removeGhostAdapters ? this.cleanup.ghosts.map((g) => g.instanceId) : [];
+        if (a.removeGhostAdapters) this.cleanup.ghosts = [];
+        Object.assign(this.cleanup, { token: a.token, bootTime: this.os.lastBootUpTime });
+        return { removedNetworks, removedAdapters };
+      },
     };
   }
 }
