@@ -19,6 +19,7 @@ import { windowsNodePaths } from '../../lab/paths.js';
 import { ensureLab, onLabHost, type Lab } from '../helpers/lab.js';
 import { play, type CliResult } from '../helpers/play.js';
 import { onboardVars } from './fixtures/onboard-lab.js';
+import { labMac } from '../../lab/windows/defaults.js';
 import { holdTorHosts } from './fixtures/tor-lock.js';
 import { stopKeepalived, TORS, vipHolders } from './fixtures/tor-hosts.js';
 
@@ -28,6 +29,16 @@ const NODES = ['node009', 'node010'];
  * Ansible would read the brackets as a subscript of a base that matches nothing, play reads a glob.
  */
 const TWO = 'node0[01][09]';
+/** The optional steps for node010: the clean-up once, its NICs by MAC (eth1 keeps cluster_ip), its DNS suffix. */
+const NODE010_OPTIONAL = {
+  network_cleanup: 'acceptance-1',
+  nics: [
+    { mac: labMac('node010', 0), name: 'eth0', ipv4: '192.0.2.10/24', gateway: '192.0.2.1' },
+    { mac: labMac('node010', 1), name: 'eth1', ipv4: '198.18.1.10/24', dns_servers: ['198.18.240.10'] },
+  ],
+  dns_domain: 'lab.test',
+  dns_suffix_search_list: ['lab.test', 'cluster.local'],
+};
 const CONF = '/etc/keepalived/keepalived.conf';
 /** After a (re)start keepalived elects in about 4 s. */
 const SETTLE_MS = 20_000;
@@ -75,6 +86,8 @@ test.before(async (t) => {
   const inv = YAML.parse(readFileSync(lab.inventoryPath, 'utf8'));
   inv.all.vars.ansible_ssh_common_args = `-o UserKnownHostsFile=${knownHosts}`;
   Object.assign(inv.all.children.windows.vars, onboardVars(dir));
+  // node010 asks for the optional steps (DOMAIN 1-2); node009 does not.
+  Object.assign(inv.all.children.windows.hosts.node010, NODE010_OPTIONAL);
   inventory = join(dir, 'inventory.yaml');
   writeFileSync(inventory, YAML.stringify(inv));
   env = { ...parseDotenv(readFileSync(join(labDir, 'windows.env'), 'utf8')), VRRP_AUTH_PASS: 'lab-vrrp' };
@@ -129,7 +142,8 @@ test.serial('--check --limit node009 on a fresh node: exit 2, every change liste
     t.is(status[task], 'changed', `${task} would change on a fresh node`);
   }
   for (const task of ['kubelet', 'cniConfig', 'kubeProxy']) t.true(status[task] === 'changed' || status[task] === 'unknown', `${task}: ${status[task]}`);
-  t.deepEqual(steps.filter((s) => s.status === 'ok').map((s) => s.task), [], 'nothing is ok on a fresh node');
+  t.deepEqual(steps.filter((s) => s.status === 'ok' && s.kind !== 'windows.notAsked').map((s) => s.task), [], 'nothing is ok on a fresh node');
+  t.deepEqual(steps.filter((s) => s.kind === 'windows.notAsked').map((s) => s.task), ['networkCleanup', 'nics', 'dnsClient'], 'the optional steps only look');
   // Never a false ok: what hangs on the hotfix's reboot output or on the registration (the pod CIDR) is unknown.
   for (const task of ['reboot', 'hnsNetwork', 'hnsEndpoint']) {
     t.is(status[task], 'unknown', `${task} is unknown in check mode: ${steps.find((s) => s.task === task)?.error}`);
@@ -166,6 +180,18 @@ test.serial('--limit \'node0[01][09]\' onboards two fresh nodes at once: both Re
     await sleep(200);
   }
   for (const [i, vip] of vips.entries()) t.is(held[i]!.length, 1, `exactly one tor host holds ${vip}: ${held[i]!.join(', ') || 'none'}`);
+  // node010 asked for the optional steps: done once, before HNS took eth1 (its address now on the vNIC).
+  const steps010 = Object.fromEntries(r.report.hosts.node010.steps.map((s: any) => [s.task, s]));
+  t.like(steps010.networkCleanup, { kind: 'windows.networkCleanup', status: 'changed' });
+  t.like(steps010.nics, { kind: 'windows.netAdapters', status: 'changed' });
+  t.like(steps010.dnsClient, { kind: 'windows.dnsClient', status: 'changed' });
+  const s010 = JSON.parse(readFileSync(stateFile('node010'), 'utf8'));
+  const adapter = (name: string) => s010.adapters.find((a: any) => a.name === name);
+  t.like(adapter('eth0'), { dhcp: false, ipv4: ['192.0.2.10/24'], gateway: '192.0.2.1' });
+  t.like(adapter('vEthernet (eth1)'), { ipv4: ['198.18.1.10/24'], dnsServers: ['198.18.240.10'] });
+  t.deepEqual(s010.dnsSuffixSearchList, ['lab.test', 'cluster.local']);
+  t.is(s010.bootCount, 2, 'one reboot for the clean-up and the hotfix together');
+  t.is(r.report.hosts.node009.steps.find((s: any) => s.task === 'nics').kind, 'windows.notAsked');
   t.log(`${vips.map((v, i) => `${v} on ${held[i]!.join(',')}`).join('; ')}, ${Date.now() - electStarted} ms after the run`);
 });
 

@@ -3,7 +3,7 @@
 // `play` builds them before connecting. The task order (control -> node -> tor), the values computed
 // from vars, and bad input refused before any host is touched (the CLI turns these into exit 65).
 import test from 'ava';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -95,7 +95,7 @@ test('--limit node009: its tasks on the node, on control1 (delegated) and on eve
   // A delegated task's needs are per target: the config on any tor host waits for the package on all of them.
   t.deepEqual(deps('torConfig@node009>tor2'), ['clusterNodes@node009>control1', 'register@node009>control1', 'torPackage@node009>tor1', 'torPackage@node009>tor2', 'torPackage@node009>tor3']);
   t.deepEqual(deps('clusterNodes@node009>control1'), ['register@node009>control1']);
-  t.deepEqual(deps('kubelet@node009'), ['cniPlugin@node009', 'dnsIp@node009>control1', 'dockerRunning@node009', 'kubeconfig@node009', 'kubeletExe@node009', 'osBuild@node009'].sort());
+  t.deepEqual(deps('kubelet@node009'), ['cniPlugin@node009', 'dnsIp@node009>control1', 'dockerRunning@node009', 'kubeconfig@node009', 'kubeletExe@node009', 'osBuild@node009', 'pauseImage@node009'].sort());
   for (const tor of ['tor1', 'tor2', 'tor3']) at(`torConfig@node009>${tor}`);
   // The reboot comes after everything that may ask for it; the build is checked after it.
   t.true(at('hotfix@node009') < at('reboot@node009') && at('docker@node009') < at('reboot@node009') && at('reboot@node009') < at('osBuild@node009'));
@@ -167,7 +167,7 @@ test('bad input refused before any host is touched, naming the task, host and va
   refused(t, { windowsVars: (v) => { v.os_revision = 'latest'; } }, /task 'osBuild' for host node009: os_revision of node009 must be an integer, got "latest"/);
   refused(t, { windowsVars: (v) => { v.local_kubelet_exe = '/nonexistent/kubelet.exe'; } }, /task 'kubeletExe' for host node009: .*localFile.*cannot be read/);
   refused(t, { windowsVars: (v) => { v.local_kubeconfig = v.local_kubelet_exe; } }, /task 'kubeconfig' for host node009: local_kubeconfig of node009 .* names no API server/);
-  refused(t, { windowsVars: (v) => { v.pause_image = 'pause image"; calc'; } }, /task 'kubelet' for host node009: pause_image of node009 must be one word/);
+  refused(t, { windowsVars: (v) => { v.pause_image = 'pause image"; calc'; } }, /task 'pauseImage' for host node009: pause_image of node009 must be one word/);
   refused(t, { windowsVars: (v) => { v.cluster_pod_cidr = '198.19.0.1/16'; } }, /task 'cniConfig' for host node009: cluster_pod_cidr of node009 must be a network in CIDR form/);
   refused(t, { windowsVars: (v) => { v.service_cidr = 'services'; } }, /task 'cniConfig' for host node009: service_cidr of node009 must be a network in CIDR form/);
   refused(t, { node010: { cluster_ip: 'ten' } }, /task 'kubelet' for host node010: cluster_ip of node010 must be an IPv4 address/, 'windows');
@@ -178,4 +178,66 @@ test('bad input refused before any host is touched, naming the task, host and va
   refused(t, { control: { kubectl: '--kubeconfig /etc/k' } }, /task 'dnsIp' for host node009: kubectl of control1 must be the path of kubectl/);
   const e = t.throws(() => build({ control: null }));
   t.regex(e!.message, /task 'dnsIp', delegateTo 'control'/);
+});
+
+test('optional steps (DOMAIN 1-2) only when the inventory asks: clean-up, NICs by MAC, DNS suffixes', (t) => {
+  const plain = build().steps;
+  for (const task of ['networkCleanup', 'nics', 'dnsClient']) t.is(plain.get(`${task}@node009`)!.kind, 'windows.notAsked', `${task} not asked`);
+
+  const nics = [
+    { mac: '00-15-00-00-00-01', name: 'eth0', ipv4: '198.18.1.9/24', gateway: '198.18.1.1' },
+    { mac: '00-15-00-00-00-02', name: 'eth1', ipv4: ['198.18.1.9/23'], dns_servers: ['100.100.126.205', '100.100.126.206'] },
+  ];
+  const asked = build({ windowsVars: (v) => Object.assign(v, { network_cleanup: '2026-11-21', nics, dns_domain: 'mylan.k8s', dns_suffix_search_list: ['mylan.k8s'] }) });
+  t.like(asked.steps.get('networkCleanup@node009')!.desired, { token: '2026-11-21', removeHnsNetworks: true, removeGhostAdapters: true });
+  t.deepEqual(asked.steps.get('nics@node009')!.desired, {
+    adapters: [
+      { mac: '00-15-00-00-00-01', name: 'eth0', ipv4: ['198.18.1.9/24'], gateway: '198.18.1.1' },
+      { mac: '00-15-00-00-00-02', name: 'eth1', ipv4: ['198.18.1.9/23'], dnsServers: ['100.100.126.205', '100.100.126.206'] },
+    ],
+    keepAddress: '198.18.1.9',
+  });
+  t.deepEqual(asked.steps.get('dnsClient@node009')!.desired, { primaryDomain: 'mylan.k8s', suffixSearchList: ['mylan.k8s'] });
+  // The clean-up comes first and its reboot is the one reboot; the NICs are named before HNS binds eth1.
+  const ids = asked.graph.nodes.map((n) => n.id);
+  const deps = (id: string) => asked.graph.nodes.find((n) => n.id === id)!.deps.map((d) => d.id);
+  t.true(ids.indexOf('networkCleanup@node009') < ids.indexOf('nics@node009'));
+  t.true(deps('reboot@node009').includes('networkCleanup@node009'));
+  t.true(deps('hnsNetwork@node009').includes('nics@node009'));
+
+  refused(t, { windowsVars: (v) => { v.nics = [{ mac: '00-15-00-00-00-02', name: 'eth1', ipv4: '10.9.9.9/24' }]; } },
+    /task 'nics' for host node009: nics of node009: the cluster NIC eth1 gets 10\.9\.9\.9\/24, which does not include cluster_ip 198\.18\.1\.9/);
+  refused(t, { windowsVars: (v) => { v.nics = [{ mac: '00-15-00-00-00-02', dns: ['1.1.1.1'] }]; } }, /nics\[0\]\.dns of node009 is not a NIC setting \(mac, name, ipv4, gateway, dns_servers\)/);
+  refused(t, { windowsVars: (v) => { v.nics = 'eth1'; } }, /nics of node009 must be a list/);
+  // Written unquoted (YAML 1.2 sees a string), read with PyYAML's rules as Ansible does: sexagesimal.
+  refused(t, { windowsVars: (v) => { v.nics = [{ mac: '00:15:00:00:00:02' }]; } }, /nics\[0\]\.mac of node009 is the number 194400002: YAML reads an unquoted MAC with colons as a base-60 number; quote it/);
+  refused(t, { windowsVars: (v) => { v.nics = [{ mac: 'eth1' }]; } }, /task 'nics' for host node009: windows\.netAdapters: option 'adapters\[0\]\.mac'/);
+  refused(t, { windowsVars: (v) => { v.dns_suffix_search_list = []; } }, /task 'dnsClient' for host node009: dns_suffix_search_list of node009 must not be empty/);
+});
+
+test('inventory/example.yaml (the field notes\' cluster) plans onboard-windows --limit node009 with the seed\'s values', (t) => {
+  // The local files it names live next to a copy of it.
+  const dir = tmp();
+  const inv = YAML.parse(readFileSync(new URL('../../inventory/example.yaml', import.meta.url), 'utf8'));
+  const vars = inv.all.children.cluster.children.windows.vars;
+  for (const key of ['local_kubelet_exe', 'local_kube_proxy_exe', 'local_cni_win_bridge']) vars[key] = join(dir, key);
+  vars.local_kubeconfig = join(dir, 'kubeconfig.conf');
+  for (const key of ['local_kubelet_exe', 'local_kube_proxy_exe', 'local_cni_win_bridge']) writeFileSync(vars[key], 'MZ');
+  writeFileSync(vars.local_kubeconfig, 'apiVersion: v1\nclusters:\n- cluster:\n    server: https://100.100.126.201:6443\n');
+  const path = join(dir, 'example.yaml');
+  writeFileSync(path, YAML.stringify(inv));
+  process.env.VRRP_AUTH_PASS ??= 'example';
+  const inventory = loadInventory(path);
+  const graph = compileGraph(onboard, inventory, { limit: 'node009' });
+  const steps = prebuildSteps(graph, inventory, {});
+  t.deepEqual(graph.hosts.map((h) => h.name).sort(), ['master1', 'node009', 'tor1', 'tor2', 'tor3']);
+  t.like(steps.get('nics@node009')!.desired, { keepAddress: '172.16.126.216' });
+  t.deepEqual((steps.get('nics@node009')!.desired as any).adapters.map((a: any) => a.name), ['eth0', 'eth1']);
+  t.like(steps.get('dnsClient@node009')!.desired, { primaryDomain: 'mylan.k8s', suffixSearchList: ['mylan.k8s'] });
+  t.is(steps.get('networkCleanup@node009')!.kind, 'windows.notAsked', 'the clean-up is never asked by default');
+  t.like(steps.get('pauseImage@node009')!.desired, { reference: 'repo.mylan.k8s:8888/q1winpause:10.0.17763.973' });
+  t.like(steps.get('osBuild@node009')!.desired, { version: '10.0.17763', revision: 1158 });
+  t.like(steps.get('kubeProxy@node009')!.desired, { account: 'NT AUTHORITY\\NetworkService' });
+  t.regex((steps.get('kubeProxy@node009')!.desired as any).binPath, /--bind-address=100\.100\.126\.216 --cluster-cidr=10\.160\.0\.0\/12/);
+  t.like(steps.get('dnsIp@node009>master1')!.desired, { kubectl: '/usr/bin/kubectl' });
 });

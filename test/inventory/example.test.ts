@@ -21,13 +21,16 @@ test('groups and hosts of the example cluster', (t) => {
 test('node009 carries the facts of seed 001', (t) => {
   const node = inv.host('node009')!;
   t.like(node.vars, {
-    management_ip: '172.16.126.216', cluster_ip: '100.100.126.216', management_gateway: '172.16.126.1',
-    management_mac: '00-15-00-00-00-01', cluster_mac: '00-15-00-00-00-02',
-    dns_suffix: 'mylan.k8s', time_zone: 'China Standard Time', os_build: '10.0.17763.1158', os_hotfix: 'KB4549949',
-    cluster_pod_cidr: '10.160.0.0/12', cluster_service_cidr: '10.176.0.0/12', cluster_dns_service_ip: '10.176.0.10',
+    cluster_ip: '100.100.126.216', dns_domain: 'mylan.k8s', time_zone: 'China Standard Time', os_version: '10.0.17763', os_revision: 1158,
+    hotfix_kb: 'KB4549949', cluster_pod_cidr: '10.160.0.0/12', service_cidr: '10.176.0.0/12', cluster_adapter: 'eth1',
+    pause_image: 'repo.mylan.k8s:8888/q1winpause:10.0.17763.973', kube_proxy_account: 'NT AUTHORITY\\NetworkService',
   });
-  t.deepEqual(node.vars.dns_servers, ['100.100.126.205', '100.100.126.206']);
+  t.deepEqual(node.vars.nics, [
+    { mac: '00-15-00-00-00-01', name: 'eth0', ipv4: '172.16.126.216/24', gateway: '172.16.126.1' },
+    { mac: '00-15-00-00-00-02', name: 'eth1', ipv4: '100.100.126.216/23', dns_servers: ['100.100.126.205', '100.100.126.206'] },
+  ]);
   t.deepEqual(node.vars.ntp_servers, ['ntp1.mylan.k8s', 'ntp2.mylan.k8s']);
+  t.is(node.vars.hotfix_msu, 'C:\\k\\windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7609b9a9e68d81.msu');
   t.like(node.connection, { address: '172.16.126.216', port: 22, user: 'Administrator', os: 'windows' });
   t.deepEqual(node.connection.password, new EnvRef('WINDOWS_ADMIN_PASSWORD'));
   t.is(resolveSecrets(node, { WINDOWS_ADMIN_PASSWORD: 'x-secret' }).password!.reveal(), 'x-secret');
@@ -35,7 +38,7 @@ test('node009 carries the facts of seed 001', (t) => {
 
 test('ToR gateways: Linux, distinct priorities and router ids, a shared VRRP secret from the environment', (t) => {
   const tors = selectHosts(inv, 'tor');
-  t.true(tors.every((h) => h.connection.os === 'linux' && h.vars.cluster_nic === 'eth1'));
+  t.true(tors.every((h) => h.connection.os === 'linux' && h.vars.cluster_adapter === 'eth1'));
   t.deepEqual(tors.map((h) => h.vars.vrrp_priority), [150, 140, 130]);
   t.is(new Set(tors.map((h) => h.vars.vrrp_router_id)).size, 3);
   t.deepEqual(tors[0]!.vars.vrrp_auth_pass, new EnvRef('VRRP_AUTH_PASS'));
