@@ -73,7 +73,7 @@ const changed = run.report ? Object.values<any>(run.report.hosts).flatMap((h) =>
 console.log(`
 What happened (exit ${run.code}${changed !== undefined ? `, ${changed} step(s) changed${changed === 0 ? ': an earlier demo already onboarded it' : ''}` : ''}):
   ${NODE}, a simulated Windows Server 2019 node (lab/windows, a test double), got its time, hotfix and reboot,
-  Docker, kubelet and kube-proxy as services, joined the simulated cluster on control1, got the HNS
+  Docker and the pause image, kubelet and kube-proxy as services, joined the simulated cluster on control1, got the HNS
   L2Bridge network on its pod CIDR, and its pod gateway became a keepalived VIP on tor1-tor3.
   ${node ? `${NODE} is ${node.ready ? 'Ready' : 'NOT Ready'} with pod CIDR ${node.podCIDR}` : `${NODE} is not registered in the cluster`} (${join(labDir, 'cluster-state.json')})
   ${gateway ? `its gateway VIP ${gateway} is held by ${held.length ? held.join(', ') : 'no tor host yet'} (ip -n ${held[0] ?? 'tor1'} -4 addr show dev eth1)` : ''}
