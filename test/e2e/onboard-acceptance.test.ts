@@ -9,16 +9,14 @@
 // does, and leaves keepalived stopped and node010 fresh (onboard-windows.test.ts gives node010 a pod_cidr
 // var standing for a node onboarded elsewhere: the cluster must not know node010 then).
 import test from 'ava';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { parse as parseDotenv } from 'dotenv';
-import YAML from 'yaml';
 import { resetWindowsNode, setWindowsNodeFaults } from '../../lab/lab.js';
 import { windowsNodePaths } from '../../lab/paths.js';
 import { ensureLab, onLabHost, type Lab } from '../helpers/lab.js';
 import { play, type CliResult } from '../helpers/play.js';
-import { onboardVars } from './fixtures/onboard-lab.js';
+import { onboardInventory } from './fixtures/onboard-lab.js';
 import { labMac } from '../../lab/windows/defaults.js';
 import { holdTorHosts } from './fixtures/tor-lock.js';
 import { stopKeepalived, TORS, vipHolders } from './fixtures/tor-hosts.js';
@@ -81,16 +79,8 @@ test.before(async (t) => {
   labDir = dirname(lab.inventoryPath);
   const dir = mkdtempSync(join(tmpdir(), 'play-accept-'));
   tmpDirs.push(dir);
-  const knownHosts = join(dir, 'known_hosts');
-  writeFileSync(knownHosts, readFileSync(lab.knownHostsPath));
-  const inv = YAML.parse(readFileSync(lab.inventoryPath, 'utf8'));
-  inv.all.vars.ansible_ssh_common_args = `-o UserKnownHostsFile=${knownHosts}`;
-  Object.assign(inv.all.children.windows.vars, onboardVars(dir));
   // node010 asks for the optional steps (DOMAIN 1-2); node009 does not.
-  Object.assign(inv.all.children.windows.hosts.node010, NODE010_OPTIONAL);
-  inventory = join(dir, 'inventory.yaml');
-  writeFileSync(inventory, YAML.stringify(inv));
-  env = { ...parseDotenv(readFileSync(join(labDir, 'windows.env'), 'utf8')), VRRP_AUTH_PASS: 'lab-vrrp' };
+  ({ inventory, env } = onboardInventory(lab, dir, (inv) => Object.assign(inv.all.children.windows.hosts.node010, NODE010_OPTIONAL)));
   await stopKeepalived(lab, t);
   await Promise.all(TORS.map((tor) => onHost(tor, `rm -f ${CONF}`)));
   for (const node of NODES) {

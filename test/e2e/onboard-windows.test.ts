@@ -8,14 +8,12 @@
 // node010 is not onboarded here: its pod_cidr var stands for a node onboarded earlier (its VIP must
 // be kept on the tor hosts).
 import test from 'ava';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { parse as parseDotenv } from 'dotenv';
-import YAML from 'yaml';
 import { ensureLab, onLabHost, type Lab } from '../helpers/lab.js';
 import { play, projectRoot, type CliResult } from '../helpers/play.js';
-import { LAB_CLUSTER, onboardVars } from './fixtures/onboard-lab.js';
+import { LAB_CLUSTER, onboardInventory } from './fixtures/onboard-lab.js';
 import { holdTorHosts } from './fixtures/tor-lock.js';
 import { stopKeepalived, TORS, vipHolders } from './fixtures/tor-hosts.js';
 
@@ -57,16 +55,7 @@ test.before(async (t) => {
   labDir = dirname(lab.inventoryPath);
   const dir = mkdtempSync(join(tmpdir(), 'play-onboard-'));
   tmpDirs.push(dir);
-  const knownHosts = join(dir, 'known_hosts');
-  writeFileSync(knownHosts, readFileSync(lab.knownHostsPath));
-  const inv = YAML.parse(readFileSync(lab.inventoryPath, 'utf8'));
-  inv.all.vars.ansible_ssh_common_args = `-o UserKnownHostsFile=${knownHosts}`;
-  Object.assign(inv.all.children.windows.vars, onboardVars(dir));
-  inv.all.children.windows.hosts.node010.pod_cidr = OTHER_POD_CIDR;
-  inventory = join(dir, 'inventory.yaml');
-  writeFileSync(inventory, YAML.stringify(inv));
-  // The lab's windows.env is loaded only with the lab's own inventory: this copy needs it given.
-  env = { ...parseDotenv(readFileSync(join(labDir, 'windows.env'), 'utf8')), VRRP_AUTH_PASS: 'lab-vrrp' };
+  ({ inventory, env } = onboardInventory(lab, dir, (inv) => { inv.all.children.windows.hosts.node010.pod_cidr = OTHER_POD_CIDR; }));
   // The tor hosts as tor-gateway.test.ts leaves them, whatever ran before: keepalived stopped, no config.
   await stopKeepalived(lab, t);
   await Promise.all(TORS.map((tor) => onHost(tor, `rm -f ${CONF}`)));
