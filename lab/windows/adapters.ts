@@ -4,21 +4,22 @@
 // network moves it back (that is why the netAdapters step configures the vNIC once it exists).
 import type { NetAdapterRecord, NodeState } from './state.js';
 
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+/** Windows compares adapter, network and endpoint names case-insensitively. */
+export const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export const vNicName = (nic: string) => `vEthernet (${nic})`;
 
 export function physicalByName(s: NodeState, name: string): NetAdapterRecord | undefined {
-  return s.adapters.find((a) => a.physical && same(a.name, name));
+  return s.adapters.find((a) => a.physical && sameName(a.name, name));
 }
 
 export function physicalByMac(s: NodeState, mac: string): NetAdapterRecord | undefined {
-  return s.adapters.find((a) => a.physical && same(a.macAddress, mac));
+  return s.adapters.find((a) => a.physical && sameName(a.macAddress, mac));
 }
 
 /** The adapter that carries a physical NIC's IP configuration: its vNIC when bound to a vSwitch, else itself. */
 export function ipInterfaceOf(s: NodeState, nic: NetAdapterRecord): NetAdapterRecord {
-  return s.adapters.find((a) => !a.physical && same(a.macAddress, nic.macAddress)) ?? nic;
+  return s.adapters.find((a) => !a.physical && sameName(a.macAddress, nic.macAddress)) ?? nic;
 }
 
 export function bindSwitch(s: NodeState, nic: NetAdapterRecord): void {

@@ -104,6 +104,13 @@ export function strings(fn: string, o: Record<string, unknown>, field: string): 
   return list.map((x) => (typeof x === 'string' ? x : fieldError(fn, field, 'strings', v)));
 }
 
+/** A list of objects, which PowerShell 5.1 may unwrap to one object or leave out when empty. */
+export function records(fn: string, o: Record<string, unknown>, field: string): Record<string, unknown>[] {
+  const v = o[field];
+  if (v === null || v === undefined) return [];
+  return (Array.isArray(v) ? v : [v]).map((x) => record(`${fn} ${field}`, x));
+}
+
 export function oneOf<T extends string>(fn: string, o: Record<string, unknown>, field: string, values: readonly T[]): T {
   const v = o[field];
   return values.includes(v as T) ? (v as T) : fieldError(fn, field, values.map((x) => `'${x}'`).join(' | '), v);

@@ -14,7 +14,7 @@ import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { cidrContains, parseCidr, parseIPv4 } from '../linux/ipv4.js';
-import { bool, invoke, num, probeCall, record, str, stepFailure, strings, strOrNull } from './calls.js';
+import { bool, invoke, num, probeCall, record, records, str, stepFailure, strings, strOrNull } from './calls.js';
 import { GET_NET_ADAPTERS, SET_NET_ADAPTER } from './ps-network.js';
 
 export type NetAdapterSpec = { mac: string; name?: string; ipv4?: string | readonly string[]; gateway?: string; dnsServers?: readonly string[] };
@@ -132,8 +132,7 @@ export function diffNetAdapters(d: Readonly<NetAdaptersDesired>, actual: NetAdap
   return { action: 'update', fields, before, after, ...(warnings.length ? { warnings } : {}) };
 }
 
-function readAdapter(fn: string, v: unknown): [string, NetAdapterActual] {
-  const o = record(fn, v);
+function readAdapter(fn: string, o: Record<string, unknown>): [string, NetAdapterActual] {
   num(fn, o, 'interfaceIndex');
   return [str(fn, o, 'macAddress').toUpperCase(), {
     name: str(fn, o, 'name'),
@@ -146,10 +145,8 @@ function readAdapter(fn: string, v: unknown): [string, NetAdapterActual] {
 }
 
 function readActual(value: unknown): NetAdaptersActual {
-  const fn = GET_NET_ADAPTERS.name, list = record(fn, value).adapters;
-  // PowerShell 5.1 may unwrap a one-element array.
-  const items = list === null || list === undefined ? [] : Array.isArray(list) ? list : [list];
-  return { adapters: Object.fromEntries(items.map((x) => readAdapter(fn, x))) };
+  const fn = GET_NET_ADAPTERS.name;
+  return { adapters: Object.fromEntries(records(fn, record(fn, value), 'adapters').map((x) => readAdapter(fn, x))) };
 }
 
 export function netAdapters(options: NetAdaptersOptions): Step<NetAdaptersDesired, NetAdaptersActual> {

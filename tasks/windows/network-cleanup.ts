@@ -10,7 +10,7 @@
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { bool, invoke, probeCall, record, str, strings, strOrNull } from './calls.js';
+import { bool, invoke, probeCall, record, records, str, strings, strOrNull } from './calls.js';
 import { GET_NETWORK_CLEANUP, INVOKE_NETWORK_CLEANUP } from './ps-network.js';
 import { oneLine } from './win-options.js';
 
@@ -41,12 +41,11 @@ export function diffNetworkCleanup(d: Readonly<NetworkCleanupDesired>, a: Networ
 
 function readActual(value: unknown): NetworkCleanupActual {
   const fn = GET_NETWORK_CLEANUP.name, o = record(fn, value);
-  const ghosts = o.ghostAdapters === null || o.ghostAdapters === undefined ? [] : Array.isArray(o.ghostAdapters) ? o.ghostAdapters : [o.ghostAdapters];
   return {
     token: strOrNull(fn, o, 'token'),
     rebootPending: bool(fn, o, 'rebootPending'),
     hnsNetworks: strings(fn, o, 'hnsNetworks'),
-    ghostAdapters: ghosts.map((g) => { const x = record(fn, g); return { instanceId: str(fn, x, 'instanceId'), friendlyName: str(fn, x, 'friendlyName') }; }),
+    ghostAdapters: records(fn, o, 'ghostAdapters').map((g) => ({ instanceId: str(fn, g, 'instanceId'), friendlyName: str(fn, g, 'friendlyName') })),
   };
 }
 

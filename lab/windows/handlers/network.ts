@@ -2,7 +2,7 @@
 // Creating an L2Bridge network makes the NIC blink: every open SSH connection drops once (seed 001).
 import { randomUUID } from 'node:crypto';
 import { WindowsError } from '../errors.js';
-import { bindSwitch, physicalByName, unbindSwitch } from '../adapters.js';
+import { bindSwitch, physicalByName, sameName, unbindSwitch } from '../adapters.js';
 import type { FirewallRuleRecord, HnsNetworkRecord, NodeState } from '../state.js';
 import type { Handlers } from './types.js';
 
@@ -28,7 +28,6 @@ function inPrefix(ip: number, p: { base: number; bits: number }): boolean {
   return Math.floor(ip / size) === Math.floor(p.base / size);
 }
 
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 const PORT_HELP = 'The port is invalid. When Protocol is TCP or UDP, individual ports or ranges are allowed. Also, the following keywords are allowed on LocalPort: RPC, RPCEPMap, Any, IPHTTPSIn, PlayToDiscovery.';
 
@@ -38,7 +37,7 @@ function checkRule(r: FirewallRuleRecord): void {
   if (!named.includes(proto) && !(/^\d{1,3}$/.test(proto) && Number(proto) <= 255)) {
     throw new WindowsError('The protocol is invalid. Valid protocols are TCP, UDP, ICMPv4, ICMPv6, Any, or a number from 0 to 255.');
   }
-  if (same(r.localPort, 'Any')) return;
+  if (sameName(r.localPort, 'Any')) return;
   if (proto !== 'TCP' && proto !== 'UDP') throw new WindowsError(PORT_HELP);
   for (const part of r.localPort.split(',')) {
     const m = /^\s*(\d+)(?:-(\d+))?\s*$/.exec(part);
@@ -50,14 +49,14 @@ function checkRule(r: FirewallRuleRecord): void {
 
 /** Its endpoints go with it, and the NIC gets its IP configuration back from the vNIC. */
 export function removeNetwork(s: NodeState, n: HnsNetworkRecord): void {
-  s.hns.endpoints = s.hns.endpoints.filter((e) => !same(e.networkName, n.name));
+  s.hns.endpoints = s.hns.endpoints.filter((e) => !sameName(e.networkName, n.name));
   s.hns.networks = s.hns.networks.filter((x) => x !== n);
   unbindSwitch(s, n.adapterName);
 }
 
 export const networkHandlers = {
   'Get-PlayHnsNetwork': (node, { name }) => {
-    const n = node.state.hns.networks.find((x) => same(x.name, name));
+    const n = node.state.hns.networks.find((x) => sameName(x.name, name));
     return n ? { ...n } : null;
   },
 
@@ -69,7 +68,7 @@ export const networkHandlers = {
     const p = prefix(a.addressPrefix);
     const gw = ipv4(a.gateway);
     if (!p || gw === null || !inPrefix(gw, p)) throw hnsError('POST /networks', 'The parameter is incorrect.');
-    if (hns.networks.some((x) => same(x.name, a.name) || same(x.adapterName, adapter))) throw hnsError('POST /networks', 'The object already exists.');
+    if (hns.networks.some((x) => sameName(x.name, a.name) || sameName(x.adapterName, adapter))) throw hnsError('POST /networks', 'The object already exists.');
     const id = randomUUID().toUpperCase();
     hns.networks.push({ id, name: a.name, type: a.type, addressPrefix: a.addressPrefix, gateway: a.gateway, adapterName: adapter });
     bindSwitch(node.state, nic);
@@ -80,24 +79,24 @@ export const networkHandlers = {
 
   'Remove-PlayHnsNetwork': (node, { name }) => {
     const hns = node.state.hns;
-    const n = hns.networks.find((x) => same(x.name, name));
+    const n = hns.networks.find((x) => sameName(x.name, name));
     if (!n) return {};
     removeNetwork(node.state, n);
     return {};
   },
 
   'Get-PlayHnsEndpoint': (node, { name }) => {
-    const e = node.state.hns.endpoints.find((x) => same(x.name, name));
+    const e = node.state.hns.endpoints.find((x) => sameName(x.name, name));
     return e ? { ...e } : null;
   },
 
   'New-PlayHnsEndpoint': (node, a) => {
     const hns = node.state.hns;
-    const n = hns.networks.find((x) => same(x.name, a.networkName));
+    const n = hns.networks.find((x) => sameName(x.name, a.networkName));
     if (!n) throw new WindowsError(`there is no HNS network named ${a.networkName}`);
     const ip = ipv4(a.ipAddress);
     if (ip === null || ipv4(a.gateway) === null || !inPrefix(ip, prefix(n.addressPrefix)!)) throw hnsError('POST /endpoints', 'The parameter is incorrect.');
-    if (hns.endpoints.some((e) => same(e.name, a.name) || (same(e.networkName, n.name) && e.ipAddress === a.ipAddress))) throw hnsError('POST /endpoints', 'The object already exists.');
+    if (hns.endpoints.some((e) => sameName(e.name, a.name) || (sameName(e.networkName, n.name) && e.ipAddress === a.ipAddress))) throw hnsError('POST /endpoints', 'The object already exists.');
     const id = randomUUID().toUpperCase();
     hns.endpoints.push({ id, name: a.name, networkName: n.name, ipAddress: a.ipAddress, gateway: a.gateway, compartmentId: null, forwarding: false });
     return { id };
@@ -105,12 +104,12 @@ export const networkHandlers = {
 
   'Remove-PlayHnsEndpoint': (node, { name }) => {
     const hns = node.state.hns;
-    hns.endpoints = hns.endpoints.filter((e) => !same(e.name, name));
+    hns.endpoints = hns.endpoints.filter((e) => !sameName(e.name, name));
     return {};
   },
 
   'Set-PlayHnsEndpointHost': (node, { name, compartmentId, forwarding }) => {
-    const e = node.state.hns.endpoints.find((x) => same(x.name, name));
+    const e = node.state.hns.endpoints.find((x) => sameName(x.name, name));
     if (!e) throw new WindowsError(`there is no HNS endpoint named ${name}`);
     if (!Number.isInteger(compartmentId) || compartmentId < 0) throw hnsError(`POST /endpoints/${e.id}/attach`, 'The parameter is incorrect.');
     e.compartmentId = compartmentId;

@@ -1,6 +1,6 @@
 // NICs, the DNS client and the destructive network clean-up on the simulated Windows node (a test
 // double), with the errors the NetTCPIP and NetAdapter cmdlets give.
-import { ipInterfaceOf, physicalByMac } from '../adapters.js';
+import { ipInterfaceOf, physicalByMac, sameName } from '../adapters.js';
 import { WindowsError } from '../errors.js';
 import { getValue, setValue } from '../registry-store.js';
 import type { NetAdapterRecord } from '../state.js';
@@ -9,7 +9,6 @@ import type { Handlers } from './types.js';
 
 const TCPIP = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\Tcpip\\Parameters';
 const CLEANUP = 'HKLM:\\SOFTWARE\\Play\\NetworkCleanup';
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const address = (cidr: string) => cidr.split('/')[0]!;
 
 function view(nic: NetAdapterRecord, ipIf: NetAdapterRecord) {
@@ -43,8 +42,8 @@ export const nicHandlers = {
       ipIf.ipv4 = [...a.ipv4];
     }
     if (a.gateway !== undefined) ipIf.gateway = a.gateway;
-    if (a.newName !== undefined && !same(a.newName, nic.name)) {
-      if (s.adapters.some((x) => same(x.name, a.newName!))) {
+    if (a.newName !== undefined && !sameName(a.newName, nic.name)) {
+      if (s.adapters.some((x) => sameName(x.name, a.newName!))) {
         throw new WindowsError(`Rename-NetAdapter : {Object Exists} An attempt was made to create an object and the object name already existed.`);
       }
       // HNS and the vNIC keep naming the NIC as it was; the field notes rename before step 8.
