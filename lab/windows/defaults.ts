@@ -1,5 +1,5 @@
 // A fresh simulated Windows Server 2019 node (a test double), as the field notes find one: build
-// 17763.973 (seed 001), no Containers feature, no Docker, no OpenSSH capability (the simulator's own
+// 17763.973 (docs/field-notes.md#a-network-clean-up-and-nics), no Containers feature, no Docker, no OpenSSH capability (the simulator's own
 // SSH endpoint stands outside the model), default NTP and Windows Update settings, two NICs.
 import { createHash } from 'node:crypto';
 import { bootTime } from './boot.js';
@@ -22,8 +22,8 @@ export const DEFAULT_MSU: readonly MsuRecord[] = [
 
 /**
  * What the registries the node reaches hold: Microsoft's nanoserver of the node's build (HTTPS), and
- * the lab's pause image built FROM it (DOMAIN.md step 10) in a plain-HTTP registry, which docker
- * pulls from only when daemon.json lists it in insecure-registries (DOMAIN.md step 5).
+ * the lab's pause image built FROM it (docs/domain.md#step-10-pause-image) in a plain-HTTP registry, which docker
+ * pulls from only when daemon.json lists it in insecure-registries (docs/domain.md#step-5-docker).
  */
 export const DEFAULT_REGISTRY: readonly { reference: string; id: string; http: boolean }[] = [
   { reference: 'mcr.microsoft.com/windows/nanoserver:10.0.17763.973', id: 'sha256:b5e70b774fa4dac4d7b1a87533bebe035eac894952580fee9e4bc2ecca90c5b2', http: false },
@@ -98,7 +98,7 @@ export function defaultNodeState(hostname: string, now = new Date()): NodeState 
     registry: {},
     services: Object.fromEntries(services.map((x) => [x.name.toLowerCase(), x])),
     nssm: {},
-    // Named as a node prepared by seed 001 §2.1.1 would be, on DHCP until a netAdapters step says otherwise.
+    // Named as a node prepared by field note A would be, on DHCP until a netAdapters step says otherwise.
     adapters: ['eth0', 'eth1'].map((name, i) => ({
       name, macAddress: labMac(hostname, i), interfaceIndex: 4 + i * 3, physical: true, dhcp: true, ipv4: [], gateway: null, dnsServers: [],
     })),

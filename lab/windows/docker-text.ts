@@ -1,4 +1,4 @@
-// `docker version` as the simulated Windows node (a test double) prints it: the layout of seed 003
+// `docker version` as the simulated Windows node (a test double) prints it: the layout of docs/field-notes.md#d-docker-install-and-docker-version
 // (Docker Engine - Enterprise from DockerMsftProvider). 19.03.0's details are the note's; the other
 // versions' commit and build dates are placeholders of the same shape.
 
@@ -22,7 +22,7 @@ export function pullUnreachable(version: string, name: string, tagOrDigest: stri
   return daemonUnreachable(api, `Post ${PIPE}/v${api}/images/create?${query}`);
 }
 
-/** The daemon is not reachable (service stopped or not started since the install): seed 003's error. */
+/** The daemon is not reachable (service stopped or not started since the install): field note D's error. */
 export function daemonUnreachable(api: string, request = `Get ${PIPE}/v${api}/version`): string {
   return `error during connect: ${request}: open //./pipe/docker_engine: ` +
     'The system cannot find the file specified. In the default daemon configuration on Windows, the docker client must be run elevated to connect. ' +

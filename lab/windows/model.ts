@@ -96,7 +96,7 @@ export class SimulatedWindowsNode extends EventEmitter<SimulatedWindowsNodeEvent
     }
   }
 
-  /** The NIC blinks (seed 001): every open connection drops, once. */
+  /** The NIC blinks (docs/field-notes.md#a-hns-network-and-endpoint): every open connection drops, once. */
   dropConnections(): void {
     this.emit('drop-connections');
   }

@@ -1,5 +1,5 @@
 // What `sc.exe qc NAME 8192` and `sc.exe queryex NAME` print on the simulated Windows node (a test
-// double), line for line as in the field notes (seed 000), raw as a program reading sc.exe's output
+// double), line for line as in the field notes (docs/field-notes.md#b-sc-qc-and-nssm-get), raw as a program reading sc.exe's output
 // gets it: CRLF line ends and the blank after an empty field's ': ' (the notes lost both).
 import type { ServiceRecord } from './state.js';
 

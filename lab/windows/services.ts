@@ -1,6 +1,7 @@
 // The service control manager of the simulated Windows node (a test double): start starts the
-// dependencies first; stop refuses while running services depend on the service (error 1051, seed
-// 000); restart stops the running dependents first and starts them again after. sc.exe's messages.
+// dependencies first; stop refuses while running services depend on the service (error 1051,
+// docs/field-notes.md#b-restarting-a-service-with-dependents); restart stops the running dependents
+// first and starts them again after. sc.exe's messages.
 import { scFailure, WIN32, WindowsError } from './errors.js';
 import { fileExists, readFile } from './file-store.js';
 import type { NodeState, ServiceRecord } from './state.js';

@@ -18,7 +18,7 @@ export interface ServiceRecord {
   pid: number;
   /** WIN32_EXIT_CODE of the last stop or failed start (1077: never started since boot). */
   win32ExitCode: number;
-  /** Accepts PAUSE (nssm-hosted services do, as in seed 000). */
+  /** Accepts PAUSE (nssm-hosted services do: docs/field-notes.md#b-restarting-a-service-with-dependents). */
   pausable: boolean;
 }
 
@@ -76,7 +76,7 @@ export interface HnsEndpointRecord {
 
 /**
  * A network adapter. physical false: the host vNIC "vEthernet (<name>)" an HNS vSwitch puts on a
- * physical NIC (same MAC), which then carries that NIC's IP configuration (DOMAIN.md step 8).
+ * physical NIC (same MAC), which then carries that NIC's IP configuration (docs/domain.md#step-8-hns-network).
  */
 export interface NetAdapterRecord {
   name: string;
@@ -130,7 +130,7 @@ export interface NodeState {
   dockerRegistry: Record<string, RegistryImageRecord>;
   /** daemon.json's insecure-registries as dockerd read them when the docker service last started. */
   dockerLoadedInsecureRegistries: string[];
-  /** Where nssm.exe is expected (seeds 000 and 003: C:\k\nssm.exe). */
+  /** Where nssm.exe is expected (docs/field-notes.md#d-services-with-nssm, notes B and D: C:\k\nssm.exe). */
   nssmPath: string;
   directories: Record<string, string>;
   files: Record<string, FileRecord>;

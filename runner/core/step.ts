@@ -1,4 +1,4 @@
-// A step is data plus three functions (see DESIGN.md): normalized desired state, a read-only
+// A step is data plus three functions (see docs/architecture.md#the-step-model): normalized desired state, a read-only
 // probe, a pure diff and an apply that acts on the changed fields only. Building a step does no
 // I/O; the runner probes, diffs, applies, and probes again to prove convergence.
 import type { Change } from './change.js';

@@ -1,4 +1,4 @@
-// keepalived.conf for the ToR gateway (seed 001 §2.6) as typed data: a validator that names the
+// keepalived.conf for the ToR gateway (docs/field-notes.md#a-upstream-tor-gateway) as typed data: a validator that names the
 // field at fault, and a deterministic renderer in the field note's layout. Pure.
 //
 // What keepalived 2.2.7 (Debian 12) taught us, each checked with `keepalived -t`:

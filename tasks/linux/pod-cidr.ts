@@ -1,4 +1,4 @@
-// Windows nodes' pod CIDRs and their gateway VIPs on the ToR hosts (seed 001: node009 has
+// Windows nodes' pod CIDRs and their gateway VIPs on the ToR hosts (docs/field-notes.md#a-upstream-tor-gateway: node009 has
 // 10.160.11.0/24, its pod gateway and VIP is 10.160.11.1/24). Pure. A VIP outside its node's
 // pod CIDR, or two nodes whose CIDRs overlap, would route one node's pods to another's gateway:
 // both are refused before any host is touched, naming the nodes.

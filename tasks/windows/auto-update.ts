@@ -1,4 +1,4 @@
-// autoUpdate({ enabled }): automatic Windows Update on or off (seed 001 pins the OS build with
+// autoUpdate({ enabled }): automatic Windows Update on or off (docs/field-notes.md#a-hotfix-and-auto-update pins the OS build with
 // `net stop wuauserv`, `cscript scregedit.wsf /AU 1`, `net start wuauserv`). Probed from the
 // policy value HKLM:\SOFTWARE\Policies\Microsoft\Windows\WindowsUpdate\AU NoAutoUpdate: off means
 // NoAutoUpdate = 1 (the value that stops the client on Server 2016 and later; AUOptions is shown

@@ -1,5 +1,5 @@
 // A call that may take the connection down with it (creating an HNS L2Bridge network moves the
-// adapter's configuration to a vNIC: the NIC blinks and open connections drop, seed 001). When the
+// adapter's configuration to a vNIC: the NIC blinks and open connections drop, docs/field-notes.md#a-hns-network-and-endpoint). When the
 // connection is lost (ConnectionLostError) or cannot be reopened (UnreachableError), whether the
 // call had its effect is unknown: the step treats it as "maybe applied", waits until the host
 // answers again (each command reopens the connection once), and leaves the verdict to the runner's

@@ -9,7 +9,7 @@ export type ServiceState = 'Running' | 'Stopped' | 'StartPending' | 'StopPending
 export type RegistryType = 'String' | 'ExpandString' | 'DWord' | 'QWord' | 'MultiString' | 'Binary';
 
 export interface WindowsContract {
-  // --- OS, boot, hotfixes (DOMAIN.md "Hotfix to a pinned build") -------------------------------
+  // --- OS, boot, hotfixes (docs/domain.md#hotfix-to-a-pinned-build) ---------------------------------
   'Get-PlayOsInfo': { args: {}; result: { caption: string; version: string /* 10.0.17763 */; build: number; revision: number; lastBootUpTime: string /* ISO 8601 */; pendingReboot: boolean } };
   /**
    * installed: Get-HotFix lists the KB; installedOn: its date (yyyy-MM-dd) when Windows knows it.
@@ -64,7 +64,7 @@ export interface WindowsContract {
   'Get-PlayRegistryValue': { args: { path: string /* HKLM:\\SOFTWARE\\... */; name: string }; result: { type: RegistryType; data: string | number | string[] } | null };
   'Set-PlayRegistryValue': { args: { path: string; name: string; type: RegistryType; data: string | number | string[] }; result: {} };
 
-  // --- Services (sc.exe; DOMAIN.md steps 11-13) ------------------------------------------------
+  // --- Services (sc.exe; docs/domain.md, steps 11-13) -------------------------------------------
   /**
    * Raw outputs of `sc.exe qc NAME 8192` and `sc.exe queryex NAME` (parsed on our side, tested
    * against the field notes' real outputs), plus the names of the services that depend on it.
@@ -76,15 +76,15 @@ export interface WindowsContract {
     args: { name: string; create: boolean; binPath?: string; displayName?: string; startMode?: ServiceStartMode; dependencies?: string[]; account?: string; password?: string };
     result: {};
   };
-  /** Starts/stops; restart stops running dependents first and starts them again after (seed 000). */
+  /** Starts/stops; restart stops running dependents first and starts them again after (docs/field-notes.md#b-restarting-a-service-with-dependents). */
   'Set-PlayServiceState': { args: { name: string; action: 'start' | 'stop' | 'restart' }; result: { state: ServiceState; pid: number; restartedDependents: string[] } };
   /** Raw `nssm get NAME <parameter>` outputs (nssm writes UTF-16LE; decoded), null if not an nssm service. */
   'Get-PlayNssmService': { args: { name: string }; result: { Application: string; AppParameters: string; AppDirectory: string; DependOnService: string } | null };
   'Set-PlayNssmService': { args: { name: string; install: boolean; application?: string; appParameters?: string; appDirectory?: string; dependOnService?: string[] }; result: {} };
 
-  // --- HNS (DOMAIN.md step 8) ----------------------------------------------------------------
+  // --- HNS (docs/domain.md#step-8-hns-network) ------------------------------------------------
   'Get-PlayHnsNetwork': { args: { name: string }; result: { id: string; name: string; type: string; addressPrefix: string; gateway: string; adapterName: string } | null };
-  /** New-HNSNetwork -Type L2Bridge ...: the NIC blinks, open connections can drop (seed 001). */
+  /** New-HNSNetwork -Type L2Bridge ...: the NIC blinks, open connections can drop (docs/field-notes.md#a-hns-network-and-endpoint). */
   'New-PlayHnsNetwork': { args: { name: string; type: 'L2Bridge'; addressPrefix: string; gateway: string; adapterName: string }; result: { id: string } };
   'Remove-PlayHnsNetwork': { args: { name: string }; result: {} };
   /**
@@ -114,11 +114,11 @@ export interface WindowsContract {
   /** scregedit.wsf /AU 1 semantics: net stop wuauserv, NoAutoUpdate=1, net start wuauserv. */
   'Set-PlayAutoUpdate': { args: { enabled: boolean }; result: {} };
 
-  // --- NICs and the DNS client (DOMAIN.md step 2; optional) ----------------------------------------
+  // --- NICs and the DNS client (docs/domain.md#step-2-nics-and-dns-client; optional) -----------------------
   /**
    * The physical adapters with these MACs (00-15-5D-00-00-01 form; missing ones are left out).
    * ipInterface: where the IP configuration lives: the adapter itself, or the vSwitch's host vNIC
-   * "vEthernet (<name>)" (same MAC) once an HNS network is bound to it (DOMAIN.md step 8). ipv4:
+   * "vEthernet (<name>)" (same MAC) once an HNS network is bound to it (docs/domain.md#step-8-hns-network). ipv4:
    * "address/prefix" of the static and DHCP addresses (not APIPA); gateway: the 0.0.0.0/0 next hop.
    */
   'Get-PlayNetAdapters': {
@@ -135,7 +135,7 @@ export interface WindowsContract {
   'Get-PlayDnsClient': { args: {}; result: { primaryDomain: string | null; suffixSearchList: string[] } };
   'Set-PlayDnsClient': { args: { primaryDomain?: string; suffixSearchList?: string[] }; result: {} };
 
-  // --- Destructive network clean-up (DOMAIN.md step 1; only when asked) --------------------------
+  // --- Destructive network clean-up (docs/domain.md#step-1-network-clean-up; only when asked) ----------
   /**
    * token: HKLM:\SOFTWARE\Play\NetworkCleanup `Token`, written by the last clean-up (null: never
    * ran); rebootPending: the node has not booted since that clean-up (its BootTime value is the
@@ -143,7 +143,7 @@ export interface WindowsContract {
    * Error (ghost virtual adapters, `Get-PnpDevice -Class Net | ? Status -eq Error`).
    */
   'Get-PlayNetworkCleanup': { args: {}; result: { token: string | null; rebootPending: boolean; hnsNetworks: string[]; ghostAdapters: { instanceId: string; friendlyName: string }[] } };
-  /** Removes them (ghosts: their HKLM\SYSTEM\CurrentControlSet\Enum keys, seed 001), then records the token; a reboot completes it. */
+  /** Removes them (ghosts: their HKLM\SYSTEM\CurrentControlSet\Enum keys, docs/field-notes.md#a-network-clean-up-and-nics), then records the token; a reboot completes it. */
   'Invoke-PlayNetworkCleanup': { args: { token: string; removeHnsNetworks: boolean; removeGhostAdapters: boolean }; result: { removedNetworks: string[]; removedAdapters: string[] } };
 }
 

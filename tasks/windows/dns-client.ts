@@ -1,4 +1,4 @@
-// dnsClient({ primaryDomain?, suffixSearchList? }): the node's DNS suffix (seed 001 §2.1.1:
+// dnsClient({ primaryDomain?, suffixSearchList? }): the node's DNS suffix (docs/field-notes.md#a-network-clean-up-and-nics:
 // `Set-ItemProperty ...\Tcpip\Parameters -Name 'NV Domain'`, `Set-DnsClientGlobalSetting
 // -SuffixSearchList`). Fields: primaryDomain, suffixSearchList (in order; DNS names compare
 // case-insensitively). The servers are per adapter: netAdapters' dnsServers.

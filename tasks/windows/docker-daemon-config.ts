@@ -1,7 +1,7 @@
 // dockerDaemonConfig({ config }): C:\ProgramData\Docker\config\daemon.json holds this JSON object
-// (seed 001: {"bridge": "none", "insecure-registries": [...]}). Field: config. Output: { changed },
+// (docs/field-notes.md#a-docker-and-daemonjson: {"bridge": "none", "insecure-registries": [...]}). Field: config. Output: { changed },
 // so that a restart task can be triggered by it: a changed daemon.json needs only
-// `Restart-Service docker` (seed 001), e.g.
+// `Restart-Service docker` (field note A), e.g.
 //   dockerConfig:  { on: 'windows', step: dockerDaemonConfig({ config }) },
 //   dockerRestart: { on: 'windows', triggeredBy: ['dockerConfig'], step: windowsService({ name: 'docker', ..., restart: true }) },
 // Compared as JSON (file-content.ts): key order and whitespace are not drift, a file that is not

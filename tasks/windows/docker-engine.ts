@@ -1,6 +1,7 @@
-// dockerEngine({ version? }): Docker is installed from PSGallery's DockerMsftProvider (seeds 001,
-// 003), at `version` when given. Fields: installed, version. Output: rebootRequired (true after a
-// fresh install, which enables the Containers feature: seed 001 reboots the node then).
+// dockerEngine({ version? }): Docker is installed from PSGallery's DockerMsftProvider (field notes
+// A and D: docs/field-notes.md#d-docker-install-and-docker-version), at `version` when given.
+// Fields: installed, version. Output: rebootRequired (true after a fresh install, which enables
+// the Containers feature: field note A reboots the node then, docs/domain.md#step-5-docker).
 //
 // Probe: Get-PlayDockerEngine, the raw `docker version` text parsed here (docker-version.ts) and
 // whether the docker service exists. The version compared is the engine's (the daemon's) when it

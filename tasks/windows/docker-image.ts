@@ -1,5 +1,5 @@
-// dockerImage({ reference }): a Docker image is present on the node, pulled ahead of time (DOMAIN.md
-// step 10: the pause image, `repo.mylan.k8s:8888/q1winpause:10.0.17763.973`, pre-pulled so that the
+// dockerImage({ reference }): a Docker image is present on the node, pulled ahead of time
+// (docs/domain.md#step-10-pause-image: the pause image, `repo.mylan.k8s:8888/q1winpause:10.0.17763.973`, pre-pulled so that the
 // first pod does not wait for it, and so that a registry or daemon.json problem shows up here, named,
 // instead of as a pod stuck in ContainerCreating). Field: image. Output: { id } (sha256:<hex>).
 //

@@ -1,4 +1,4 @@
-// Reads the text `docker version` prints (seed 003 shows it for Docker EE 19.03 on Windows):
+// Reads the text `docker version` prints (docs/field-notes.md#d-docker-install-and-docker-version shows it for Docker EE 19.03):
 //
 //   Client: Docker Engine - Enterprise
 //    Version:           19.03.0
@@ -12,7 +12,7 @@
 //
 // A section starts at column 0 (`Client:`, `Server:`); the server's components (`Engine:`,
 // `containerd:`, ...) are indented one space and their fields two. When the daemon does not
-// answer, the client section is followed by an error line (`error during connect: ...`, seed 003)
+// answer, the client section is followed by an error line (`error during connect: ...`, field note D)
 // and there is no server section. CRLF line ends are accepted. Pure.
 
 export interface DockerVersion {

@@ -1,5 +1,5 @@
 // firewallRule({ name, displayName?, enabled?, direction?, protocol, localPort, action? }): a Windows
-// Firewall rule (seed 001 §2.1.3: `New-NetFirewallRule -Name sshd -DisplayName 'OpenSSH Server
+// Firewall rule (docs/field-notes.md#a-openssh-and-the-firewall: `New-NetFirewallRule -Name sshd -DisplayName 'OpenSSH Server
 // (sshd)' -Enabled True -Direction Inbound -Protocol TCP -Action Allow -LocalPort 22`).
 // Fields: displayName, enabled, direction, protocol, localPort, action (one write sets them all).
 // localPort: a port, a range, several of them ('80,443', '8000-8100'), or 'Any'; compared as a

@@ -1,9 +1,9 @@
-// PowerShell's Format-List text, as an operator pastes it (seed 001 shows `get-hnsendpoint | ?
+// PowerShell's Format-List text, as an operator pastes it (docs/field-notes.md#a-faq shows `get-hnsendpoint | ?
 // ipaddress -eq 10.160.11.169`): records separated by blank lines, one `Name : value` per line with
 // the names padded to one column, long values wrapped onto lines indented to the value column
 // (the wrap replaced a space), prompt lines (`PS C:\...>`) and other text in between. Our own probes never
 // depend on this (they return JSON); it reads diagnostics a person copied, e.g. to find the
-// endpoints that seed 001's Windows 1909 bug turned into remote ones. Pure.
+// endpoints that field note A's Windows 1909 bug turned into remote ones. Pure.
 
 export type ListRecord = Readonly<Record<string, string>>;
 

@@ -1,4 +1,4 @@
-// Address checks of the HNS steps, made when the step is built (seed 001's example: pod CIDR
+// Address checks of the HNS steps, made when the step is built (docs/field-notes.md#a-hns-network-and-endpoint: pod CIDR
 // 10.160.11.0/24, gateway .1 = the ToR VIP, host endpoint cbr0 at .2 with gateway 0.0.0.0).
 import type { OptionReader } from '../../runner/core/options.js';
 import { cidrContains, formatCidr, formatIPv4, parseCidr, parseIPv4, type Cidr } from '../linux/ipv4.js';

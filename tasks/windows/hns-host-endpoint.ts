@@ -1,5 +1,5 @@
 // hnsHostEndpoint({ name, network, addressPrefix, ipAddress, gateway?, compartmentId?, forwarding? }):
-// an HNS endpoint on the node's network, attached to the host (seed 001 §2.4.1: New-HnsEndpoint
+// an HNS endpoint on the node's network, attached to the host (docs/field-notes.md#a-hns-network-and-endpoint: New-HnsEndpoint
 // -Name cbr0 -IPAddress 10.160.11.2 -Gateway 0.0.0.0; Attach-HnsHostEndpoint -CompartmentID 1;
 // netsh int ipv4 set int "vEthernet (cbr0)" for=en). addressPrefix is the network's (the same
 // value as hnsNetwork's): ipAddress must be a host address inside it, checked when the step is

@@ -1,12 +1,12 @@
 // hnsNetwork({ name, type: 'L2Bridge', addressPrefix, gateway, adapterName, allowReplace? }): the HNS
-// network of the node's pod CIDR, bridged to a physical adapter (seed 001 §2.4.1:
+// network of the node's pod CIDR, bridged to a physical adapter (docs/field-notes.md#a-hns-network-and-endpoint:
 // `New-HNSNetwork -Type L2Bridge -AddressPrefix 10.160.11.0/24 -Gateway 10.160.11.1 -Name l2bridge
 // -AdapterName eth1`). Fields: type, addressPrefix, gateway, adapterName. Output: { id }.
 //
 // HNS cannot change a network in place: a difference is a `replace` (Remove-PlayHnsNetwork, then
 // New-PlayHnsNetwork), which cuts every pod of the node off, so apply refuses it unless
 // allowReplace is true (the plan warns). Creating the network makes the adapter blink and can drop
-// our own connection (seed 001): apply then treats the call as maybe applied, waits for the host
+// our own connection (docs/domain.md#step-8-hns-network): apply then treats the call as maybe applied, waits for the host
 // to answer again and lets the runner's probe after apply decide (connection-loss.ts).
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';

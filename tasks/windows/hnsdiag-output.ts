@@ -1,6 +1,6 @@
 // `hnsdiag list loadbalancers`: the load balancers kube-proxy programmed into HNS, whose leftovers
 // make kube-proxy fail with "hcnCreateLoadBalancer failed in Win32: The specified port already
-// exists" (seed 001, FAQ 5). The seed does not show the output itself, only how operators cut the
+// exists" (docs/field-notes.md#a-faq, FAQ 5). The note does not show the output itself, only how operators cut the
 // IDs out of it, which fixes its shape on each release:
 //   1809: for /f "tokens=1 delims=|" %i in ('hnsdiag list loadbalancers') do hnsdiag delete loadbalancers %i
 //         -> a table, columns separated by '|', the ID first (a header line first, whose "ID" the

@@ -1,5 +1,5 @@
 // hotfix({ kb, msuPath, notApplicable? }): the update KBnnnnnnn is installed, from an .msu file
-// already on the host (seed 001: `wusa <file>.msu /quiet /norestart`, to pin the OS build). Field:
+// already on the host (docs/domain.md#hotfix-to-a-pinned-build: `wusa <file>.msu /quiet /norestart`, to pin the OS build). Field:
 // installed. Output: rebootRequired.
 //
 // Probe: Get-PlayHotfix (Get-HotFix, what wusa returned the last time this step ran for the KB,

@@ -1,5 +1,5 @@
 // netAdapters({ adapters: [{ mac, name?, ipv4?, gateway?, dnsServers? }], keepAddress? }): the
-// node's NICs, found by MAC as in seed 001 §2.1.1 (`Get-NetAdapter | ? MacAddress -eq ...`,
+// node's NICs, found by MAC as in docs/field-notes.md#a-network-clean-up-and-nics (`Get-NetAdapter | ? MacAddress -eq ...`,
 // `New-NetIPAddress`, `Rename-NetAdapter eth0/eth1`, `Set-DnsClientServerAddress`). Optional in the
 // onboarding: only when the inventory lists the NICs.
 //

@@ -1,5 +1,5 @@
-// networkCleanup({ token, removeHnsNetworks?, removeGhostAdapters? }): DOMAIN.md step 1, the
-// destructive clean-up of a node that was used before (seed 001 §2.1.1): every HNS network goes (their
+// networkCleanup({ token, removeHnsNetworks?, removeGhostAdapters? }): docs/domain.md#step-1-network-clean-up, the
+// destructive clean-up of a node that was used before (field note A): every HNS network goes (their
 // endpoints with them), and the ghost virtual adapters (network devices in state Error) are removed
 // from HKLM\SYSTEM\CurrentControlSet\Enum, which on 1809 is what `netcfg -d` fails to do. A reboot
 // completes it (output rebootRequired, true until the node has booted since the clean-up).

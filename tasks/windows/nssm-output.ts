@@ -1,4 +1,4 @@
-// `nssm get <service> <parameter>` output (seed 000: `nssm get kubelet Application` printed
+// `nssm get <service> <parameter>` output (docs/field-notes.md#b-sc-qc-and-nssm-get: `nssm get kubelet Application` printed
 // `C:\Windows\System32\WindowsPowerShell\v1.0\powershell.exe`). nssm writes UTF-16LE to a pipe;
 // read as bytes of another encoding every other character is a NUL, so NULs are dropped, as is a
 // byte-order mark. The value is the text without its line end; DependOnService prints one service

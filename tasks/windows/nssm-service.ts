@@ -1,10 +1,10 @@
 // nssmService({ name, application, appParameters, appDirectory?, dependOnService? }): a service run
-// by nssm, the Non-Sucking Service Manager (seeds 000 and 003: `nssm install`, `nssm set <svc>
+// by nssm, the Non-Sucking Service Manager (docs/field-notes.md#d-services-with-nssm: `nssm install`, `nssm set <svc>
 // AppParameters|AppDirectory|DependOnService`, `nssm get`). nssm.exe is looked up on the PATH, then
-// as C:\k\nssm.exe (where both seeds keep it). Fields: application, appParameters, appDirectory,
+// as C:\k\nssm.exe (where field notes B and D keep it). Fields: application, appParameters, appDirectory,
 // dependOnService. The service's state is not this step's: use windowsService (with binPath the
 // nssm.exe path) for state and restarts, which also handles the dependents that make
-// `nssm restart` fail (seed 000).
+// `nssm restart` fail (docs/field-notes.md#b-restarting-a-service-with-dependents).
 //
 // Values are compared as `nssm get` prints them (nssm-output.ts): application and appDirectory
 // without regard to case (Windows paths), appParameters exactly (it may hold `--resolv-conf=""`,

@@ -1,4 +1,4 @@
-// osBuild({ version: '10.0.17763', revision }): asserts the OS build the node runs (seed 001: host
+// osBuild({ version: '10.0.17763', revision }): asserts the OS build the node runs (docs/domain.md#inventory-facts-per-windows-node: host
 // and container builds must match, so nodes are pinned to a revision). Probe-only: the diff
 // reports a mismatch (fields version, revision); apply changes nothing and fails, saying what
 // does change the build: the hotfix step for that revision, and the reboot that completes it.

@@ -1,6 +1,6 @@
 // The remote half of the Docker steps (PowerShell 5.1): the raw `docker version` text (parsed
-// on our side, docker-version.ts) and the install from PSGallery's DockerMsftProvider, as seeds 001
-// and 003 do it (a fresh install enables the Containers feature, which needs a reboot); images
+// on our side, docker-version.ts) and the install from PSGallery's DockerMsftProvider, as field notes
+// A and D do it (a fresh install enables the Containers feature, which needs a reboot); images
 // inspected and pulled with docker.exe through Invoke-Native (ps-native.ts), the reference one argument.
 import { playFunction } from './calls.js';
 import { INVOKE_NATIVE } from './ps-native.js';
@@ -49,7 +49,7 @@ export const INSTALL_DOCKER_ENGINE = playFunction('Install-PlayDockerEngine', St
 
 /**
  * `docker image inspect`: exit 0 is the image; "No such image" is absent with the daemon up; the
- * daemon not answering (seed 003's "error during connect") is absent with daemonRunning false, so a
+ * daemon not answering (docs/field-notes.md#d-docker-install-and-docker-version: "error during connect") is absent with daemonRunning false, so a
  * plan can say why; any other failure throws.
  */
 export const GET_DOCKER_IMAGE = playFunction('Get-PlayDockerImage', String.raw`

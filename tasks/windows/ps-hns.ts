@@ -1,8 +1,8 @@
-// The remote half of the HNS steps (PowerShell 5.1). Instead of importing C:\k\hns.psm1 (seed 001)
+// The remote half of the HNS steps (PowerShell 5.1). Instead of importing C:\k\hns.psm1 (field note A)
 // the functions call the same HNS v1 API it wraps (vmcompute.dll HNSCall: GET/POST/DELETE on
 // /networks and /endpoints, JSON in and out) through a small P/Invoke declared here, so they do not
 // depend on a script file that may be missing or of another version. The JSON fields are the ones
-// hns.psm1 sends and Get-HnsEndpoint shows (seed 001): Name, Type, Subnets[].AddressPrefix and
+// hns.psm1 sends and Get-HnsEndpoint shows (docs/field-notes.md#a-hns-network-and-endpoint): Name, Type, Subnets[].AddressPrefix and
 // GatewayAddress, NetworkAdapterName; endpoints: VirtualNetwork(Name), IPAddress, GatewayAddress.
 // A host endpoint is attached with POST /endpoints/<id>/attach {SystemType: Host, CompartmentId};
 // its vNIC "vEthernet (<name>)" then appears in the host's default compartment (1), where this
@@ -54,7 +54,7 @@ ${INVOKE_HNS}
   }
 `);
 
-/** Creating an L2Bridge network moves the adapter's configuration to a vNIC: the NIC blinks (seed 001). */
+/** Creating an L2Bridge network moves the adapter's configuration to a vNIC: the NIC blinks (docs/domain.md#step-8-hns-network). */
 export const NEW_HNS_NETWORK = playFunction('New-PlayHnsNetwork', String.raw`
 ${INVOKE_HNS}
   $subnet = [ordered]@{ AddressPrefix = [string]$a.addressPrefix; GatewayAddress = [string]$a.gateway }

@@ -1,5 +1,5 @@
 // The remote half of the optional network steps (PowerShell 5.1): NICs found by MAC and the DNS
-// client (DOMAIN.md step 2, seed 001 §2.1.1), and the destructive clean-up of stale HNS networks
+// client (docs/domain.md#step-2-nics-and-dns-client), and the destructive clean-up of stale HNS networks
 // and ghost network adapters (step 1).
 import { playFunction } from './calls.js';
 import { INVOKE_HNS } from './ps-hns.js';
@@ -125,7 +125,7 @@ ${INVOKE_HNS}
 
 /**
  * netcfg -d is left out on purpose: it clears every adapter's IP configuration at the next boot,
- * including the one this SSH session uses (seed 001: "needs a console login to reconfigure").
+ * including the one this SSH session uses (docs/field-notes.md#a-network-clean-up-and-nics: "needs a console login to reconfigure").
  */
 export const INVOKE_NETWORK_CLEANUP = playFunction('Invoke-PlayNetworkCleanup', String.raw`
 ${INVOKE_HNS}

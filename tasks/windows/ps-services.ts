@@ -3,8 +3,9 @@
 // Win32_Service.Change (so a password is never on a command line), and state changes with bounded
 // waits: a restart stops the running services that depend on this one first (a stop with running
 // dependents fails with "A stop control has been sent to a service that other running services are
-// dependent on", seed 000), stops it (killing its own process if it does not stop within a minute,
-// as seed 000 did with taskkill /PID /F), starts it and the dependents again.
+// dependent on", field note B), stops it (killing its own process if it does not stop within a
+// minute, as field note B did with taskkill /PID /F), starts it and the dependents again
+// (docs/field-notes.md#b-restarting-a-service-with-dependents).
 import { playFunction } from './calls.js';
 import { INVOKE_NATIVE } from './ps-native.js';
 

@@ -73,7 +73,7 @@ export const GET_NTP = playFunction('Get-PlayNtp', String.raw`
 `);
 
 /**
- * Seed 001 §2.1.2: the Servers values 1..n (extra numbered values removed) and (default) = 1,
+ * docs/field-notes.md#a-time-zone-and-ntp: the Servers values 1..n (extra numbered values removed) and (default) = 1,
  * w32time automatic and running, `w32tm /config /manualpeerlist:"a b" /syncfromflags:MANUAL
  * /update`, then `w32tm /resync`, which is best effort: it fails until a peer answers, and the
  * configuration is what this step manages.
@@ -110,7 +110,7 @@ export const GET_AUTO_UPDATE = playFunction('Get-PlayAutoUpdate', String.raw`
   [ordered]@{ noAutoUpdate = $no; auOptions = $options }
 `);
 
-/** net stop wuauserv; NoAutoUpdate = 1 (disabled) or 0; net start wuauserv (seed 001, "scregedit.wsf /AU 1"). */
+/** net stop wuauserv; NoAutoUpdate = 1 (disabled) or 0; net start wuauserv (docs/field-notes.md#a-hotfix-and-auto-update: "scregedit.wsf /AU 1"). */
 export const SET_AUTO_UPDATE = playFunction('Set-PlayAutoUpdate', String.raw`
   $key = ${AU_KEY}
   Stop-Service -Name wuauserv -Force

@@ -1,5 +1,5 @@
 // reboot({ required, ifPending?, timeoutSec?, waitForServices? }): reboots the host when an earlier
-// step says so, as a verified state machine (DESIGN.md "Reboots"): record LastBootUpTime, schedule
+// step says so, as a verified state machine (docs/architecture.md#reboots): record LastBootUpTime, schedule
 // the restart (Restart-PlayComputer: shutdown.exe /r in a few seconds, so the call returns first),
 // then wait (reboot-wait.ts) until LastBootUpTime changed and the listed services run, within
 // timeoutSec (default 900). Field: reboot (action `run`). Outputs: { rebooted, lastBootUpTime }.

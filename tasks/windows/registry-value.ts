@@ -1,4 +1,4 @@
-// registryValue({ path, name, type, data }): a registry value of this kind and data (seed 001:
+// registryValue({ path, name, type, data }): a registry value of this kind and data (docs/field-notes.md#a-network-clean-up-and-nics:
 // `Set-ItemProperty -Path HKLM:\SYSTEM\CurrentControlSet\Services\Tcpip\Parameters -Name 'NV Domain'
 // -Value 'mylan.k8s'`). Fields: type, data (one write sets both). name '(default)' (or '') is the
 // key's default value. data by type: String and ExpandString a string (an ExpandString is compared

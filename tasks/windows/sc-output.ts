@@ -1,4 +1,4 @@
-// Parsers of what sc.exe prints, tested against the real outputs in seed 000:
+// Parsers of what sc.exe prints, tested against the real outputs in docs/field-notes.md#b-sc-qc-and-nssm-get:
 //
 //   [SC] QueryServiceConfig SUCCESS
 //

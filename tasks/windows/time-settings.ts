@@ -1,4 +1,4 @@
-// The node's clock settings (seed 001 §2.1.2):
+// The node's clock settings (docs/field-notes.md#a-time-zone-and-ntp):
 //   timeZone({ id })         Set-TimeZone -Id "China Standard Time". Field: id.
 //   ntpServers({ servers })  the values 1..n and (default) = 1 under
 //                            HKLM:\SOFTWARE\Microsoft\Windows\CurrentVersion\DateTime\Servers, w32time

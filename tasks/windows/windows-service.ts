@@ -1,5 +1,5 @@
 // windowsService({ name, binPath, displayName?, startMode?, dependencies?, account?, password?,
-// state?, restart? }): a Windows service registered with sc.exe (seed 001 §2.7: `sc create kubelet
+// state?, restart? }): a Windows service registered with sc.exe (docs/domain.md#step-11-kubelet-service: `sc create kubelet
 // binPath= "<kubelet.exe and flags> --windows-service" depend= docker DisplayName= "Kubernetes Node
 // Agent" start= auto`; kube-proxy with `obj= "NT AUTHORITY\NetworkService"`).
 // Fields: binPath, displayName, startMode, dependencies, account, state, restart.
@@ -13,7 +13,7 @@
 // sc.exe's command line, and cannot be read back: it is applied when the account changes or the
 // service is created, never compared. `restart: true` (for a task triggeredBy a config change, like
 // a handler) restarts the running service every time the step runs, so it does not converge by
-// design; the remote half stops the running dependents first and starts them again (seed 000).
+// design; the remote half stops the running dependents first and starts them again (field note B).
 // Stopping a service whose dependents run fails, naming them.
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';

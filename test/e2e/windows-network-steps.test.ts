@@ -1,4 +1,4 @@
-// The optional network steps (DOMAIN.md steps 1-2), three runs each over real SSH against a simulated
+// The optional network steps (docs/domain.md#step-1-network-clean-up, step 2), three runs each over real SSH against a simulated
 // Windows node (lab/windows, a TEST DOUBLE): NICs found by MAC and configured, and still converged after
 // HNS moved eth1's addresses to its vNIC; the DNS client; the destructive clean-up once per token and
 // the reboot it owes, taken by the reboot step from its output.
@@ -15,7 +15,7 @@ const NICS = [
   { mac: MAC1, name: 'eth1', ipv4: '100.100.126.216/23', dnsServers: ['100.100.126.205', '100.100.126.206'] },
 ];
 
-test('netAdapters (seed 001 §2.1.1): renamed and addressed by MAC; after HNS binds eth1, still a noop', async (t) => {
+test('netAdapters (field note A): renamed and addressed by MAC; after HNS binds eth1, still a noop', async (t) => {
   const node = await startWindowsNode(t, {
     seed: (s) => { s.adapters[0]!.name = 'Ethernet'; s.adapters[1]!.name = 'Ethernet 2'; },
   });
@@ -33,7 +33,7 @@ test('netAdapters (seed 001 §2.1.1): renamed and addressed by MAC; after HNS bi
   t.regex(typo.error!, /no physical network adapter with MAC 00-15-5D-FF-FF-FF on node009/);
 });
 
-test('dnsClient (seed 001 §2.1.1): NV Domain and the suffix search list', async (t) => {
+test('dnsClient (field note A): NV Domain and the suffix search list', async (t) => {
   const node = await startWindowsNode(t);
   await threeRuns(t, node, () => dnsClient({ primaryDomain: 'mylan.k8s', suffixSearchList: ['mylan.k8s'] }), () => {
     t.like(getValue(node.state, 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\Tcpip\\Parameters', 'NV Domain'), { data: 'mylan.k8s' });

@@ -29,7 +29,7 @@ function seedService(s: NodeState, name: string, binPath: string, dependencies: 
   s.services[name.toLowerCase()] = svc;
 }
 
-/** Docker 19.03.5 installed and running, Containers installed (a node after seed 001's reboot). */
+/** Docker 19.03.5 installed and running, Containers installed (a node after the reboot of docs/domain.md#step-5-docker). */
 function withDocker(s: NodeState): void {
   s.features['containers']!.installState = 'Installed';
   s.docker = { install: 'installed', version: '19.03.5' };
@@ -144,7 +144,7 @@ test('dockerImage (DOMAIN step 10): the pause image from the lab\'s plain-HTTP r
   const pause = 'registry.lab.test:5000/pause:1809';
   const node = await startWindowsNode(t, { seed: withDocker });
   const id = node.state.dockerRegistry[pause]!.id;
-  // Written while dockerd runs: the file changes, the daemon's settings do not (seed 001: a changed daemon.json needs a restart).
+  // Written while dockerd runs: the file changes, the daemon's settings do not (docs/domain.md#step-5-docker: a changed daemon.json needs a restart).
   await threeRuns(t, node, () => dockerDaemonConfig({ config: { 'bridge': 'none', 'insecure-registries': ['registry.lab.test:5000'] } }));
   const early = await runOne(node, dockerImage({ reference: pause }));
   t.like(early, { status: 'failed', action: 'create', fields: ['image'] });
@@ -197,7 +197,7 @@ test('registryValue: String, DWord and MultiString values', async (t) => {
   });
 });
 
-test('firewallRule, timeZone, ntpServers, autoUpdate (seed 001 §2.1)', async (t) => {
+test('firewallRule, timeZone, ntpServers, autoUpdate (field note A)', async (t) => {
   const node = await startWindowsNode(t);
   await threeRuns(t, node, () => firewallRule({ name: 'sshd', displayName: 'OpenSSH Server (sshd)', protocol: 'TCP', localPort: 22 }), () => {
     t.deepEqual(node.state.firewall['sshd'], { name: 'sshd', displayName: 'OpenSSH Server (sshd)', enabled: true, direction: 'Inbound', protocol: 'TCP', localPort: '22', action: 'Allow' });
@@ -219,7 +219,7 @@ test('firewallRule, timeZone, ntpServers, autoUpdate (seed 001 §2.1)', async (t
   });
 });
 
-test('hnsNetwork (the connection drops, the step converges) and hnsHostEndpoint (seed 001 §2.4.1)', async (t) => {
+test('hnsNetwork (the connection drops, the step converges) and hnsHostEndpoint (field note A)', async (t) => {
   const node = await startWindowsNode(t);
   await threeRuns(t, node, () => hnsNetwork({ name: 'l2bridge', type: 'L2Bridge', addressPrefix: '10.160.11.0/24', gateway: '10.160.11.1', adapterName: 'eth1' }), () => {
     t.like(node.state.hns.networks, [{ name: 'l2bridge', type: 'L2Bridge', addressPrefix: '10.160.11.0/24', gateway: '10.160.11.1', adapterName: 'eth1' }]);
@@ -230,7 +230,7 @@ test('hnsNetwork (the connection drops, the step converges) and hnsHostEndpoint 
   });
 });
 
-test('windowsService (seed 001 kubelet): binPath with quotes, start mode, dependency, account; started', async (t) => {
+test('windowsService (field note A kubelet): binPath with quotes, start mode, dependency, account; started', async (t) => {
   const node = await startWindowsNode(t, { seed: (s) => { withDocker(s); writeFile(s, 'C:\\Program Files\\k\\kubelet.exe', Buffer.from('kubelet')); } });
   const binPath = '"C:\\Program Files\\k\\kubelet.exe" --resolv-conf="" --enforce-node-allocatable="" --windows-service';
   const make = () => windowsService({ name: 'kubelet', binPath, displayName: 'Kubernetes Node Agent', startMode: 'auto', dependencies: ['docker'], account: 'NT AUTHORITY\\NetworkService', state: 'running' });
@@ -240,7 +240,7 @@ test('windowsService (seed 001 kubelet): binPath with quotes, start mode, depend
   t.is(apply.action, 'create');
   const stop = await runOne(node, windowsService({ name: 'docker', binPath: '"C:\\Program Files\\Docker\\dockerd.exe" --run-service', state: 'stopped' }));
   t.is(stop.status, 'failed');
-  t.regex(stop.error!, /docker cannot be stopped while services that depend on it run: kubelet/, 'seed 000: a stop with running dependents fails, naming them');
+  t.regex(stop.error!, /docker cannot be stopped while services that depend on it run: kubelet/, 'field note B: a stop with running dependents fails, naming them');
   t.is(node.state.services['docker']!.state, 'Running');
 });
 

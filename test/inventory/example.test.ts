@@ -1,4 +1,4 @@
-// inventory/example.yaml, the cluster of the field notes: it loads, it says what DOMAIN.md says,
+// inventory/example.yaml, the cluster of the field notes: it loads, it says what docs/domain.md says,
 // and ansible-inventory reads it to the same groups and variables.
 import test from 'ava';
 import { loadInventory, resolveSecrets } from '../../runner/inventory/load.js';
@@ -18,7 +18,7 @@ test('groups and hosts of the example cluster', (t) => {
   t.deepEqual(inv.warnings, []);
 });
 
-test('node009 carries the facts of seed 001', (t) => {
+test('node009 carries the facts of field note A', (t) => {
   const node = inv.host('node009')!;
   t.like(node.vars, {
     cluster_ip: '100.100.126.216', dns_domain: 'mylan.k8s', time_zone: 'China Standard Time', os_version: '10.0.17763', os_revision: 1158,

@@ -1,6 +1,6 @@
 // Docker images on the simulated Windows node (a test double). `docker image inspect` answers from
 // the local store (dockerImages); `docker pull` fetches from what the reachable registries hold
-// (dockerRegistry) and fails with docker's own messages: the daemon down (seed 003's "error during
+// (dockerRegistry) and fails with docker's own messages: the daemon down (docs/field-notes.md#d-docker-install-and-docker-version: "error during
 // connect"), a plain-HTTP registry that dockerd did not load as insecure when it last started
 // (daemon.json is read only then: a changed file needs a restart), a tag the registry lacks.
 // References are matched as written (no docker.io/library normalization).

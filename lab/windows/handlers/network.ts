@@ -1,5 +1,5 @@
 // HNS networks and endpoints and firewall rules on the simulated Windows node (a test double).
-// Creating an L2Bridge network makes the NIC blink: every open SSH connection drops once (seed 001).
+// Creating an L2Bridge network makes the NIC blink: every open SSH connection drops once (docs/field-notes.md#a-hns-network-and-endpoint).
 import { randomUUID } from 'node:crypto';
 import { WindowsError } from '../errors.js';
 import { bindSwitch, physicalByName, sameName, unbindSwitch } from '../adapters.js';

@@ -1,5 +1,5 @@
 // OS, hotfixes, paths and restarts on the simulated Windows node (a test double). wusa's exit codes
-// as DOMAIN.md lists them: 3010 installed (reboot required), 0 installed, 2359302 already installed,
+// as docs/domain.md#hotfix-to-a-pinned-build lists them: 3010 installed (reboot required), 0 installed, 2359302 already installed,
 // -2145124329 (0x80240017) not applicable, also for an update the build has already passed.
 import { WindowsError } from '../errors.js';
 import { fileExists, isDirectory } from '../file-store.js';

@@ -1,5 +1,5 @@
 // Services (sc.exe) and nssm on the simulated Windows node (a test double): sc qc / sc queryex texts
-// as in seed 000, dependents, sc create/config, start/stop/restart with the SCM's dependency rules,
+// as in docs/field-notes.md#b-sc-qc-and-nssm-get, dependents, sc create/config, start/stop/restart with the SCM's dependency rules,
 // and nssm's parameters (its DependOnService is the service's own dependency list).
 import { scFailure, WIN32, WindowsError } from '../errors.js';
 import { fileExists } from '../file-store.js';

@@ -69,7 +69,7 @@ test('later registrations keep the pod CIDR and the cordon; a deleted node regis
   write(c);
   state('kubelet', 'restart');
   t.like(read().nodes.node009, { podCIDR: first.podCIDR, unschedulable: true, ready: true, registeredAt: first.registeredAt });
-  // kubectl delete node, then the kubelet is restarted (seed 003: re-adding a deleted node).
+  // kubectl delete node, then the kubelet is restarted (docs/field-notes.md#d-re-adding-a-deleted-node).
   const d = read();
   delete d.nodes.node009;
   write(d);

@@ -40,7 +40,7 @@ test('pull: from the registry (Get then shows the id and tags); no docker.exe, t
   call(node, 'Set-PlayServiceState', { name: 'docker', action: 'stop' });
   t.deepEqual(call(node, 'Get-PlayDockerImage', { reference: NANO }), { daemonRunning: false, image: null }, 'inspect needs the daemon too');
   const down = t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: PAUSE }))!.message;
-  // Seed 003's text, for the CLI's pull request instead of its version request.
+  // Field note D's text (docs/field-notes.md#d-docker-install-and-docker-version), for the CLI's pull request instead of its version request.
   const seed = fixture('docker-error-during-connect.txt').trim();
   t.is(down, seed.replace(/Get \S+\/v1\.39\/version:/, 'Post http://%2F%2F.%2Fpipe%2Fdocker_engine/v1.40/images/create?fromImage=registry.lab.test%3A5000%2Fpause&tag=1809:'));
   t.deepEqual(node.state.dockerImages, [{ reference: NANO, id }], 'failed pulls add nothing');

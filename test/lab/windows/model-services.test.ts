@@ -1,5 +1,5 @@
 // The simulated Windows node's services (a test double of the SCM, sc.exe and nssm): the texts of
-// seed 000, the dependency rules of stop/restart/start, sc create/config errors.
+// docs/field-notes.md#b-sc-qc-and-nssm-get, the dependency rules of stop/restart/start, sc create/config errors.
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { writeFile } from '../../../lab/windows/file-store.js';
@@ -11,7 +11,7 @@ const fixture = (name: string) => readFileSync(new URL(`fixtures/${name}`, impor
 const asInNotes = (raw: string) => raw.split('\r\n').map((l) => l.trimEnd()).join('\n');
 const qc = (node: ReturnType<typeof model>, name: string) => asInNotes((call(node, 'Get-PlayService', { name }) as { qc: string }).qc);
 
-/** Seed 000's node: docker running, kubelet (nssm, depends on docker), kubeproxy (depends on kubelet). */
+/** Field note B's node: docker running, kubelet (nssm, depends on docker), kubeproxy (depends on kubelet). */
 function seed000(s: NodeState): void {
   s.features['containers']!.installState = 'Installed';
   s.docker = { install: 'installed', version: '19.03.5' };
@@ -38,7 +38,7 @@ function kubeletNode(t: import('ava').ExecutionContext) {
   return node;
 }
 
-test("sc qc and sc queryex of seed 000's kubelet are the field note's text, line for line", (t) => {
+test("sc qc and sc queryex of field note B's kubelet are the field note's text, line for line", (t) => {
   const node = kubeletNode(t);
   node.state.services['kubelet']!.pid = 4044; // the note's PID; ours are allocated
   const r = call(node, 'Get-PlayService', { name: 'kubelet' }) as { qc: string; queryex: string; dependents: string[] };

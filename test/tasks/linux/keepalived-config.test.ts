@@ -1,5 +1,5 @@
 // keepalived.conf as data: the validator's errors (each naming its field) and warnings, and the
-// renderer, with the field note's config (seed 001 §2.6) as the golden text.
+// renderer, with the field note's config (docs/field-notes.md#a-upstream-tor-gateway) as the golden text.
 import test from 'ava';
 import { StepOptionError } from '../../../runner/core/errors.js';
 import { MASK, Secret } from '../../../runner/core/secret.js';

@@ -1,8 +1,8 @@
-// Configs for the keepalived tests: the field note's (seed 001 §2.6), verbatim, and its values as data.
+// Configs for the keepalived tests: the field note's (docs/field-notes.md#a-upstream-tor-gateway), verbatim, and its values as data.
 import { Secret } from '../../../runner/core/secret.js';
 import type { KeepalivedConfig } from '../../../tasks/linux/keepalived-config.js';
 
-// Verbatim from seed 001 §2.6.
+// Verbatim from field note A.
 export const FIELD_NOTE = `! Configuration File for keepalived
 
 global_defs {

@@ -1,4 +1,4 @@
-// Test fixtures: exact excerpts of the field notes in seeds/, each file starting with comment lines
+// Test fixtures: exact excerpts of the field notes (docs/field-notes.md), each file starting with comment lines
 // that say where it comes from, then `# ---`, then the excerpt byte for byte.
 import { readFileSync } from 'node:fs';
 

@@ -1,6 +1,6 @@
-// `hnsdiag list loadbalancers`: the seeds hold no output of it, only the two cmd.exe loops operators
-// use to cut the IDs out of it (fixtures/hnsdiag-delete-loops.txt, seed 001). The outputs below are
-// constructed in the shape each loop parses; the oracle is the seed's loop itself, run by a small
+// `hnsdiag list loadbalancers`: the field notes hold no output of it, only the two cmd.exe loops operators
+// use to cut the IDs out of it (fixtures/hnsdiag-delete-loops.txt, docs/field-notes.md#a-faq). The outputs below are
+// constructed in the shape each loop parses; the oracle is the note's loop itself, run by a small
 // emulation of `for /f "tokens=N delims=X"` (optionally after findstr): our parser must find the
 // IDs the loop would pass to `hnsdiag delete loadbalancers`, minus the non-IDs the loop also
 // passes (the header's "ID").

@@ -1,4 +1,4 @@
-// The optional network steps of DOMAIN.md steps 1-2 (netAdapters, dnsClient, networkCleanup): their
+// The optional network steps of docs/domain.md, steps 1-2 (netAdapters, dnsClient, networkCleanup): their
 // pure diffs as tables, their option errors, and the three-run cycle against the in-test model.
 import test from 'ava';
 import { StepOptionError } from '../../../runner/core/errors.js';
@@ -9,7 +9,7 @@ import { FakeWindows, plan, threeRuns } from './fake-node.js';
 import { WindowsModel } from './windows-model.js';
 
 const MAC0 = '00-15-00-00-00-01', MAC1 = '00-15-00-00-00-02';
-/** seed 001 §2.1.1 */
+/** docs/field-notes.md#a-network-clean-up-and-nics */
 const SEED_NICS = [
   { mac: MAC0, name: 'eth0', ipv4: '172.16.126.216/24', gateway: '172.16.126.1' },
   { mac: MAC1, name: 'eth1', ipv4: ['100.100.126.216/23'], dnsServers: ['100.100.126.205', '100.100.126.206'] },

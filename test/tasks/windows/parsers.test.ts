@@ -1,5 +1,5 @@
 // The parsers of raw Windows tool output, against the field notes' real outputs (fixtures/, each
-// citing its seed) and the variations a real node adds (CRLF, UTF-16 read as bytes, several
+// citing its field note) and the variations a real node adds (CRLF, UTF-16 read as bytes, several
 // dependencies, errors).
 import test from 'ava';
 import { engineVersion, parseDockerVersion } from '../../../tasks/windows/docker-version.js';
@@ -21,7 +21,7 @@ const QC_KUBELET = {
   serviceStartName: 'LocalSystem',
 };
 
-test('sc qc: seed 000 (kubelet under nssm), with LF and with CRLF line ends', (t) => {
+test('sc qc: field note B (kubelet under nssm), with LF and with CRLF line ends', (t) => {
   t.deepEqual(parseScQc(fixture('sc-qc-kubelet.txt')), QC_KUBELET);
   t.deepEqual(parseScQc(crlf(fixture('sc-qc-kubelet.txt'))), QC_KUBELET);
 });
@@ -49,7 +49,7 @@ test('sc qc: a failure, a missing field and junk are errors that say so', (t) =>
   t.throws(() => parseScQc('hello'), { message: /no SERVICE_NAME/ });
 });
 
-test('sc queryex: seed 000 (RUNNING, pid 4044, the flags line), LF and CRLF', (t) => {
+test('sc queryex: field note B (RUNNING, pid 4044, the flags line), LF and CRLF', (t) => {
   for (const text of [fixture('sc-queryex-kubelet.txt'), crlf(fixture('sc-queryex-kubelet.txt'))]) {
     t.deepEqual(parseScQueryex(text), {
       name: 'kubelet',
@@ -76,7 +76,7 @@ test('sc queryex: other states map to the contract, exit codes are read, bad val
   t.throws(() => parseScQueryex(base.replace('PID                : 4044', 'PID                : many')), { message: /PID is "many"/ });
 });
 
-test('nssm get: seed 000 values, also as UTF-16LE read byte by byte (NULs), with a BOM and CRLF', (t) => {
+test('nssm get: field note B values, also as UTF-16LE read byte by byte (NULs), with a BOM and CRLF', (t) => {
   const app = fixture('nssm-get-application.txt');
   t.is(parseNssmGet(app), 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe');
   t.is(parseNssmGet(utf16AsBytes(`\uFEFF${crlf(app)}`)), 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe');
@@ -86,7 +86,7 @@ test('nssm get: seed 000 values, also as UTF-16LE read byte by byte (NULs), with
   t.deepEqual(parseNssmList(''), []);
 });
 
-test('docker version: seed 003 (Docker EE 19.03.0): client and engine sections', (t) => {
+test('docker version: field note D (Docker EE 19.03.0): client and engine sections', (t) => {
   const v = parseDockerVersion(fixture('docker-version.txt'));
   t.is(v.clientProduct, 'Docker Engine - Enterprise');
   t.like(v.client, { 'Version': '19.03.0', 'API version': '1.40', 'Built': '07/16/2019 23:41:30', 'OS/Arch': 'windows/amd64' });
@@ -97,7 +97,7 @@ test('docker version: seed 003 (Docker EE 19.03.0): client and engine sections',
   t.deepEqual(parseDockerVersion(crlf(fixture('docker-version.txt'))), v);
 });
 
-test('docker version: daemon not running (seed 003\'s error): the client only, the error kept', (t) => {
+test('docker version: daemon not running (field note D\'s error): the client only, the error kept', (t) => {
   const client = fixture('docker-version.txt').split('\nServer:')[0]!;
   const v = parseDockerVersion(`${client}\n${fixture('docker-error-during-connect.txt')}`);
   t.is(v.client.Version, '19.03.0');
@@ -108,7 +108,7 @@ test('docker version: daemon not running (seed 003\'s error): the client only, t
   t.throws(() => parseDockerVersion("'docker' is not recognized as an internal or external command"), { message: /not the output of docker version/ });
 });
 
-test('Get-HnsEndpoint list output (seed 001): two records, wrapped Resources, trailing spaces trimmed', (t) => {
+test('Get-HnsEndpoint list output (field note A): two records, wrapped Resources, trailing spaces trimmed', (t) => {
   const text = fixture('get-hnsendpoint.txt');
   const records = parseFormatList(text);
   t.is(records.length, 2);

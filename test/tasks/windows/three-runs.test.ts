@@ -137,7 +137,7 @@ test('registryValue, firewallRule, timeZone, ntpServers, autoUpdate', async (t) 
   t.is(m.au.noAutoUpdate, 1);
 });
 
-test('hnsNetwork and hnsHostEndpoint (seed 001): created, attached with forwarding; outputs the ids', async (t) => {
+test('hnsNetwork and hnsHostEndpoint (field note A): created, attached with forwarding; outputs the ids', async (t) => {
   const { m, n } = node();
   const net = await threeRuns(n, hnsNetwork({ name: 'l2bridge', type: 'L2Bridge', addressPrefix: '10.160.11.0/24', gateway: '10.160.11.1', adapterName: 'eth1' }));
   t.deepEqual(net.outputs, { id: m.networks.get('l2bridge')!.id });
@@ -149,7 +149,7 @@ test('hnsNetwork and hnsHostEndpoint (seed 001): created, attached with forwardi
   t.deepEqual(drift.applyCalls, ['Set-PlayHnsEndpointHost']);
 });
 
-test('windowsService (seed 001 kubelet): created with sc.exe fields and started; the binPath arrives exactly', async (t) => {
+test('windowsService (field note A kubelet): created with sc.exe fields and started; the binPath arrives exactly', async (t) => {
   const { m, n } = node((m) => { m.services.set('docker', { name: 'docker', binPath: '"C:\\Program Files\\docker\\dockerd.exe" --run-service', displayName: 'Docker Engine', start: 'AUTO_START', deps: [], account: 'LocalSystem', state: 'RUNNING', pid: 1500 }); });
   const binPath = '"C:\\Program Files\\k\\kubelet.exe" --resolv-conf="" --enforce-node-allocatable="" --windows-service';
   const r = await threeRuns(n, windowsService({ name: 'kubelet', binPath, displayName: 'Kubernetes Node Agent', startMode: 'auto', dependencies: ['docker'], state: 'running' }));
@@ -178,7 +178,7 @@ test('windowsService: the account with a secret password; restart of docker rest
   t.not(m.services.get('kubelet')!.pid, 1600);
 });
 
-test('nssmService (seed 000/003): installed with parameters holding quotes; drift in AppParameters is an update', async (t) => {
+test('nssmService (field notes B and D): installed with parameters holding quotes; drift in AppParameters is an update', async (t) => {
   const { m, n } = node();
   const params = '--hostname-override=node009 --resolv-conf="" --enforce-node-allocatable="" --cni-bin-dir=c:\\k\\cni';
   const r = await threeRuns(n, nssmService({ name: 'kubelet', application: 'C:\\k\\kubelet.exe', appParameters: params, appDirectory: 'C:\\k', dependOnService: ['docker'] }));

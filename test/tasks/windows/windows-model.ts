@@ -1,6 +1,6 @@
 // A small in-test model of a Windows node answering the contract's functions (a test double for
 // the steps' local half; the simulated node in lab/windows/ is the full one). Services answer with
-// sc.exe's text in the exact layout of seed 000, so the parsers are exercised on the way.
+// sc.exe's text in the exact layout of docs/field-notes.md#b-sc-qc-and-nssm-get, so the parsers are exercised on the way.
 import { createHash } from 'node:crypto';
 import type { Handlers } from './fake-node.js';
 import { fixture } from './fixtures.js';
