@@ -1,13 +1,14 @@
 // `play lab down`: removes everything `up` made: the hosts' processes, namespaces, veths, /etc/netns
 // entries, the bridge (and with it the lab route), and the lab dir's files. Idempotent.
 import { existsSync, readFileSync, rmSync, rmdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { checkPreconditions, mapLimit } from './exec.js';
 import { removeEtcNetnsIfEmpty, removeHostEtc } from './host-files.js';
 import { withLabLock } from './lock.js';
-import { bridgePorts, removeBridge, removeHostNetwork } from './netns.js';
+import { bridgePorts, removeBridge, removeHostNetworks, restoreNeighbourThresholds } from './netns.js';
 import { LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { LabOptions, LabPaths } from './paths.js';
-import { pidsInNamespace, runningSshd, terminate } from './sshd.js';
+import { pidsInNamespaces, runningSshd, terminate } from './sshd.js';
 import { readState } from './state.js';
 import type { LabState } from './state.js';
 import { hostOfVeth, parseHostName, planHost, vethName } from './topology.js';
@@ -32,25 +33,23 @@ async function down(dir: string): Promise<void> {
     if (host) names.add(host);
   }
 
-  await mapLimit([...names], 8, async (name) => {
-    const hp = hostPaths(dir, name);
-    const recorded = state?.hosts.find((h) => h.name === name);
-    // The sshd by its recorded pid, then anything else still in the namespace (sessions, daemons a
-    // playbook started): a namespace with processes in it outlives `ip netns del`, and so does its veth.
-    const parsed = parseHostName(name);
-    if (parsed?.group === 'windows') {
-      // The simulated Windows node: by its pidfile (SIGTERM: it closes its state file cleanly).
-      await stopSimulator(planHost(parsed.group, parsed.index), windowsNodePaths(dir, name));
-    } else {
-      const sshd = runningSshd(hp, name);
-      if (sshd !== undefined) await terminate([sshd]);
-    }
-    await terminate(pidsInNamespace(name));
-    await removeHostNetwork({ namespace: name, veth: vethName(name) });
+  // The servers, then anything else still in the namespaces (sessions, daemons a playbook started):
+  // a namespace with processes in it outlives `ip netns del`, and so does its veth. All hosts at once,
+  // with one pass over /proc: a thousand hosts one by one would take minutes.
+  const windowsHosts = [...names].map((name) => ({ name, parsed: parseHostName(name) })).filter((h) => h.parsed?.group === 'windows');
+  // The simulated Windows nodes by their pidfiles (SIGTERM: each closes its state file cleanly).
+  await mapLimit(windowsHosts, 8, (h) => stopSimulator(planHost('windows', h.parsed!.index), windowsNodePaths(dir, h.name)));
+  const sshds = [...names].map((name) => runningSshd(hostPaths(dir, name), name)).filter((pid) => pid !== undefined);
+  await terminate(sshds);
+  await terminate([...pidsInNamespaces([...names]).values()].flat());
+  await removeHostNetworks([...names].map((name) => ({ namespace: name, veth: vethName(name) })));
+  const recorded = new Map(state?.hosts.map((h) => [h.name, h]));
+  for (const name of names) {
     // Its /etc overrides: when the lab made the directory, or (state lost) it holds only the lab's entries.
-    removeHostEtc(hp.etc, recorded?.etcCreated === true);
-  });
+    removeHostEtc(hostPaths(dir, name).etc, recorded.get(name)?.etcCreated === true);
+  }
   await removeBridge();
+  if (state?.neighbourTable) restoreNeighbourThresholds(state.neighbourTable);
   if (state?.etcNetnsCreated) removeEtcNetnsIfEmpty();
   removeLabFiles(paths, [...names]);
   try {
@@ -65,9 +64,11 @@ function removeLabFiles(paths: LabPaths, hosts: readonly string[]): void {
   if (!isLab) return;
   for (const host of hosts) rmSync(hostPaths(paths.dir, host).dir, { recursive: true, force: true });
   try { rmdirSync(paths.hostsDir); } catch { /* absent, or holds something that is not a lab host */ }
-  for (const file of [paths.inventory, paths.knownHosts, paths.authorizedKeys, paths.key, paths.publicKey, paths.windowsEnv,
-    paths.clusterState, `${paths.clusterState}.lock`, paths.state]) {
+  for (const file of [paths.inventory, paths.knownHosts, paths.authorizedKeys, paths.key, paths.publicKey, paths.env,
+    paths.legacyWindowsEnv, paths.clusterState, `${paths.clusterState}.lock`, paths.state]) {
     rmSync(file, { force: true });
   }
+  // The stand-in files the inventory names, and the demo's folder of older labs (demo/).
+  for (const dir of [paths.filesDir, join(paths.dir, 'demo')]) rmSync(dir, { recursive: true, force: true });
   try { rmdirSync(paths.dir); } catch { /* not empty: someone else's files are in it */ }
 }

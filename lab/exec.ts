@@ -1,6 +1,6 @@
 // Running the machine's tools for the lab: argument arrays through execFile, never a shell line
 // with values in it. Plus the preconditions: root, and the tools' Debian packages.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { UsageError } from '../runner/core/errors.js';
 
@@ -29,12 +29,31 @@ export function run(file: string, args: readonly string[], options: { allowFail?
   });
 }
 
+/** Runs a command with `input` on its stdin (`ip -batch -`); rejects like run unless it exits 0. */
+export function runInput(file: string, args: readonly string[], input: string, options: { allowFail?: boolean } = {}): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      if (code === 0 || (options.allowFail && code !== null)) return resolvePromise({ code: code ?? 0, stdout, stderr });
+      reject(new LabCommandError([file, ...args], code ?? signal ?? null, stderr));
+    });
+    child.stdin.end(input);
+  });
+}
+
 /** `ip ARGS...` */
 export function ip(...args: string[]): Promise<RunResult> {
   return run(IP, args);
 }
 
 export const IP = '/usr/sbin/ip';
+/** iproute2's `bridge`, for the bridge's forwarding entries. */
+export const BRIDGE_TOOL = '/usr/sbin/bridge';
 export const SSHD = '/usr/sbin/sshd';
 export const SSH_KEYGEN = '/usr/bin/ssh-keygen';
 export const UNSHARE = '/usr/bin/unshare';
@@ -43,6 +62,7 @@ export const SETSID = '/usr/bin/setsid';
 
 const TOOLS: readonly { path: string; pkg: string }[] = [
   { path: IP, pkg: 'iproute2' },
+  { path: BRIDGE_TOOL, pkg: 'iproute2' },
   { path: SSHD, pkg: 'openssh-server' },
   { path: SSH_KEYGEN, pkg: 'openssh-client' },
   { path: UNSHARE, pkg: 'util-linux' },

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { SSH_KEYGEN, run } from './exec.js';
+import { ed25519KeyPair } from './ssh-key.js';
 import { ETC_NETNS, type HostPaths } from './paths.js';
 import { sshdConfig } from './sshd.js';
 import { writeIfChanged } from './write.js';
@@ -38,8 +39,11 @@ export async function ensureHostFiles(host: HostPlan, paths: HostPaths, authoriz
   await writeIfMissing(paths.bashrc, PLAIN_BASHRC, 0o644);
   writeIfChanged(paths.sshdConfig, sshdConfig(host, paths, authorizedKeys), 0o600);
   if (!existsSync(paths.hostKey)) {
+    // Made here, not by ssh-keygen: one process per host is most of the time of a large lab's `up`.
+    const key = ed25519KeyPair(`root@${host.name}`);
     rmSync(paths.hostPublicKey, { force: true });
-    await run(SSH_KEYGEN, ['-q', '-t', 'ed25519', '-N', '', '-C', `root@${host.name}`, '-f', paths.hostKey]);
+    await writeFile(paths.hostPublicKey, key.publicKey, { mode: 0o644 });
+    await writeFile(paths.hostKey, key.privateKey, { mode: 0o600 });
   }
 
   const created = !existsSync(paths.etc);

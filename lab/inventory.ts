@@ -15,6 +15,9 @@ export interface InventoryFiles {
   knownHosts: string;
   /** The simulated cluster's state file (the control host's cluster_state var). */
   clusterState?: string;
+  /** What the shipped playbooks read on the windows group beyond the connection vars (onboard-windows'
+   *  vars: lab/onboard-vars.ts, naming the lab's local stand-in files). */
+  windowsPlaybookVars?: Readonly<Record<string, unknown>>;
 }
 
 /** Plain (unhashed) entries: `ADDR ssh-ed25519 KEY`, one per host. */
@@ -25,8 +28,9 @@ export function knownHostsText(hosts: readonly { address: string; hostKey: strin
 /**
  * The tor group's vars for the tor-gateway playbook (README "tor-gateway"). VRRP runs on the lab's
  * eth1; each host's unicast_src_ip is its ansible_host, priorities and router ids come from the
- * hosts' positions and names. The password is never written here: tor-gateway reads it from the
- * environment variable VRRP_AUTH_PASS (export it, or put it in .env), and refuses to run without.
+ * hosts' positions and names. The password is never written here: it is read from the environment
+ * variable VRRP_AUTH_PASS, which `play` loads from the lab's lab.env (lab/secrets.ts) when it uses the
+ * lab's inventory (a value exported or in .env wins).
  */
 export const LAB_TOR_VARS = Object.freeze({
   vrrp_interface: HOST_IFACE,
@@ -40,7 +44,7 @@ export const LAB_TOR_VARS = Object.freeze({
  * The windows group's vars: the simulated Windows nodes (lab/windows/, a test double) take the
  * Administrator's password over OpenSSH with PowerShell as the shell. The password is never written
  * here: it is read from the environment variable PLAY_LAB_WINDOWS_PASSWORD, which `play` loads from the
- * lab's windows.env when it uses the lab's inventory.
+ * lab's lab.env when it uses the lab's inventory.
  */
 export const LAB_WINDOWS_VARS = Object.freeze({
   ansible_user: 'Administrator',
@@ -58,7 +62,7 @@ export function inventoryObject(hosts: readonly InventoryHost[], files: Inventor
     const members = hosts.filter((h) => h.group === g);
     if (members.length === 0) return {};
     const vars = g === 'tor' && members.length >= MIN_VRRP_HOSTS ? { vars: { ...LAB_TOR_VARS } }
-      : g === 'windows' ? { vars: { ...LAB_WINDOWS_VARS } } : {};
+      : g === 'windows' ? { vars: { ...LAB_WINDOWS_VARS, ...files.windowsPlaybookVars } } : {};
     // A Windows node's cluster and management addresses are its lab address; pod_cidr is left to the
     // cluster, which allocates it later.
     // The control host runs the kubectl stand-in (lab/cluster/, a test double): playbooks call `{{ kubectl }}`.

@@ -1,13 +1,15 @@
-// What onboard-windows needs in the lab beyond the lab's inventory: the Windows group's vars for the
-// lab's simulated cluster (lab/cluster) and simulated nodes (their hotfix catalogue), and small local
-// stand-ins for the node binaries and the kubeconfig (the nodes are simulators). Used by `npm run demo`
-// and by the onboarding tests.
+// What onboard-windows reads on the lab's windows group: the vars for the lab's simulated cluster
+// (lab/cluster) and simulated nodes (their hotfix catalogue), and small local stand-ins for the node
+// binaries and the kubeconfig (the nodes are simulators). `play lab up` writes them into the lab's
+// inventory, so `play onboard-windows --limit node009` runs against the lab as it is.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LAB_CLUSTER } from './cluster/state.js';
 import { writeIfChanged } from './write.js';
 
 /** Writes the local files into dir (0600); returns the windows group vars that name them. */
 export function onboardVars(dir: string): Record<string, unknown> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = (name: string, text: string) => {
     const path = join(dir, name);
     writeIfChanged(path, text, 0o600);

@@ -27,9 +27,14 @@ export interface LabPaths {
   authorizedKeys: string;
   knownHosts: string;
   hostsDir: string;
-  /** `PLAY_LAB_WINDOWS_PASSWORD=...` (0600): the simulated Windows nodes' password, made once; the
-   *  inventory reads it from the environment and `play` loads this file for the lab's inventory. */
-  windowsEnv: string;
+  /** `lab.env` (0600): every secret the lab's inventory reads from the environment (the simulated
+   *  Windows nodes' password, the VRRP password), made once (lab/secrets.ts); `play` loads this file
+   *  whenever it uses the lab's inventory, without overriding the environment. */
+  env: string;
+  /** `windows.env`, where labs made before lab.env kept the Windows password: read to keep it. */
+  legacyWindowsEnv: string;
+  /** Local files the lab's inventory names (stand-ins for the node binaries and the kubeconfig). */
+  filesDir: string;
   /** The simulated cluster's state (lab/cluster/, a test double): written by the kubectl stand-in on
    *  control1 and by the simulated Windows nodes; made by `up` when the lab has a control host. */
   clusterState: string;
@@ -94,7 +99,9 @@ export function labPaths(dir: string): LabPaths {
     authorizedKeys: join(dir, 'authorized_keys'),
     knownHosts: join(dir, 'known_hosts'),
     hostsDir: join(dir, 'hosts'),
-    windowsEnv: join(dir, 'windows.env'),
+    env: join(dir, 'lab.env'),
+    legacyWindowsEnv: join(dir, 'windows.env'),
+    filesDir: join(dir, 'files'),
     clusterState: join(dir, 'cluster-state.json'),
   };
 }

@@ -34,15 +34,23 @@ export function sshdConfig(host: HostPlan, paths: HostPaths, authorizedKeys: str
   ].join('\n');
 }
 
-/** The script run as `sh -c SCRIPT sh NAME CONF PIDFILE LOG BASHRC TMP SRV OPT VARTMP`; values arrive as
- *  positional parameters, never inside the script text. It runs in the mount namespace that
- *  `ip netns exec` made (already a slave of the root one, so these mounts stay private to the host). */
+/** The script run as `sh -c SCRIPT sh NAME CONF PIDFILE LOG BASHRC TMP SRV OPT VARTMP NETWORK`; values
+ *  arrive as positional parameters, never inside the script text. It runs in the mount namespace that
+ *  `ip netns exec` made (already a slave of the root one, so these mounts stay private to the host).
+ *  NETWORK, when not empty, is the host's `ip -batch` (netns.ts namespaceBatch): run here, where the
+ *  namespace already is, it costs no process of its own. Builtins where they do: a thousand hosts. */
 const START_SCRIPT = [
   'set -e',
-  'hostname "$1"',
+  'if [ -n "${10}" ]; then printf %s "${10}" | ' + IP + ' -batch -; fi',
+  'echo "$1" > /proc/sys/kernel/hostname',
+  // Every namespace of the lab is a mount under /run/netns, a shared mount: this host's copy of the
+  // mount table would hold all of them and receive every later `ip netns add`, a thousand hosts times
+  // a thousand mounts. None of them is of use inside a host.
+  'umount -l /run/netns 2>/dev/null || true',
   // The machine's /root/.bashrc is read by every non-interactive ssh command and is heavy (LAB.md).
   'if [ -e /root/.bashrc ]; then mount --bind "$5" /root/.bashrc; fi',
-  'mkdir -p /srv /opt',
+  '[ -d /srv ] || mkdir /srv',
+  '[ -d /opt ] || mkdir /opt',
   'mount --bind "$6" /tmp',
   'mount --bind "$7" /srv',
   'mount --bind "$8" /opt',
@@ -53,14 +61,14 @@ const START_SCRIPT = [
 /** Starts sshd in the host's namespaces; resolves once its pidfile names a healthy sshd. sshd forks
  *  into the background before it binds, so a failed bind (the previous sshd of this host still
  *  closing its socket) shows only as no pidfile: then it tries again, three times in all. */
-export async function startSshd(host: HostPlan, paths: HostPaths): Promise<number> {
+export async function startSshd(host: HostPlan, paths: HostPaths, network = ''): Promise<number> {
   await mkdir('/run/sshd', { recursive: true, mode: 0o755 }); // sshd's privilege-separation directory
   const p = paths.privateDirs;
   for (let attempt = 1; attempt <= 3; attempt++) {
     rmSync(paths.pidFile, { force: true });
     try {
       await run(IP, ['netns', 'exec', host.namespace, UNSHARE, '--uts', '--', '/bin/sh', '-c', START_SCRIPT, 'sh',
-        host.name, paths.sshdConfig, paths.pidFile, paths.log, paths.bashrc, p['/tmp'], p['/srv'], p['/opt'], p['/var/tmp']]);
+        host.name, paths.sshdConfig, paths.pidFile, paths.log, paths.bashrc, p['/tmp'], p['/srv'], p['/opt'], p['/var/tmp'], attempt === 1 ? network : '']);
     } catch (e) {
       throw new Error(`${host.name}: sshd did not start: ${(e as Error).message}${logTail(paths.log)}`);
     }
@@ -131,20 +139,34 @@ export function runningSshd(paths: HostPaths, ns: string): number | undefined {
 
 /** Every process whose network namespace is `ns` (what `ip netns pids` lists). */
 export function pidsInNamespace(ns: string): number[] {
-  const want = netnsId(namespacePath(ns));
-  if (want === undefined) return [];
-  const pids: number[] = [];
+  return pidsInNamespaces([ns]).get(ns) ?? [];
+}
+
+/** The processes of each of the namespaces, in one pass over /proc (one pass per host would make a
+ *  thousand-host lab cost a million stat calls). Namespaces that do not exist are left out. */
+export function pidsInNamespaces(namespaces: readonly string[]): Map<string, number[]> {
+  const byId = new Map<string, string>();
+  for (const ns of namespaces) {
+    const id = netnsId(namespacePath(ns));
+    if (id !== undefined) byId.set(id, ns);
+  }
+  const pids = new Map<string, number[]>();
+  if (byId.size === 0) return pids;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    if (netnsId(`/proc/${entry}/ns/net`) === want) pids.push(Number(entry));
+    const ns = byId.get(netnsId(`/proc/${entry}/ns/net`) ?? '');
+    if (ns === undefined) continue;
+    const list = pids.get(ns) ?? [];
+    list.push(Number(entry));
+    pids.set(ns, list);
   }
   return pids;
 }
 
 /** sshd listeners in the namespace that the pidfile does not know (e.g. the lab dir was lost):
  *  a new one could not bind the address. Sessions' processes are not listeners and are left be. */
-export function strayListeners(ns: string): number[] {
-  return pidsInNamespace(ns).filter((pid) => {
+export function strayListeners(ns: string, inNamespace: readonly number[] = pidsInNamespace(ns)): number[] {
+  return inNamespace.filter((pid) => {
     try {
       return isSshd(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('[listener]');
     } catch {

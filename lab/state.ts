@@ -1,5 +1,6 @@
 // What the lab is: state.json in the lab dir, written after every `up`, read by status/down/inventory.
 import { readFileSync } from 'node:fs';
+import type { NeighbourThresholds } from './netns.js';
 import type { LabCounts, LabGroup } from './topology.js';
 import { writeIfChanged } from './write.js';
 
@@ -52,6 +53,9 @@ export interface LabState {
   notes: string[];
   /** The lab created /etc/netns itself (so down removes it when empty). */
   etcNetnsCreated: boolean;
+  /** The root namespace's neighbour table limits before the lab raised them for its size (absent when
+   *  it never did): `play lab down` puts them back. */
+  neighbourTable?: NeighbourThresholds;
   updatedAt: string;
 }
 

@@ -2,6 +2,8 @@
 // touches lies in 198.18.0.0/15 (the benchmarking range) and stays on this machine: a bridge in the
 // root namespace, one veth per host, no default route inside the hosts.
 
+import { UsageError } from '../runner/core/errors.js';
+
 export type LabGroup = 'linux' | 'tor' | 'windows' | 'control';
 
 export const BRIDGE = 'playlab0';
@@ -18,15 +20,26 @@ export const HOST_IFACE = 'eth1';
 /** Linux's limit on interface names (IFNAMSIZ - 1). */
 export const MAX_IFNAME = 15;
 
-// Host addresses: tor hosts 198.18.0.11-100, linux hosts 198.18.0.101-254 (.1 is the bridge,
+// Host addresses: tor hosts 198.18.0.11-100, linux1..154 198.18.0.101-254 (.1 is the bridge,
 // .2-.10 are left for VIPs and the like). Simulated Windows nodes (lab/windows/, a test double) have
 // a block of their own, 198.18.1.0/24, named as in the field notes: node009 is 198.18.1.9, node010
 // 198.18.1.10, ... (the first is node009; the last, node254, is 198.18.1.254). The cluster's control
 // host (a Linux host with the kubectl stand-in of lab/cluster/, a test double) is control1 at
-// 198.18.0.5, taken from the .2-.10 block (one only).
+// 198.18.0.5, taken from the .2-.10 block (one only). Linux hosts beyond 154 continue at 198.18.16.1,
+// 254 to a /24 (.1-.254), up to the bridge's limit: far below 198.18.240.0/20 (the simulated cluster's
+// service CIDR); 198.19.0.0/16 (pod CIDRs, VIPs) is never used for hosts.
 const FIRST: Record<LabGroup, number> = { tor: 11, linux: 101, windows: 9, control: 5 };
-export const MAX_HOSTS: Record<LabGroup, number> = { tor: 90, linux: 154, windows: 246, control: 1 };
 const SUBNET: Record<LabGroup, string> = { tor: '198.18.0', linux: '198.18.0', windows: '198.18.1', control: '198.18.0' };
+/** linux1..154 fill 198.18.0.101-254; the later ones start at 198.18.16.1. */
+const LINUX_IN_FIRST_SUBNET = 154;
+const WIDE_LINUX_THIRD_OCTET = 16;
+const HOSTS_PER_SUBNET = 254;
+/** A Linux bridge has at most 1024 ports, port number 0 reserved: the 1024th fails with EXFULL
+ *  ("Exchange full"), as tried on this project's machine. Every lab host is one port of playlab0. */
+export const BRIDGE_MAX_PORTS = 1023;
+export const MAX_HOSTS: Record<LabGroup, number> = { tor: 90, linux: BRIDGE_MAX_PORTS, windows: 246, control: 1 };
+/** The `play lab up` flag that asks for each group. */
+export const COUNT_FLAG: Record<LabGroup, string> = { linux: '--linux', tor: '--tor', windows: '--windows', control: '--control' };
 /** Windows node numbers start here: windows index 1 is node009. */
 export const FIRST_WINDOWS_NODE = 9;
 /** Inventory order; control last, so adding it moves no other host. */
@@ -60,7 +73,8 @@ export interface HostPlan {
   /** The root namespace's end of the veth pair, a port of the bridge. */
   veth: string;
   /** On-link routes inside the namespace beyond the address's own subnet (`ip route replace R dev iface`):
-   *  a Windows node, outside 198.18.0.0/24, reaches the bridge and the other hosts through the lab route. */
+   *  every host reaches the bridge and the hosts of other /24s (Windows nodes, linux155..) through the
+   *  lab route; the hosts of 198.18.0.0/24 need it too, to answer those. */
   routes: string[];
 }
 
@@ -100,6 +114,10 @@ export function hostAddress(group: LabGroup, index: number): string {
   if (!Number.isInteger(index) || index < 1 || index > MAX_HOSTS[group]) {
     throw new RangeError(`${group} host index ${index} is outside 1..${MAX_HOSTS[group]}`);
   }
+  if (group === 'linux' && index > LINUX_IN_FIRST_SUBNET) {
+    const n = index - LINUX_IN_FIRST_SUBNET - 1;
+    return `198.18.${WIDE_LINUX_THIRD_OCTET + Math.floor(n / HOSTS_PER_SUBNET)}.${1 + (n % HOSTS_PER_SUBNET)}`;
+  }
   return `${SUBNET[group]}.${FIRST[group] + index - 1}`;
 }
 
@@ -129,16 +147,25 @@ export function planHost(group: LabGroup, index: number): HostPlan {
     iface: HOST_IFACE,
     mac: macFor(hostAddress(group, index)),
     veth: vethName(name),
-    routes: group === 'windows' ? [LAB_ROUTE] : [],
+    routes: [LAB_ROUTE],
   };
 }
 
+const countOf = (counts: LabCountsInput, group: LabGroup): number => (group === 'control' ? counts.control ?? 0 : counts[group]);
+
+/** Each count a whole number in its group's range, and all hosts together within the bridge's ports.
+ *  A UsageError naming the flag: every count reaches here from the command line. */
 export function validateCounts(counts: LabCountsInput): void {
   for (const group of GROUPS) {
-    const n = group === 'control' ? counts.control ?? 0 : counts[group];
-    if (!Number.isInteger(n) || n < 0 || n > MAX_HOSTS[group]) {
-      throw new RangeError(`the lab can have 0..${MAX_HOSTS[group]} ${group} hosts, not ${n}`);
+    const n = countOf(counts, group);
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_HOSTS[group]) {
+      throw new UsageError(`${COUNT_FLAG[group]} ${n}: the lab can have 0..${MAX_HOSTS[group]} ${group} hosts (a whole number)`);
     }
+  }
+  const total = GROUPS.reduce((sum, g) => sum + countOf(counts, g), 0);
+  if (total > BRIDGE_MAX_PORTS) {
+    const asked = GROUPS.filter((g) => countOf(counts, g) > 0).map((g) => `${COUNT_FLAG[g]} ${countOf(counts, g)}`).join(' ');
+    throw new UsageError(`${asked}: ${total} hosts in all, but the lab's bridge ${BRIDGE} holds at most ${BRIDGE_MAX_PORTS} (hosts already in the lab count too; \`play lab down\` removes them)`);
   }
 }
 
@@ -147,7 +174,7 @@ export function planTopology(counts: LabCountsInput): HostPlan[] {
   validateCounts(counts);
   const hosts: HostPlan[] = [];
   for (const group of GROUPS) {
-    const n = group === 'control' ? counts.control ?? 0 : counts[group];
+    const n = countOf(counts, group);
     for (let i = 1; i <= n; i++) hosts.push(planHost(group, i));
   }
   return hosts;

@@ -6,10 +6,13 @@ import { checkPreconditions, mapLimit } from './exec.js';
 import { ensureClientKey, ensureHostFiles, hostPublicKey } from './host-files.js';
 import { inventoryYaml, knownHostsText } from './inventory.js';
 import { withLabLock } from './lock.js';
-import { bridgePorts, ensureBridge, ensureHostNetwork, hostNetworkLooksUp } from './netns.js';
+import {
+  bridgePorts, configureNamespaces, ensureBridge, ensureRootNetworks, hostNetworkLooksUp, namespaceBatch, raiseNeighbourThresholds,
+  routesPresent,
+} from './netns.js';
 import { ETC_NETNS, LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { HostPaths, LabOptions } from './paths.js';
-import { readPid, runningSshd, startSshd, strayListeners, terminate, waitExited } from './sshd.js';
+import { pidsInNamespaces, readPid, runningSshd, startSshd, strayListeners, terminate, waitExited } from './sshd.js';
 import { readState, writeState } from './state.js';
 import { writeIfChanged } from './write.js';
 import type { LabHostState, LabState } from './state.js';
@@ -18,7 +21,9 @@ import {
 } from './topology.js';
 import type { HostPlan, LabCounts } from './topology.js';
 import { ensureCluster } from './cluster/install.js';
-import { ensureWindowsNodeFiles, ensureWindowsPassword, runningSimulator, startSimulator, stopSimulator } from './windows-node.js';
+import { onboardVars } from './onboard-vars.js';
+import { WINDOWS_PASSWORD_ENV, ensureLabSecrets } from './secrets.js';
+import { ensureWindowsNodeFiles, runningSimulator, startSimulator, stopSimulator } from './windows-node.js';
 
 export interface LabUpOptions extends LabOptions {
   /** At least this many linux hosts (default 3, or 0 when tor, windows or control is given). */
@@ -32,11 +37,11 @@ export interface LabUpOptions extends LabOptions {
   control?: number;
 }
 
-/** Hosts set up at once: each is a handful of short `ip` and ssh-keygen runs plus an sshd start. */
-const PARALLEL = 8;
+/** Hosts whose files are made, or sshd started, at once: mostly waiting on the file system and on
+ *  short-lived processes, so more than the cores. */
+const PARALLEL = 16;
 
 export async function labUp(options: LabUpOptions = {}): Promise<LabState> {
-  checkPreconditions();
   const dir = resolveLabDir(options);
   const requested: LabCounts = {
     linux: options.linux ?? (options.tor || options.windows || options.control ? 0 : 3),
@@ -45,6 +50,7 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabState> {
     control: options.control ?? 0,
   };
   validateCounts(requested);
+  checkPreconditions();
   return withLabLock(LOCK_FILE, () => up(dir, requested));
 }
 
@@ -82,50 +88,14 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
 
   await ensureClientKey(paths.key, paths.publicKey, paths.authorizedKeys);
   await ensureBridge();
-  // The Windows nodes' password: made once; a new one means running simulators have the old one.
-  const windows = plan.some((h) => h.group === 'windows') ? ensureWindowsPassword(paths.windowsEnv) : undefined;
-  const started: string[] = [];
-  const hosts = await mapLimit(plan, PARALLEL, async (host): Promise<LabHostState> => {
-    const hp = hostPaths(dir, host.name);
-    if (host.group === 'windows') {
-      const wp = windowsNodePaths(dir, host.name);
-      const hostKey = ensureWindowsNodeFiles(wp);
-      if (!hostNetworkLooksUp(host)) await ensureHostNetwork(host);
-      let pid = windows!.created ? undefined : runningSimulator(wp, host.namespace);
-      if (pid === undefined) {
-        await stopSimulator(host, wp);
-        pid = await startSimulator(host, wp, windows!.password);
-        started.push(host.name);
-      }
-      return {
-        name: host.name, group: host.group, address: host.address, namespace: host.namespace, iface: host.iface,
-        veth: host.veth, dir: wp.dir, server: 'simulator', sshdPid: pid, hostKey, etcDir: hp.etc, etcCreated: false,
-      };
-    }
-    const etcCreatedNow = await ensureHostFiles(host, hp, paths.authorizedKeys);
-    if (!hostNetworkLooksUp(host)) await ensureHostNetwork(host);
-    let pid = runningSshd(hp, host.namespace);
-    if (pid === undefined) {
-      await stopStaleSshd(host, hp);
-      pid = await startSshd(host, hp);
-      started.push(host.name);
-    }
-    const before = previous?.hosts.find((h) => h.name === host.name);
-    return {
-      name: host.name,
-      group: host.group,
-      address: host.address,
-      namespace: host.namespace,
-      iface: host.iface,
-      veth: host.veth,
-      dir: hp.dir,
-      server: 'sshd',
-      sshdPid: pid,
-      hostKey: await hostPublicKey(hp),
-      etcDir: hp.etc,
-      etcCreated: before?.etcCreated ?? etcCreatedNow,
-    };
-  });
+  const neighbourTable = raiseNeighbourThresholds(plan.length, previous?.neighbourTable);
+  // The lab's secrets (lab.env), made once; a new Windows password means running simulators have the old one.
+  const secrets = ensureLabSecrets(paths);
+  const hasWindows = plan.some((h) => h.group === 'windows');
+  const windows = hasWindows
+    ? { password: secrets.values[WINDOWS_PASSWORD_ENV], created: secrets.created.includes(WINDOWS_PASSWORD_ENV) }
+    : undefined;
+  const { hosts, started } = await ensureHosts(dir, plan, paths.authorizedKeys, previous, windows);
 
   // The simulated cluster (a test double): its state file and control1's kubectl stand-in. The Windows
   // nodes' simulators are always given the file's path; they register once it exists.
@@ -133,22 +103,14 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
   if (control) ensureCluster(paths.clusterState, { name: control.name, address: control.address, optDir: hostPaths(dir, control.name).privateDirs['/opt'] });
 
   writeIfChanged(paths.knownHosts, knownHostsText(hosts));
-  writeIfChanged(paths.inventory, inventoryYaml(hosts, { key: paths.key, knownHosts: paths.knownHosts, clusterState: paths.clusterState }));
+  writeIfChanged(paths.inventory, inventoryYaml(hosts, {
+    key: paths.key, knownHosts: paths.knownHosts, clusterState: paths.clusterState,
+    // onboard-windows' vars, naming local stand-in files, so it runs against the lab as it is.
+    ...(hasWindows ? { windowsPlaybookVars: onboardVars(paths.filesDir) } : {}),
+  }));
 
   const wanted = new Set(planTopology(requested).map((h) => h.name));
   const kept = hosts.filter((h) => !wanted.has(h.name)).map((h) => h.name);
-  const notes: string[] = [];
-  if (kept.length > 0) {
-    notes.push(`kept ${kept.length} existing host(s) beyond the ${requested.linux} linux, ${requested.tor} tor, ${requested.windows} windows and ${requested.control} control asked for: ${kept.join(', ')} (\`play lab down\` removes the lab)`);
-  }
-  const restarted = started.filter((name) => previous?.hosts.some((h) => h.name === name));
-  const isWindows = (name: string) => parseHostName(name)?.group === 'windows';
-  const restartedSshd = restarted.filter((name) => !isWindows(name));
-  const restartedWindows = restarted.filter(isWindows);
-  if (restartedSshd.length > 0) notes.push(`restarted sshd on ${restartedSshd.join(', ')}`);
-  if (restartedWindows.length > 0) notes.push(`restarted the simulated Windows node on ${restartedWindows.join(', ')}`);
-  if (windows?.created) notes.push(`new Windows password in ${paths.windowsEnv}`);
-
   const order = new Map(plan.map((h, i) => [h.name, i]));
   const state: LabState = {
     version: 1,
@@ -166,19 +128,87 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
     hosts,
     kept,
     started: started.sort((a, b) => order.get(a)! - order.get(b)!),
-    notes,
+    notes: upNotes(requested, kept, started, previous, secrets.created.length > 0 ? `new lab secrets (${secrets.created.join(', ')}) in ${paths.env}` : undefined),
     etcNetnsCreated,
+    ...(neighbourTable ? { neighbourTable } : {}),
     updatedAt: new Date().toISOString(),
   };
   writeState(paths.state, state);
   return state;
 }
 
+function upNotes(requested: LabCounts, kept: string[], started: string[], previous: LabState | undefined, secretsNote: string | undefined): string[] {
+  const notes: string[] = [];
+  if (kept.length > 0) {
+    notes.push(`kept ${kept.length} existing host(s) beyond the ${requested.linux} linux, ${requested.tor} tor, ${requested.windows} windows and ${requested.control} control asked for: ${kept.join(', ')} (\`play lab down\` removes the lab)`);
+  }
+  const before = new Set(previous?.hosts.map((h) => h.name));
+  const restarted = started.filter((name) => before.has(name));
+  const isWindows = (name: string) => parseHostName(name)?.group === 'windows';
+  const restartedSshd = restarted.filter((name) => !isWindows(name));
+  const restartedWindows = restarted.filter(isWindows);
+  if (restartedSshd.length > 0) notes.push(`restarted sshd on ${restartedSshd.join(', ')}`);
+  if (restartedWindows.length > 0) notes.push(`restarted the simulated Windows node on ${restartedWindows.join(', ')}`);
+  if (secretsNote) notes.push(secretsNote);
+  return notes;
+}
+
+/** Files, network and server of every host, in phases over all hosts (so the network is two `ip -batch`
+ *  runs and one short one per host): healthy hosts are left alone. */
+async function ensureHosts(dir: string, plan: HostPlan[], authorizedKeys: string, previous: LabState | undefined,
+  windows: { password: string; created: boolean } | undefined): Promise<{ hosts: LabHostState[]; started: string[] }> {
+  const etcCreatedNow = await mapLimit(plan, PARALLEL, async (host) => {
+    if (host.group !== 'windows') return ensureHostFiles(host, hostPaths(dir, host.name), authorizedKeys);
+    ensureWindowsNodeFiles(windowsNodePaths(dir, host.name));
+    return false;
+  });
+  const running = plan.map((host) => (host.group === 'windows'
+    ? (windows!.created ? undefined : runningSimulator(windowsNodePaths(dir, host.name), host.namespace))
+    : runningSshd(hostPaths(dir, host.name), host.namespace)));
+  // The root namespace's part for every host (two `ip`/`bridge` batches: cheap, and it mends a lost
+  // neighbour or forwarding entry); inside the namespaces, a host with a healthy server and its
+  // network in place is left alone, the rest get it (again): by the sshd start, or here.
+  const needsNetwork = plan.filter((host, i) => {
+    const pid = running[i];
+    return pid === undefined || !hostNetworkLooksUp(host) || !routesPresent(host, pid);
+  });
+  await ensureRootNetworks(plan);
+  const sshdStarts = new Set(plan.filter((host, i) => running[i] === undefined && host.group !== 'windows'));
+  await configureNamespaces(needsNetwork.filter((host) => !sshdStarts.has(host)));
+  const toStart = plan.filter((_, i) => running[i] === undefined);
+  const inNamespace = pidsInNamespaces(toStart.map((h) => h.namespace));
+  const started: string[] = [];
+  const indexed = plan.map((host, i) => ({ host, i }));
+  const pids = await mapLimit(indexed, PARALLEL, async ({ host, i }): Promise<number> => {
+    if (running[i] !== undefined) return running[i]!;
+    started.push(host.name);
+    if (host.group === 'windows') {
+      const wp = windowsNodePaths(dir, host.name);
+      await stopSimulator(host, wp);
+      return startSimulator(host, wp, windows!.password);
+    }
+    const hp = hostPaths(dir, host.name);
+    await stopStaleSshd(host, hp, inNamespace.get(host.namespace) ?? []);
+    return startSshd(host, hp, namespaceBatch(host));
+  });
+  const before = new Map(previous?.hosts.map((h) => [h.name, h]));
+  const hosts = await mapLimit(indexed, PARALLEL, async ({ host, i }): Promise<LabHostState> => {
+    const common = { name: host.name, group: host.group, address: host.address, namespace: host.namespace, iface: host.iface, veth: host.veth, sshdPid: pids[i]! };
+    if (host.group === 'windows') {
+      const wp = windowsNodePaths(dir, host.name);
+      return { ...common, dir: wp.dir, server: 'simulator', hostKey: ensureWindowsNodeFiles(wp), etcDir: hostPaths(dir, host.name).etc, etcCreated: false };
+    }
+    const hp = hostPaths(dir, host.name);
+    return { ...common, dir: hp.dir, server: 'sshd', hostKey: await hostPublicKey(hp), etcDir: hp.etc, etcCreated: before.get(host.name)?.etcCreated ?? etcCreatedNow[i]! };
+  });
+  return { hosts, started };
+}
+
 /** Before starting sshd: stop an old one that would hold the address, e.g. left in a namespace that
  *  was deleted and re-made, or whose pidfile was lost. Only sshds started with this host's config
  *  (pidfile) or sshd listeners inside the host's namespace, never session processes. */
-async function stopStaleSshd(host: HostPlan, hp: HostPaths): Promise<void> {
-  const stale = new Set(strayListeners(host.namespace));
+async function stopStaleSshd(host: HostPlan, hp: HostPaths, inNamespace: readonly number[]): Promise<void> {
+  const stale = new Set(strayListeners(host.namespace, inNamespace));
   const pid = readPid(hp.pidFile);
   if (pid !== undefined && startedWithConfig(pid, hp.sshdConfig)) stale.add(pid);
   if (stale.size > 0) await terminate([...stale]);

@@ -3,40 +3,21 @@
 // sshds: started detached (`setsid -f`) with a pidfile, and "running" means the pidfile's pid is alive,
 // is node running lab/windows/main.ts with this node's state file, and lives in the node's namespace.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse as parseDotenv } from 'dotenv';
 import { IP, SETSID } from './exec.js';
 import type { WindowsNodePaths } from './paths.js';
 import { logTail, namespacePath, netnsId, pidsInNamespace, readPid, terminate, waitExited } from './sshd.js';
 import type { HostPlan } from './topology.js';
+import { WINDOWS_PASSWORD_ENV } from './secrets.js';
 import { loadOrCreateHostKey } from './windows/host-key.js';
-import { writeIfChanged } from './write.js';
 
-/** The variable the simulator reads its password from, and the inventory's lookup('env', ...) names. */
-export const WINDOWS_PASSWORD_ENV = 'PLAY_LAB_WINDOWS_PASSWORD';
 /** The project root: `--import tsx` resolves from the cwd's node_modules. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const SIMULATOR_MAIN = join(PROJECT_ROOT, 'lab', 'windows', 'main.ts');
 /** Node (with tsx) takes about a second to start on a busy machine; be generous. */
 const START_TIMEOUT_MS = 30_000;
-
-/** The password from the lab's windows.env, made (random) when the file has none. `created` tells that
- *  a new password was written: simulators still running with an older one must be restarted. */
-export function ensureWindowsPassword(file: string): { password: string; created: boolean } {
-  let existing: string | undefined;
-  try {
-    existing = parseDotenv(readFileSync(file, 'utf8'))[WINDOWS_PASSWORD_ENV] || undefined;
-  } catch { /* absent */ }
-  if (existing) return { password: existing, created: false };
-  const password = randomBytes(18).toString('base64url');
-  writeIfChanged(file, `# The lab's simulated Windows nodes (play lab up --windows N): their Administrator password.\n`
-    + `# play loads this file when it uses the lab's inventory; for other tools: set -a; . ${file}; set +a\n`
-    + `${WINDOWS_PASSWORD_ENV}=${password}\n`, 0o600);
-  return { password, created: true };
-}
 
 /** The node's folder and its persistent host key (made once, the simulator's own way); returns
  *  `ssh-ed25519 AAAA...` for known_hosts. */

@@ -11,7 +11,8 @@ import { readState, writeState } from './state.js';
 import { parseHostName, planHost } from './topology.js';
 import type { HostPlan } from './topology.js';
 import type { WindowsNodeFaults } from './windows/faults.js';
-import { ensureWindowsPassword, runningSimulator, startSimulator, stopSimulator } from './windows-node.js';
+import { ensureLabSecrets } from './secrets.js';
+import { runningSimulator, startSimulator, stopSimulator } from './windows-node.js';
 import { writeIfChanged } from './write.js';
 
 export interface WindowsNodeReset {
@@ -54,7 +55,7 @@ export async function resetWindowsNode(name: string, options: LabOptions = {}): 
         return true;
       })
       : false;
-    const pid = await startSimulator(host, wp, ensureWindowsPassword(paths.windowsEnv).password);
+    const pid = await startSimulator(host, wp, ensureLabSecrets(paths).values.PLAY_LAB_WINDOWS_PASSWORD);
     const state = readState(paths.state);
     if (state) {
       const h = state.hosts.find((x) => x.name === name);

@@ -1,5 +1,5 @@
-// onboard-windows: a Windows Server 2019 node joins the cluster behind the Linux ToR gateways (seed 001
-// §2, DOMAIN.md steps 1-12): when the inventory asks, the destructive network clean-up, the NICs by MAC
+// onboard-windows: a Windows Server 2019 node joins the cluster behind the Linux ToR gateways
+// (docs/domain.md#onboarding-a-windows-node, steps 1-12): when the inventory asks, the destructive network clean-up, the NICs by MAC
 // and the DNS suffixes; time, Windows Update off, the pinned hotfix and its reboot, Containers and
 // Docker, the node binaries and kubeconfig in C:\k, kubelet as a service, registration read on a master
 // (the control group), the HNS L2Bridge network and cbr0 endpoint on the node's pod CIDR, the CNI config,
@@ -23,17 +23,19 @@ import {
 } from '../tasks/windows/index.js';
 import { GET_OS_INFO } from '../tasks/windows/ps-os.js';
 import {
-  cidr, cleanupToken, cniConfig, dnsClientOptions, ENDPOINT, flagWord, kubectlOf, kubeletBinPath, kubeProxyBinPath, localText, NETWORK, nicOptions, nodeName, PATHS,
+  cidr, cleanupToken, cniConfig, dnsClientOptions, ENDPOINT, flagWord, kubeletBinPath, kubeProxyBinPath, localText, NETWORK, nicOptions, nodeName, PATHS,
   podAddresses,
 } from './onboard/node-values.js';
-import { checkTorVars, registeredPodCidrs } from './onboard/pod-cidrs.js';
-import { KEEPALIVED_CONF, keepalivedService, NODE_GROUP, TOR_DEFAULTS, TOR_GROUP, torGatewayConfig } from './tor-gateway.js';
+import { registeredPodCidrs } from './onboard/pod-cidrs.js';
+import { CONTROL_GROUP, GET_NODES_ARGS, kubectlOf } from './shared/cluster.js';
+import { checkTorVars, KEEPALIVED_CONF, keepalivedService, NODE_GROUP, TOR_DEFAULTS, TOR_GROUP, torGatewayConfig } from './tor-gateway.js';
 
-export { clusterPodCidrs, registeredPodCidrs } from './onboard/pod-cidrs.js';
+export { registeredPodCidrs } from './onboard/pod-cidrs.js';
+export { clusterPodCidrs } from './shared/cluster.js';
 export { cniConfig, dnsClientOptions, K_DIR, kubeletBinPath, kubeProxyBinPath, nicOptions, nodeName, PATHS, podAddresses } from './onboard/node-values.js';
 
 /** Where the masters are: the kubectl fact tasks run on this group's hosts (var `kubectl` on them). */
-export const CONTROL_GROUP = 'control';
+export { CONTROL_GROUP } from './shared/cluster.js';
 
 /** A read-only step for an optional task the inventory did not ask for: probes the OS, never changes. */
 function notAsked(what: string): Step<{ asked: false }, OsInfo, object> {
@@ -60,7 +62,7 @@ export default definePlaybook<T>({
   name: 'onboard-windows',
   description: 'Windows nodes join the cluster: hotfix, Docker, kubelet and kube-proxy services, HNS L2Bridge, CNI, and their pod gateway VIPs on the ToR hosts',
   tasks: {
-    // ---- the node: optional, only when the inventory asks (DOMAIN steps 1-2) ----
+    // ---- the node: optional, only when the inventory asks (docs/domain.md#onboarding-a-windows-node, steps 1-2) ----
     networkCleanup: {
       on: NODE_GROUP,
       description: 'destructive: remove stale HNS networks and ghost adapters, once per token (var network_cleanup)',
@@ -86,7 +88,7 @@ export default definePlaybook<T>({
         return options === null ? notAsked('DNS client suffixes') : dnsClient(options);
       },
     },
-    // ---- the node: OS (DOMAIN steps 3-4, hotfix) ----
+    // ---- the node: OS (docs/domain.md steps 3-4, docs/domain.md#hotfix-to-a-pinned-build) ----
     timezone: { on: NODE_GROUP, description: 'time zone', step: ({ host }) => timeZone({ id: stringVar(host, 'time_zone') }) },
     ntp: { on: NODE_GROUP, description: 'NTP servers', step: ({ host }) => ntpServers({ servers: listVar(host, 'ntp_servers', true) }) },
     autoUpdate: { on: NODE_GROUP, description: 'Windows automatic updates off (the build stays pinned)', step: autoUpdate({ enabled: false }) },
@@ -173,7 +175,7 @@ export default definePlaybook<T>({
       delegateTo: CONTROL_GROUP,
       needs: ['register'],
       description: 'the pod CIDRs of every node the cluster knows, read on a master after this node registered',
-      step: ({ runsOn }) => kubectlValue({ kubectl: kubectlOf(runsOn), args: ['get', 'nodes', '-o', 'json'] }),
+      step: ({ runsOn }) => kubectlValue({ kubectl: kubectlOf(runsOn), args: GET_NODES_ARGS }),
     },
     kubelet: {
       on: NODE_GROUP,

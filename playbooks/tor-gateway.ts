@@ -1,10 +1,13 @@
-// The Linux ToR gateway (seed 001 §2.6, DOMAIN.md "Linux ToR steps"), on the `tor` group:
+// The Linux ToR gateway (docs/domain.md#the-tor-gateway, docs/field-notes.md#a-upstream-tor-gateway), on the `tor` group:
 // forwarding on, keepalived installed, configured and running, restarted when its config changed.
 // keepalived holds one VRRP VIP per Windows node: the pod gateway of every host of the `windows`
 // group that has a `pod_cidr` var (its first address, or the node's `pod_gateway`), with the pod
 // CIDR's prefix, on `dev <vrrp_interface> label <vrrp_interface>:<n>`.
 //
-// Every value comes from inventory vars (README "tor-gateway" lists them with their defaults). The
+// Every value comes from inventory vars (README "tor-gateway" lists them with their defaults). A node's
+// pod CIDR is its `pod_cidr` var or, when the inventory has a control host (group `control`, where
+// kubectl runs), the one the cluster allocated to it, which wins: read on the control host in every
+// run, so the VIP set is the one onboard-windows writes. The
 // VIP set, the peers and the priorities are computed from the whole inventory, never from the hosts
 // a run is limited to: a run for some hosts writes the same file a run for all would, so it never
 // drops another node's VIP. The runner runs each host's steps one at a time, so the steps of one run
@@ -24,13 +27,15 @@ import {
   type KeepalivedConfig, type KeepalivedInstance, type KeepalivedVip,
 } from '../tasks/linux/index.js';
 import { parseIPv4 } from '../tasks/linux/ipv4.js';
+import { kubectlValue, type KubectlValueOutputs } from '../tasks/linux/kubectl-fact.js';
+import { CONTROL_GROUP, GET_NODES_ARGS, kubectlOf, WINDOWS_GROUP, windowsNodeCidrs } from './shared/cluster.js';
 
 /** The ToR hosts: the VRRP peers. */
 export const TOR_GROUP = 'tor';
 /** The hosts whose `pod_cidr` gets a gateway VIP. */
-export const NODE_GROUP = 'windows';
+export const NODE_GROUP = WINDOWS_GROUP;
 
-/** Defaults, as in the field note where it has one (seed 001 §2.6). */
+/** Defaults, as in the field note where it has one (docs/field-notes.md#a-upstream-tor-gateway). */
 export const TOR_DEFAULTS = Object.freeze({
   vrrp_interface: 'eth1',
   vrrp_virtual_router_id: 188,
@@ -172,6 +177,20 @@ export function torGatewayConfig(ctx: Pick<TaskContext, 'runsOn' | 'inventory' |
   return { routerId: self.routerId, instance, vips: podGatewayVips(ctx.inventory, iface, podCidrs) };
 }
 
+/**
+ * The tor hosts' VRRP vars (password, router ids, priorities, ...) checked before any host is touched,
+ * also where the VIPs can only be computed once the cluster has been read: everything
+ * torGatewayConfig checks except the VIP set.
+ */
+export function checkTorVars(ctx: Pick<TaskContext, 'runsOn' | 'inventory' | 'group'>): void {
+  try {
+    torGatewayConfig(ctx);
+  } catch (e) {
+    if (e instanceof InputError && /^(no pod gateway to serve|pod gateways \()/.test(e.message)) return;
+    throw e;
+  }
+}
+
 /** keepalived running (or restarted), by systemd where it runs, else by pidfiles in keepalived_run_dir. */
 export function keepalivedService(h: HostView, restart: boolean) {
   const runDir = stringVar(h, 'keepalived_run_dir', TOR_DEFAULTS.keepalived_run_dir);
@@ -195,11 +214,24 @@ export default definePlaybook({
       step: sysctl({ key: 'net.ipv4.ip_forward', value: 1, file: TOR_DEFAULTS.sysctl_file }),
     },
     package: { on: TOR_GROUP, description: 'keepalived installed', step: pkg({ name: 'keepalived' }) },
+    // Delegated per tor host, so --limit on tor hosts still reads the cluster; optional, so an inventory
+    // without a control group uses the pod_cidr vars alone.
+    clusterNodes: {
+      on: TOR_GROUP,
+      delegateTo: CONTROL_GROUP,
+      optional: true,
+      description: 'the pod CIDRs the cluster allocated, read on a master (when the inventory has a control group)',
+      step: ({ runsOn }) => kubectlValue({ kubectl: kubectlOf(runsOn), args: GET_NODES_ARGS }),
+    },
     config: {
       on: TOR_GROUP,
-      needs: ['package'],
+      needs: ['package', 'clusterNodes'],
       description: 'keepalived.conf: one VIP per Windows node, checked with keepalived -t',
-      step: (ctx) => keepalivedConf({ path: KEEPALIVED_CONF, config: torGatewayConfig(ctx) }),
+      step: (ctx) => {
+        checkTorVars(ctx);
+        const cluster = ctx.optionalOutput<KubectlValueOutputs>('clusterNodes');
+        return keepalivedConf({ path: KEEPALIVED_CONF, config: torGatewayConfig(ctx, cluster ? windowsNodeCidrs(ctx.inventory, cluster.value) : {}) });
+      },
     },
     // Before `service`: a changed config restarts a running keepalived, or starts a stopped one
     // (then `service` has nothing to do), so a daemon is never started and restarted in one run.

@@ -10,7 +10,7 @@ import { vipFor } from '../../tasks/linux/index.js';
 import { parseCidr, parseIPv4 } from '../../tasks/linux/ipv4.js';
 import type { DnsClientOptions, NetAdapterSpec, NetAdaptersOptions } from '../../tasks/windows/index.js';
 
-/** Windows install layout of the field notes (seed 001 §2.3), not cluster values. */
+/** Windows install layout of the field notes (docs/domain.md#step-6-binaries-and-kubeconfig), not cluster values. */
 export const K_DIR = 'C:\\k';
 export const PATHS = Object.freeze({
   kubelet: `${K_DIR}\\kubelet.exe`,
@@ -62,12 +62,6 @@ export function localText(h: HostView, name: string): string {
   }
 }
 
-export function kubectlOf(runsOn: HostView): string {
-  const k = stringVar(runsOn, 'kubectl', 'kubectl');
-  if (/\s/.test(k) || k.startsWith('-')) throw new InputError(`kubectl of ${runsOn.name} must be the path of kubectl, got ${showValue(k)}`);
-  return k;
-}
-
 // ---- pure pieces (tested) ----
 
 /** The pod gateway (the ToR VIP, `.1` unless pod_gateway says otherwise) and the host endpoint (`.2`). */
@@ -79,7 +73,7 @@ export function podAddresses(h: HostView, podCidr: string): { gateway: string; e
   return { gateway, endpoint };
 }
 
-/** C:\k\cni\config\l2bridge.conf (DOMAIN step 9). */
+/** C:\k\cni\config\l2bridge.conf (docs/domain.md#step-9-cni-config). */
 export function cniConfig(o: { dnsIp: string; dnsSearch: readonly string[]; clusterPodCidr: string; serviceCidr: string }): Record<string, unknown> {
   return {
     cniVersion: '0.2.0',
@@ -95,7 +89,7 @@ export function cniConfig(o: { dnsIp: string; dnsSearch: readonly string[]; clus
 }
 
 /**
- * kubelet's service command line (DOMAIN steps 7 and 11), given the kube-dns service IP. The vars are
+ * kubelet's service command line (docs/domain.md#step-11-kubelet-service, and step 7), given the kube-dns service IP. The vars are
  * checked at once (before any host is touched); the returned function takes the IP read on a master.
  */
 export function kubeletBinPath(h: HostView): (dnsIp: string) => string {
@@ -121,7 +115,7 @@ export function kubeletBinPath(h: HostView): (dnsIp: string) => string {
   };
 }
 
-/** kube-proxy's service command line (DOMAIN step 12). */
+/** kube-proxy's service command line (docs/domain.md#step-12-kube-proxy-service). */
 export function kubeProxyBinPath(h: HostView): string {
   return [
     PATHS.kubeProxy, '--windows-service',
@@ -135,7 +129,7 @@ export function kubeProxyBinPath(h: HostView): string {
   ].join(' ');
 }
 
-// ---- optional steps (DOMAIN steps 1-2): only when the inventory asks ----
+// ---- optional steps (docs/domain.md#step-1-network-clean-up, step 2): only when the inventory asks ----
 
 const NIC_KEYS = ['mac', 'name', 'ipv4', 'gateway', 'dns_servers'];
 

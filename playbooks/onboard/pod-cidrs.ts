@@ -1,26 +1,10 @@
 // The pod CIDRs the tor hosts serve during an onboarding: every Windows node the cluster knows, read
 // on a master, plus this run's registrations. Pure: computed from task outputs and the inventory.
-import { InputError } from '../../runner/core/errors.js';
 import type { TaskContext } from '../../runner/playbook/define.js';
 import { UnknownOutput } from '../../runner/run/context.js';
 import type { KubectlNodeRegisteredOutputs, KubectlValueOutputs } from '../../tasks/linux/index.js';
-import { NODE_GROUP, torGatewayConfig } from '../tor-gateway.js';
-
-/** Pod CIDRs by node name from `kubectl get nodes -o json` (nodes without one are left out). */
-export function clusterPodCidrs(json: string): Record<string, string> {
-  let list: { items?: { metadata?: { name?: unknown }; spec?: { podCIDR?: unknown } }[] };
-  try {
-    list = JSON.parse(json);
-  } catch {
-    throw new Error(`kubectl get nodes -o json did not return JSON: ${json.slice(0, 200)}`);
-  }
-  const out: Record<string, string> = {};
-  for (const item of list.items ?? []) {
-    const name = item.metadata?.name, cidr = item.spec?.podCIDR;
-    if (typeof name === 'string' && typeof cidr === 'string' && cidr !== '') out[name] = cidr;
-  }
-  return out;
-}
+import { windowsNodeCidrs } from '../shared/cluster.js';
+import { NODE_GROUP } from '../tor-gateway.js';
 
 /**
  * The pod CIDRs the tor hosts must serve: every Windows node of the inventory that the cluster knows
@@ -29,11 +13,7 @@ export function clusterPodCidrs(json: string): Record<string, string> {
  * node's config is written last on a tor host has seen every registration of the run before it.
  */
 export function registeredPodCidrs(ctx: TaskContext<'register' | 'clusterNodes'>): Record<string, string> {
-  const inCluster = clusterPodCidrs(ctx.output<KubectlValueOutputs>('clusterNodes').value);
-  const cidrs: Record<string, string> = {};
-  for (const h of ctx.inventory) {
-    if (h.groups.includes(NODE_GROUP) && inCluster[h.name.toLowerCase()] !== undefined) cidrs[h.name] = inCluster[h.name.toLowerCase()]!;
-  }
+  const cidrs = windowsNodeCidrs(ctx.inventory, ctx.output<KubectlValueOutputs>('clusterNodes').value);
   cidrs[ctx.host.name] = ctx.output<KubectlNodeRegisteredOutputs>('register').podCidr;
   for (const h of ctx.inventory) {
     if (h.name === ctx.host.name || !h.groups.includes(NODE_GROUP)) continue;
@@ -45,18 +25,3 @@ export function registeredPodCidrs(ctx: TaskContext<'register' | 'clusterNodes'>
   }
   return cidrs;
 }
-
-/**
- * The tor hosts' VRRP vars (password, router ids, priorities, ...) checked before any host is touched,
- * although the VIPs can only be computed once the node has registered: everything torGatewayConfig
- * checks except the VIP set.
- */
-export function checkTorVars(ctx: Pick<TaskContext, 'runsOn' | 'inventory' | 'group'>): void {
-  try {
-    torGatewayConfig(ctx);
-  } catch (e) {
-    if (e instanceof InputError && /^(no pod gateway to serve|pod gateways \()/.test(e.message)) return;
-    throw e;
-  }
-}
-

@@ -157,21 +157,22 @@ function expandFiles(terms: string[], pattern: string, cwd: string): string[] {
 export function selectHosts(inventory: Inventory, pattern: string, options: SelectOptions = {}): Host[] {
   const terms = expandFiles(splitHostPattern(pattern), pattern, options.cwd ?? process.cwd());
   if (terms.length === 0) throw new UsageError(`host pattern '${pattern}' has no terms: write 'all' to select every host`);
-  let names: string[] = [];
+  // Insertion-ordered and without duplicates: a union of many terms (a --limit naming a thousand
+  // hosts) costs one lookup per name, not a copy of the names so far per term.
+  let names = new Set<string>();
   for (const term of orderPatterns(terms)) {
     // As in ansible, a term that is exactly a host's name is that host, even if a group shares the name.
-    if (inventory.host(term)) { names.push(term); continue; }
+    if (inventory.host(term)) { names.add(term); continue; }
     const that = matchOne(inventory, term, pattern);
     if (term[0] === '!') {
       const drop = new Set(that);
-      names = names.filter((n) => !drop.has(n));
+      names = new Set([...names].filter((n) => !drop.has(n)));
     } else if (term[0] === '&') {
       const keep = new Set(that);
-      names = names.filter((n) => keep.has(n));
+      names = new Set([...names].filter((n) => keep.has(n)));
     } else {
-      const existing = new Set(names);
-      names.push(...that.filter((n) => !existing.has(n)));
+      for (const n of that) names.add(n);
     }
   }
-  return [...new Set(names)].map((n) => inventory.host(n)!);
+  return [...names].map((n) => inventory.host(n)!);
 }

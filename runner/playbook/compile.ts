@@ -72,11 +72,15 @@ export function taskOrder(pb: Playbook): string[] {
   return order;
 }
 
-function select(inv: Inventory, pattern: string, what: string, cwd?: string): Host[] {
+/** The hosts of a task's pattern; an optional task's pattern may match nothing (then: none). */
+function select(inv: Inventory, pattern: string, what: string, options: { cwd?: string; optional?: boolean }): Host[] {
   try {
-    return selectHosts(inv, pattern, { cwd });
+    return selectHosts(inv, pattern, { cwd: options.cwd });
   } catch (e) {
-    if (e instanceof UsageError) throw new InputError(`${what}: ${e.message}`);
+    if (e instanceof UsageError) {
+      if (options.optional) return [];
+      throw new InputError(`${what}: ${e.message}`);
+    }
     throw e;
   }
 }
@@ -86,25 +90,30 @@ export function compileGraph(pb: Playbook, inv: Inventory, options: CompileOptio
   const limited = options.limit ? new Set(selectHosts(inv, options.limit, { cwd: options.cwd }).map((h) => h.name)) : null;
   const nodes: TaskNode[] = [];
   const byTask = new Map<string, TaskNode[]>();
+  /** A task's nodes by target: a node's deps are found without scanning all of a task's nodes (which,
+   *  per target, made compiling a thousand hosts cost a million comparisons per dependency). */
+  const byTaskTarget = new Map<string, Map<string, TaskNode[]>>();
   const emptyTasks: string[] = [];
 
   for (const task of order) {
     const spec = pb.tasks[task]!;
-    const targets = select(inv, spec.on, `playbook ${pb.name}, task '${task}', on '${spec.on}'`, options.cwd)
+    const how = { cwd: options.cwd, optional: spec.optional === true };
+    const targets = select(inv, spec.on, `playbook ${pb.name}, task '${task}', on '${spec.on}'`, how)
       .filter((h) => !limited || limited.has(h.name));
     const delegates = spec.delegateTo
-      ? select(inv, spec.delegateTo, `playbook ${pb.name}, task '${task}', delegateTo '${spec.delegateTo}'`, options.cwd)
+      ? select(inv, spec.delegateTo, `playbook ${pb.name}, task '${task}', delegateTo '${spec.delegateTo}'`, how)
       : null;
     const mine: TaskNode[] = [];
     for (const target of targets) {
       const depsOf = (ids: readonly string[]) => ids.flatMap((d) => {
-        const ofTask = byTask.get(d) ?? [];
-        const sameTarget = ofTask.filter((n) => n.target.name === target.name);
-        return sameTarget.length > 0 ? sameTarget : ofTask;
+        const sameTarget = byTaskTarget.get(d)?.get(target.name);
+        return sameTarget ?? byTask.get(d) ?? [];
       });
       const triggers = depsOf(spec.triggeredBy ?? []);
       const deps = [...new Set([...depsOf(spec.needs ?? []), ...triggers])];
-      const unmet = [...(spec.needs ?? []), ...(spec.triggeredBy ?? [])].filter((d) => (byTask.get(d) ?? []).length === 0);
+      // An optional task without nodes is not unmet: its dependents run without it.
+      const unmet = [...(spec.needs ?? []), ...(spec.triggeredBy ?? [])]
+        .filter((d) => (byTask.get(d) ?? []).length === 0 && pb.tasks[d]!.optional !== true);
       for (const runsOn of delegates ?? [target]) {
         const id = runsOn === target ? `${task}@${target.name}` : `${task}@${target.name}>${runsOn.name}`;
         const node: TaskNode = { id, task, spec, target, runsOn, deps, triggers, unmet, order: nodes.length };
@@ -114,6 +123,13 @@ export function compileGraph(pb: Playbook, inv: Inventory, options: CompileOptio
     }
     if (mine.length === 0) emptyTasks.push(task);
     byTask.set(task, mine);
+    const byTarget = new Map<string, TaskNode[]>();
+    for (const node of mine) {
+      const list = byTarget.get(node.target.name) ?? [];
+      list.push(node);
+      byTarget.set(node.target.name, list);
+    }
+    byTaskTarget.set(task, byTarget);
   }
   if (nodes.length === 0) {
     throw new UsageError(options.limit

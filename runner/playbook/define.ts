@@ -25,6 +25,11 @@ export interface TaskContext<K extends string = string> {
    * they cannot be known yet (check mode before that task ran), the task is planned as unknown.
    */
   output<O extends object = Record<string, unknown>>(task: K, host?: string): O;
+  /**
+   * The same for a task declared `optional`: undefined when that task has no node for the host (its
+   * hosts are not in the inventory); like `output` otherwise (unknown while it has not run).
+   */
+  optionalOutput<O extends object = Record<string, unknown>>(task: K, host?: string): O | undefined;
 }
 
 export type StepSource<K extends string> = AnyStep | ((ctx: TaskContext<K>) => AnyStep);
@@ -42,6 +47,13 @@ export interface TaskSpec<K extends string = string> {
   delegateTo?: string;
   /** Per-step time limit in seconds (default: the run's --timeout). */
   timeoutSec?: number;
+  /**
+   * The task's hosts may be absent: where `on` or `delegateTo` matches no host of the inventory (e.g.
+   * an inventory without a `control` group), the task has no nodes instead of being an input error,
+   * and tasks that need it run without it (they read it with `optionalOutput`). --limit never makes
+   * a delegate absent: delegateTo is not narrowed by --limit.
+   */
+  optional?: boolean;
 }
 
 export interface Playbook<K extends string = string> {

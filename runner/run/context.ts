@@ -85,6 +85,16 @@ export class ContextFactory {
         if (!out) throw new UnknownOutput(task, host);
         return out as O;
       },
+      optionalOutput: <O extends object>(task: string, host = node.target.name): O | undefined => {
+        if (!allowed.has(task)) {
+          throw new Error(`task ${node.task} reads the output of '${task}' but does not list it in needs`);
+        }
+        // Absent: the task has no node for that host (an optional task whose hosts the inventory lacks).
+        if (!node.deps.some((d) => d.task === task && d.target.name === host)) return undefined;
+        const out = this.outputs.get(task, host);
+        if (!out) throw new UnknownOutput(task, host);
+        return out as O;
+      },
     };
   }
 }

@@ -149,7 +149,7 @@ test('VIP pod CIDRs: nodes the cluster knows, the target\'s registration, others
     { metadata: { name: 'node010' }, spec: {} },
   ] });
   const ctx = (target: string) => ({
-    host: view(target), runsOn: inventory[4]!, inventory, group: () => [],
+    host: view(target), runsOn: inventory[4]!, inventory, group: () => [], optionalOutput: () => undefined,
     output: <O extends object>(task: string, host = target): O => {
       if (task === 'clusterNodes') return { value: cluster } as O;
       if (!(host in registered)) throw new UnknownOutput('register', host);

@@ -11,6 +11,7 @@ import test from 'ava';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { resetWindowsNode } from '../../lab/lab.js';
 import { ensureLab, onLabHost, type Lab } from '../helpers/lab.js';
 import { play, projectRoot, type CliResult } from '../helpers/play.js';
 import { LAB_CLUSTER, onboardInventory } from './fixtures/onboard-lab.js';
@@ -21,7 +22,7 @@ const NODE = 'node009';
 /** node010's pod CIDR as an inventory var: far from the /24s the simulated cluster hands out (198.19.0-…). */
 const OTHER_POD_CIDR = '198.19.250.0/24';
 const CONF = '/etc/keepalived/keepalived.conf';
-/** After a start keepalived elects in about 4 s (LAB.md). */
+/** After a start keepalived elects in about 4 s (docs/lab.md#vrrp-timings). */
 const SETTLE_MS = 15_000;
 
 let lab: Lab;
@@ -56,6 +57,9 @@ test.before(async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'play-onboard-'));
   tmpDirs.push(dir);
   ({ inventory, env } = onboardInventory(lab, dir, (inv) => { inv.all.children.windows.hosts.node010.pod_cidr = OTHER_POD_CIDR; }));
+  // node010 stands for a node onboarded by other means (its pod_cidr var): the cluster must not know it,
+  // or the CIDR the cluster allocated (the demo's test onboards node010) would win over the var.
+  await resetWindowsNode('node010');
   // The tor hosts as tor-gateway.test.ts leaves them, whatever ran before: keepalived stopped, no config.
   await stopKeepalived(lab, t);
   await Promise.all(TORS.map((tor) => onHost(tor, `rm -f ${CONF}`)));

@@ -3,15 +3,18 @@
 // keepalived config each tor host gets, computed from the whole inventory, and the bad input refused
 // with a message naming the problem (the CLI turns these InputErrors into exit 65).
 import test from 'ava';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { InputError } from '../../runner/core/errors.js';
 import type { AnyStep } from '../../runner/core/step.js';
 import { loadInventory } from '../../runner/inventory/load.js';
+import type { Inventory } from '../../runner/inventory/model.js';
 import { compileGraph } from '../../runner/playbook/compile.js';
+import { ContextFactory, OutputStore } from '../../runner/run/context.js';
 import { prebuildSteps } from '../../runner/run/run-graph.js';
+import { buildStep } from '../../runner/run/step-lifecycle.js';
 import type { KeepalivedConfDesired } from '../../tasks/linux/index.js';
 import torGateway from '../../playbooks/tor-gateway.js';
 
@@ -30,6 +33,7 @@ interface Spec {
   torVars?: Vars;
   windows?: Record<string, Vars> | null;
   other?: Record<string, Vars>;
+  control?: Record<string, Vars>;
 }
 
 /** An inventory file like the lab's: three tor hosts, two Windows nodes with pod CIDRs. */
@@ -46,6 +50,7 @@ function inventoryFile(spec: Spec = {}): string {
   };
   if (windows) children.windows = { hosts: windows };
   if (spec.other) children.linux = { hosts: spec.other };
+  if (spec.control) children.control = { hosts: spec.control };
   const dir = mkdtempSync(join(tmpdir(), 'play-tg-plan-'));
   tmpDirs.push(dir);
   const path = join(dir, 'inventory.yaml');
@@ -164,19 +169,42 @@ test('an auth_pass longer than 8 characters is accepted, with a warning in the p
   t.false(d.masked.includes('abcdefgh'));
 });
 
+/** The config step of `host` as the runner builds it once the cluster read (`kubectl get nodes -o json`) answered. */
+function configAfterClusterRead(inventory: Inventory, host: string, getNodesJson: string): KeepalivedConfDesired {
+  const graph = compileGraph(torGateway, inventory);
+  const outputs = new OutputStore();
+  for (const n of graph.nodes.filter((x) => x.task === 'clusterNodes')) outputs.set(n, { value: getNodesJson });
+  const node = graph.nodes.find((n) => n.id === `config@${host}`)!;
+  return buildStep(node, { contexts: new ContextFactory(inventory, outputs, {}), steps: new Map() }).desired as KeepalivedConfDesired;
+}
+
 test('the example inventory of the field notes plans the field note\'s keepalived config', (t) => {
   process.env.VRRP_AUTH_PASS = 'lvs';
-  const dir = mkdtempSync(join(tmpdir(), 'play-tg-example-'));
-  tmpDirs.push(dir);
-  const inv = YAML.parse(readFileSync(new URL('../../inventory/example.yaml', import.meta.url), 'utf8'));
-  inv.all.children.cluster.children.windows.hosts.node009.pod_cidr = '10.160.11.0/24'; // assigned by the API server (seed 001)
-  const path = join(dir, 'example.yaml');
-  writeFileSync(path, YAML.stringify(inv));
-  const inventory = loadInventory(path);
-  const steps = prebuildSteps(compileGraph(torGateway, inventory), inventory, {});
-  const { config, masked } = conf(steps, 'tor1');
+  const inventory = loadInventory(new URL('../../inventory/example.yaml', import.meta.url).pathname);
+  // node009's pod CIDR, assigned by the API server, read on a master (docs/field-notes.md).
+  const cluster = JSON.stringify({ items: [{ metadata: { name: 'node009' }, spec: { podCIDR: '10.160.11.0/24' } }] });
+  const { config, masked } = configAfterClusterRead(inventory, 'tor1', cluster);
   t.is(config.routerId, 'LVS_WIN_GW_1');
   t.like(config.instance, { name: 'VI_MYLAN_K8S_WIN_GATE_ETH1', virtualRouterId: 188, priority: 150, unicastSrcIp: '100.100.126.202' });
   t.deepEqual(config.instance.unicastPeers, ['100.100.126.203', '100.100.126.204']);
   t.regex(masked, /10\.160\.11\.1\/24 dev eth1 label eth1:1/);
+});
+
+test('with a control host, the pod CIDRs the cluster allocated are read there (also under --limit) and win over pod_cidr vars', (t) => {
+  const control = { control1: { ansible_host: '198.18.0.5', kubectl: '/opt/play-lab/bin/kubectl' } };
+  const inventory = loadInventory(inventoryFile({ control }));
+  const graph = compileGraph(torGateway, inventory, { limit: 'tor1' });
+  t.deepEqual(graph.nodes.map((n) => n.id), [
+    'forwarding@tor1', 'package@tor1', 'clusterNodes@tor1>control1', 'config@tor1', 'restart@tor1', 'service@tor1',
+  ]);
+  // The config waits for the cluster's answer, but the VRRP vars are still checked before any host.
+  t.false(prebuildSteps(graph, inventory).has('config@tor1'));
+  refused(t, { control, torVars: { vrrp_auth_pass: "{{ lookup('env', 'PLAY_T_VRRP_UNSET') }}" } }, /host tor1: vrrp_auth_pass needs environment variable PLAY_T_VRRP_UNSET/);
+
+  // win1 is known to the cluster with another CIDR than its var; win2 only by its var; master1 is no Windows node.
+  const cluster = JSON.stringify({ items: [
+    { metadata: { name: 'win1' }, spec: { podCIDR: '198.19.21.0/24' } },
+    { metadata: { name: 'master1' }, spec: { podCIDR: '198.19.0.0/24' } },
+  ] });
+  t.deepEqual(configAfterClusterRead(inventory, 'tor1', cluster).config.vips.map((v) => v.address), ['198.19.12.1', '198.19.21.1']);
 });

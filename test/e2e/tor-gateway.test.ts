@@ -25,7 +25,7 @@ const NODES = {
 const VIPS = ['198.19.11.1', '198.19.12.1'];
 const ENV = { VRRP_AUTH_PASS: 'lab-vrrp' };
 const CONF = '/etc/keepalived/keepalived.conf';
-/** After a start keepalived elects in about 4 s (LAB.md); a failover after a crash takes about 3. */
+/** After a start keepalived elects in about 4 s (docs/lab.md#vrrp-timings); a failover after a crash takes about 3. */
 const SETTLE_MS = 15_000;
 const FAILOVER_MS = 5_000;
 
@@ -42,7 +42,7 @@ const tmp = () => {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A copy of the lab inventory with its own known_hosts, and a `windows` group with pod CIDRs. */
+/** A copy of the lab inventory with its own known_hosts, a `windows` group with pod CIDRs, and no control host. */
 function inventoryCopy(edit: (inv: any) => void = () => {}): string {
   const dir = tmp();
   const knownHosts = join(dir, 'known_hosts');
@@ -50,6 +50,8 @@ function inventoryCopy(edit: (inv: any) => void = () => {}): string {
   const inv = YAML.parse(readFileSync(lab.inventoryPath, 'utf8'));
   inv.all.vars.ansible_ssh_common_args = `-o UserKnownHostsFile=${knownHosts}`;
   inv.all.children.windows = { hosts: structuredClone(NODES) };
+  // The pod CIDRs are these vars alone: without a control group, tor-gateway reads no cluster.
+  delete inv.all.children.control;
   edit(inv);
   const path = join(dir, 'inventory.yaml');
   writeFileSync(path, YAML.stringify(inv));
@@ -161,7 +163,7 @@ test.serial('bad input is refused before any host is touched (exit 65); a long a
 test.serial('apply: forwarding on, keepalived configured and running on each tor host, each VIP held by exactly one', async (t) => {
   const r = await torGateway(['--json']);
   t.is(r.code, 0, r.stderr);
-  t.deepEqual(r.report.summary, { ok: 0, changed: 3, failed: 0, skipped: 0, unreachable: 0 });
+  t.deepEqual(r.report.summary, { ok: 0, changed: 3, failed: 0, skipped: 0, unreachable: 0, interrupted: 0 });
   for (const [i, tor] of TORS.entries()) {
     const s = steps(r.report, tor);
     t.deepEqual(Object.keys(s), ['forwarding', 'package', 'config', 'restart', 'service']);
@@ -188,7 +190,7 @@ test.serial('apply: forwarding on, keepalived configured and running on each tor
 test.serial('a second run changes nothing (exit 0, 0 changed)', async (t) => {
   const r = await torGateway(['--json']);
   t.is(r.code, 0, r.stderr);
-  t.deepEqual(r.report.summary, { ok: 3, changed: 0, failed: 0, skipped: 0, unreachable: 0 });
+  t.deepEqual(r.report.summary, { ok: 3, changed: 0, failed: 0, skipped: 0, unreachable: 0, interrupted: 0 });
   for (const tor of TORS) t.like(steps(r.report, tor).restart, { status: 'skipped', error: 'not triggered: config did not change' });
 });
 
@@ -200,7 +202,7 @@ test.serial('--check after a hand edit on one host: that host\'s config, with th
     const r = await torGateway(['--check', '--diff', '--json']);
     t.is(r.code, 2, r.stderr);
     t.is(await sha256(tor), before, 'check mode left the file as it was');
-    t.deepEqual(r.report.summary, { ok: 2, changed: 1, failed: 0, skipped: 0, unreachable: 0 });
+    t.deepEqual(r.report.summary, { ok: 2, changed: 1, failed: 0, skipped: 0, unreachable: 0, interrupted: 0 });
     t.is(r.report.hosts.tor3.status, 'changed');
     const s = steps(r.report, tor);
     t.like(s.config, { status: 'changed', action: 'update', fields: ['content'] });
@@ -240,7 +242,7 @@ test.serial('a crashed holder: another tor host holds the VIPs within 5 s; a run
 
     const r = await torGateway(['--json']);
     t.is(r.code, 0, r.stderr);
-    t.deepEqual(r.report.summary, { ok: 2, changed: 1, failed: 0, skipped: 0, unreachable: 0 });
+    t.deepEqual(r.report.summary, { ok: 2, changed: 1, failed: 0, skipped: 0, unreachable: 0, interrupted: 0 });
     t.like(steps(r.report, holder).service, { status: 'changed', action: 'update', fields: ['state'] });
     t.like(steps(r.report, holder).restart, { status: 'skipped' });
     t.deepEqual((await keepalivedPids(holder)).includes(mainPid(holder)), true, `${holder}: keepalived is back`);
@@ -255,7 +257,7 @@ test.serial('a config keepalived rejects fails the step with its message; the ol
   const before = await Promise.all(TORS.map(async (tor) => [await sha256(tor), mainPid(tor)] as const));
   const r = await torGateway(['--json', '-e', 'vrrp_interface=eth9']);
   t.is(r.code, 3, r.stderr);
-  t.deepEqual(r.report.summary, { ok: 0, changed: 0, failed: 3, skipped: 0, unreachable: 0 });
+  t.deepEqual(r.report.summary, { ok: 0, changed: 0, failed: 3, skipped: 0, unreachable: 0, interrupted: 0 });
   for (const [i, tor] of TORS.entries()) {
     const s = steps(r.report, tor);
     t.is(s.config!.status, 'failed');

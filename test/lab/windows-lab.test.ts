@@ -12,7 +12,7 @@ import { labStatus } from '../../lab/lab.js';
 import { inventoryYaml, knownHostsText } from '../../lab/inventory.js';
 import { labPaths, windowsNodePaths } from '../../lab/paths.js';
 import {
-  BRIDGE_MAC, LAB_ROUTE, MAX_HOSTS, hostOfVeth, inLabRange, parseHostName, planHost, planTopology,
+  BRIDGE_MAC, BRIDGE_MAX_PORTS, LAB_ROUTE, MAX_HOSTS, hostOfVeth, inLabRange, parseHostName, planHost, planTopology,
 } from '../../lab/topology.js';
 import { holdTorHosts } from '../e2e/fixtures/tor-lock.js';
 import { ensureLab, type Lab } from '../helpers/lab.js';
@@ -32,14 +32,15 @@ test('topology: Windows nodes are node009, node010, ... at 198.18.1.9, .10, ... 
   t.is(plan[2]!.mac, '02:00:c6:12:01:09');
 });
 
-test('topology: a Windows node reaches the bridge and the other hosts through an on-link lab route; Linux hosts get none', (t) => {
-  t.deepEqual(planHost('windows', 1).routes, [LAB_ROUTE]);
-  t.deepEqual(planHost('linux', 1).routes, []);
-  t.deepEqual(planHost('tor', 1).routes, []);
+test('topology: every host reaches the bridge and the other hosts through an on-link route for the whole lab range', (t) => {
+  // Windows nodes (198.18.1.x) and linux155.. (198.18.16.x on) lie outside the bridge's /24: every host needs it.
+  t.deepEqual([planHost('windows', 1).routes, planHost('linux', 1).routes, planHost('linux', 155).routes, planHost('tor', 1).routes],
+    [[LAB_ROUTE], [LAB_ROUTE], [LAB_ROUTE], [LAB_ROUTE]]);
 });
 
 test('topology: every Windows address is in the lab range, unique, and apart from the Linux hosts and VIPs', (t) => {
-  const plan = planTopology({ linux: MAX_HOSTS.linux, tor: MAX_HOSTS.tor, windows: MAX_HOSTS.windows });
+  // As many linux hosts as the bridge holds beside every tor and Windows host.
+  const plan = planTopology({ linux: BRIDGE_MAX_PORTS - MAX_HOSTS.tor - MAX_HOSTS.windows, tor: MAX_HOSTS.tor, windows: MAX_HOSTS.windows });
   const windows = plan.filter((h) => h.group === 'windows');
   t.is(windows.length, 246);
   t.is(windows.at(-1)!.name, 'node254');
@@ -111,7 +112,7 @@ e2e('up --windows 2: node009 and node010 in the windows group, each a simulator 
   t.notRegex(routes, /^default/m);
 
   // The password: in the lab dir only (0600), never in the inventory.
-  const env = labPaths(lab.state.dir).windowsEnv;
+  const env = labPaths(lab.state.dir).env;
   t.is(statSync(env).mode & 0o777, 0o600);
   const password = /^PLAY_LAB_WINDOWS_PASSWORD=(\S+)$/m.exec(readFileSync(env, 'utf8'))?.[1];
   t.truthy(password);
@@ -138,8 +139,8 @@ e2e('the real CLI and transport reach node009 with the lab\'s known_hosts and pa
   t.is(state.timeZone, 'China Standard Time');
 });
 
-e2e('the password comes only from windows.env for the lab\'s inventory; the environment wins over it', async (t) => {
-  // A copy of the lab's inventory is not the lab's: windows.env is not loaded.
+e2e('the password comes only from lab.env for the lab\'s inventory; the environment wins over it', async (t) => {
+  // A copy of the lab's inventory is not the lab's: lab.env is not loaded.
   const dir = mkdtempSync(join(tmpdir(), 'play-winlab-'));
   tmpDirs.push(dir);
   const copy = join(dir, 'inventory.yaml');
@@ -147,7 +148,7 @@ e2e('the password comes only from windows.env for the lab\'s inventory; the envi
   const missing = await play([playbook, '-i', copy, '-l', 'node009', '--check', '--no-live']);
   t.is(missing.code, 65, missing.stdout + missing.stderr);
   t.regex(missing.stderr, /host node009: ansible_password needs environment variable PLAY_LAB_WINDOWS_PASSWORD, which is not set/);
-  // A password already in the environment is not overridden by windows.env: a wrong one is refused.
+  // A password already in the environment is not overridden by lab.env: a wrong one is refused.
   const wrong = await play([playbook, '-i', lab.inventoryPath, '-l', 'node009', '--check', '--no-live'], { PLAY_LAB_WINDOWS_PASSWORD: 'not-the-password' });
   t.is(wrong.code, 4, wrong.stdout + wrong.stderr);
 });
