@@ -1,7 +1,23 @@
 #!/usr/bin/env node
-// The `play` executable: loads TypeScript through tsx (playbooks are TypeScript modules too).
-import { register } from 'tsx/esm/api';
+// The `play` executable: runs the compiled CLI in dist/ (made by `npm run build`, which `npm ci`,
+// `npm install` and `npm test` run). No TypeScript loader at start; only a playbook written in
+// TypeScript brings one in, when it is loaded.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-const { cli } = await import('../runner/cli/main.ts');
+const main = new URL('../dist/runner/cli/main.js', import.meta.url);
+if (!existsSync(main)) {
+  // npm ci --ignore-scripts skips the build.
+  process.stderr.write(`play: ${fileURLToPath(new URL('../dist/', import.meta.url))} is missing: run \`npm run build\` in ${fileURLToPath(new URL('..', import.meta.url))}\n`);
+  process.exit(70);
+}
+// Stack traces of internal errors then name the TypeScript sources, not dist/.
+process.setSourceMapsEnabled(true);
+let cli;
+try {
+  ({ cli } = await import(main.href));
+} catch (e) {
+  process.stderr.write(`play: internal error (a bug in play, or dist/ is out of date: run \`npm run build\`; else please report it with this trace): ${e?.stack ?? e}\n`);
+  process.exit(70);
+}
 await cli();

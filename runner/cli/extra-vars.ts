@@ -12,6 +12,9 @@ export function parseExtraVars(items: readonly string[]): Record<string, unknown
       } catch (e) {
         throw new UsageError(`-e ${item}: not valid JSON: ${(e as Error).message}`);
       }
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        throw new UsageError(`-e ${item}: a JSON value must be an object of variables, such as {"key": 1}`);
+      }
       Object.assign(vars, parsed);
       continue;
     }

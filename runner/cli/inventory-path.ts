@@ -1,11 +1,11 @@
 // Which inventory a command uses: -i, else $PLAY_INVENTORY, else the lab's when a lab is up.
-// With the lab's inventory, the lab's windows.env (the simulated Windows nodes' password) is loaded
-// too, without overriding the environment or .env.
-import { existsSync } from 'node:fs';
+// With the lab's inventory, the lab's env file (every lab secret: the simulated Windows nodes'
+// password, the VRRP password) is loaded too, without overriding the environment or .env.
+// Only lab/paths.ts is imported here: the rest of the lab (and esbuild) loads only for `play lab`.
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { UsageError } from '../core/errors.js';
-import { labInventoryPath } from '../../lab/lab.js';
 import { labPaths, resolveLabDir } from '../../lab/paths.js';
 
 export function inventoryPath(option: string | undefined): string {
@@ -16,17 +16,15 @@ export function inventoryPath(option: string | undefined): string {
     loadLabEnv(p);
     return p;
   }
-  let p: string;
-  try {
-    p = labInventoryPath();
-  } catch {
+  const paths = labPaths(resolveLabDir());
+  if (!existsSync(paths.state) || !existsSync(paths.inventory)) {
     throw new UsageError('no inventory: pass -i FILE (or set PLAY_INVENTORY), or start the lab with `play lab up`');
   }
-  loadLabEnv(p);
-  return p;
+  loadLabEnv(paths.inventory);
+  return paths.inventory;
 }
 
-/** When `inventory` is the lab's: its windows.env into process.env (variables already set win). */
+/** When `inventory` is the lab's: its env file into process.env (variables already set win). */
 function loadLabEnv(inventory: string): void {
   let paths;
   try {
@@ -34,7 +32,8 @@ function loadLabEnv(inventory: string): void {
   } catch {
     return; // an unusable PLAY_LAB_DIR: then this is not the lab's inventory either
   }
-  if (inventory === paths.inventory && existsSync(paths.windowsEnv)) {
-    loadDotenv({ path: paths.windowsEnv, quiet: true, override: false });
+  if (inventory !== paths.inventory) return;
+  for (const file of [paths.env, paths.legacyWindowsEnv]) {
+    if (existsSync(file) && statSync(file).isFile()) loadDotenv({ path: file, quiet: true, override: false });
   }
 }

@@ -1,7 +1,8 @@
-// `play lab up|down|status|inventory`: the built-in lab (lab/), wired to the CLI.
-import { labDown, labInventoryPath, labStatus, labUp } from '../../lab/lab.js';
+// `play lab up|down|status|inventory`: the built-in lab (lab/), wired to the CLI. The lab (esbuild,
+// the Windows simulator's modules) is imported here, when a lab command runs, not at every start.
 
 export async function labCommand(action: string, counts: { linux?: number; tor?: number; windows?: number; control?: number }, out: NodeJS.WritableStream): Promise<number> {
+  const { labDown, labInventoryPath, labStatus, labUp } = await import('../../lab/lab.js');
   switch (action) {
     case 'up': {
       // --linux defaults to 3 only when no other kind of host is asked for.

@@ -1,8 +1,11 @@
 // `play PLAYBOOK`: load, compile and check everything, then connect and run. Nothing touches a
 // host before the inventory, the playbook, every step's options and every secret are valid.
-import { writeFileSync } from 'node:fs';
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
+import { InputError, UsageError } from '../core/errors.js';
 import { resolveSecrets } from '../inventory/load.js';
+import type { Host } from '../inventory/model.js';
 import { compileGraph } from '../playbook/compile.js';
 import { loadPlaybook, resolvePlaybook } from '../playbook/load.js';
 import { exitCode, type RunReport } from '../report/model.js';
@@ -10,6 +13,7 @@ import { LiveRenderer } from '../report/live.js';
 import { CompactRenderer, type Renderer } from '../report/renderer.js';
 import { prebuildSteps, runGraph } from '../run/run-graph.js';
 import { ConnectionPool } from '../transport/pool.js';
+import { keyFileProblem } from '../transport/ssh-auth.js';
 import { parseExtraVars } from './extra-vars.js';
 import { openInventory } from './open-inventory.js';
 
@@ -34,12 +38,16 @@ export interface RunArgs {
 const LIVE_MAX_HOSTS = 20;
 
 export async function runCommand(args: RunArgs, out: Writable, err: Writable, signal?: AbortSignal): Promise<{ code: number; report: RunReport }> {
+  // A mistyped playbook name (or command) is named before any inventory is looked for.
+  const playbookFile = resolvePlaybook(args.playbook);
   const inventory = openInventory(args.inventory, err);
-  const playbook = await loadPlaybook(resolvePlaybook(args.playbook));
+  const playbook = await loadPlaybook(playbookFile);
   const graph = compileGraph(playbook, inventory, { limit: args.limit });
   const extraVars = parseExtraVars(args.extraVars);
   const steps = prebuildSteps(graph, inventory, extraVars);
   const secrets = new Map(graph.hosts.map((h) => [h.name, resolveSecrets(h)]));
+  checkKeyFiles(graph.hosts);
+  if (args.report) checkReportFile(args.report);
 
   const pool = new ConnectionPool({ knownHostsFile: args.knownHosts, acceptNew: args.acceptNew });
   const view = args.json ? err : out;
@@ -56,6 +64,7 @@ export async function runCommand(args: RunArgs, out: Writable, err: Writable, si
       forks: args.forks,
       timeoutMs: args.timeout * 1000,
       connect: (host) => pool.get(host, secrets.get(host.name)!),
+      release: (host) => void pool.release(host),
       extraVars,
       signal,
       onEvent: (e) => renderer.onEvent(e),
@@ -65,7 +74,48 @@ export async function runCommand(args: RunArgs, out: Writable, err: Writable, si
   }
   await renderer.finish(report);
   const json = JSON.stringify(report, null, 2) + '\n';
-  if (args.report) writeFileSync(args.report, json);
+  if (args.report) {
+    try {
+      writeFileSync(args.report, json);
+    } catch (e) {
+      throw new UsageError(`--report ${args.report}: cannot write the report (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+  }
   if (args.json) out.write(json);
   return { code: exitCode(report), report };
+}
+
+/** Every targeted host's private key file, read now: a missing or unusable key is an inventory
+ *  problem (65) found before any host is touched, not an unreachable host halfway through a run. */
+function checkKeyFiles(hosts: readonly Host[]): void {
+  const problems = new Map<string, string | undefined>();
+  const culprits = new Map<string, string[]>();
+  for (const h of hosts) {
+    const file = h.connection.keyFile;
+    if (!file) continue;
+    if (!problems.has(file)) problems.set(file, keyFileProblem(file));
+    if (problems.get(file)) culprits.set(file, [...(culprits.get(file) ?? []), h.name]);
+  }
+  const [first] = culprits;
+  if (!first) return;
+  const [file, names] = first;
+  const host = hosts.find((h) => h.name === names[0])!;
+  // Of ansible's two aliases, the one its ssh plugin lists last wins (as in connection.ts).
+  const variable = host.vars.ansible_ssh_private_key_file != null ? 'ansible_ssh_private_key_file' : 'ansible_private_key_file';
+  const others = names.length > 1 ? ` (also for ${names.slice(1, 6).join(', ')}${names.length > 6 ? ` and ${names.length - 6} more` : ''})` : '';
+  const more = culprits.size > 1 ? `; ${culprits.size - 1} other key file${culprits.size > 2 ? 's have' : ' has'} problems too` : '';
+  throw new InputError(`host ${host.name}: ${variable} ${file}: ${problems.get(file)}${others}${more}`);
+}
+
+/** --report's directory must exist and be writable before the run, not found out after it. */
+function checkReportFile(file: string): void {
+  const dir = dirname(resolve(file));
+  try {
+    if (!statSync(dir).isDirectory()) throw new UsageError(`--report ${file}: ${dir} is not a directory`);
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`--report ${file}: ${code === 'ENOENT' ? `directory ${dir} does not exist` : `cannot write in ${dir} (${code})`}`);
+  }
 }

@@ -1,6 +1,8 @@
 // loadInventory: an Ansible YAML inventory file in, a validated, frozen Inventory out. Every problem
 // is found before any host is touched, and reported with the file, line and YAML path.
+import { lstatSync, readlinkSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { InventoryError, UsageError } from '../core/errors.js';
 import { connectionSpec } from './connection.js';
 import type { InventoryGraph } from './graph.js';
 import type { Group, Host, Inventory } from './model.js';
@@ -11,8 +13,31 @@ import { readSource } from './source.js';
 
 export { resolveSecrets, resolveVars } from './secrets.js';
 
+/**
+ * What is at `path`, when it cannot be an inventory file, as a clear error: a directory (inventory
+ * directories are not supported yet), a symbolic link loop (65), a link to nothing (64, like a
+ * missing file). A missing path is left to the caller.
+ */
+export function checkInventoryPath(path: string): void {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new InventoryError(path, '', 'is a symbolic link loop (a link that leads back to itself): point it at a YAML inventory file');
+    if (code === 'ENOENT' && lstatSafe(path)?.isSymbolicLink()) throw new UsageError(`inventory ${path} is a symbolic link to ${readlinkSync(path)}, which does not exist`);
+    return;
+  }
+  if (isDirectory) {
+    throw new InventoryError(path, '', 'is a directory: inventory directories are not supported yet; pass one YAML inventory file');
+  }
+}
+
+const lstatSafe = (path: string) => { try { return lstatSync(path); } catch { return undefined; } };
+
 export function loadInventory(file: string): Inventory {
   const path = resolve(file);
+  checkInventoryPath(path);
   const src = readSource(path);
   const graph = parseInventory(src);
   for (const name of graph.hosts.keys()) {

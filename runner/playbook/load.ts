@@ -1,16 +1,27 @@
-// Finding and loading playbook modules: a name (`bench`) looks in ./playbooks then in the
-// playbooks shipped with play; a path is taken as it is.
-import { existsSync, readdirSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+// Finding and loading playbook modules: a name (`bench`) looks in ./playbooks, then in the playbooks
+// shipped with play; a path is taken as it is. Shipped playbooks run compiled (dist/playbooks/NAME.js);
+// TypeScript is loaded (tsx) only for a playbook written in TypeScript, when it is loaded.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { register as registerHooks } from 'node:module';
+import { basename, dirname, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { InputError, UsageError } from '../core/errors.js';
+import { InputError, PlayError, UsageError } from '../core/errors.js';
 import type { Playbook } from './define.js';
 
-const shipped = resolve(dirname(fileURLToPath(import.meta.url)), '../../playbooks');
+const base = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** Running as dist/runner/playbook/load.js (the CLI), not from the sources under a TypeScript loader (tests). */
+const compiled = import.meta.url.endsWith('.js') && basename(base) === 'dist';
+const checkout = compiled ? dirname(base) : base;
+const shipped = resolve(base, 'playbooks');
+const shippedSources = resolve(checkout, 'playbooks');
+const TS_FILE = /\.[cm]?ts$/;
 
+/** Where names are looked up, in order: the cwd's ./playbooks, the shipped ones (compiled), and, when
+ *  compiled, the checkout's playbooks/ sources (a playbook added there and not built yet). */
 export function playbookDirs(cwd = process.cwd()): string[] {
   const local = resolve(cwd, 'playbooks');
-  return local === shipped ? [shipped] : [local, shipped];
+  // In the checkout itself ./playbooks holds the shipped playbooks' sources: the compiled ones first.
+  return [...new Set(local === shippedSources ? [shipped, shippedSources] : [local, shipped, shippedSources])];
 }
 
 export function resolvePlaybook(nameOrPath: string, cwd = process.cwd()): string {
@@ -20,33 +31,36 @@ export function resolvePlaybook(nameOrPath: string, cwd = process.cwd()): string
     return p;
   }
   for (const dir of playbookDirs(cwd)) {
-    for (const ext of ['.ts', '.js', '.mjs']) {
+    for (const ext of ['.ts', '.mts', '.js', '.mjs']) {
       const p = resolve(dir, nameOrPath + ext);
       if (existsSync(p)) return p;
     }
   }
-  const known = listPlaybookFiles(cwd).map((f) => basename(f).replace(/\.[^.]+$/, ''));
+  const known = listPlaybookFiles(cwd).map(playbookName);
   throw new UsageError(`no playbook named '${nameOrPath}' (known: ${known.join(', ') || 'none'}); see 'play list'`);
 }
+
+export const playbookName = (file: string): string => basename(file).replace(/\.[^.]+$/, '');
 
 export function listPlaybookFiles(cwd = process.cwd()): string[] {
   const seen = new Map<string, string>();
   for (const dir of playbookDirs(cwd)) {
     if (!existsSync(dir)) continue;
     for (const f of readdirSync(dir).sort()) {
-      const m = /^(.+)\.(ts|js|mjs)$/.exec(f);
-      if (m && !f.endsWith('.d.ts') && !seen.has(m[1]!)) seen.set(m[1]!, resolve(dir, f));
+      const m = /^(.+)\.([cm]?[jt]s)$/.exec(f);
+      if (m && !/\.d\.[cm]?ts$/.test(f) && !seen.has(m[1]!)) seen.set(m[1]!, resolve(dir, f));
     }
   }
-  return [...seen.values()];
+  return [...seen.values()].sort((a, b) => playbookName(a).localeCompare(playbookName(b)));
 }
 
 export async function loadPlaybook(file: string): Promise<Playbook> {
   let mod: { default?: unknown };
   try {
+    if (TS_FILE.test(file) && compiled) await enableTypeScript();
     mod = await import(pathToFileURL(file).href);
   } catch (e) {
-    throw new InputError(`${file}: cannot load playbook: ${(e as Error).message}`);
+    throw (await syntaxErrorAt(file, e)) ?? loadError(file, e);
   }
   const pb = mod.default as Playbook | undefined;
   if (!pb || typeof pb !== 'object' || typeof pb.name !== 'string' || !pb.tasks || typeof pb.tasks !== 'object') {
@@ -54,3 +68,78 @@ export async function loadPlaybook(file: string): Promise<Playbook> {
   }
   return pb;
 }
+
+/** A playbook that cannot be loaded is the playbook's problem (65): one short message, no trace. */
+function loadError(file: string, e: unknown): PlayError {
+  if (e instanceof PlayError) return new InputError(`${file}: ${e.message}`);
+  const err = e instanceof Error ? e : new Error(String(e));
+  // esbuild (through tsx) reports a syntax error as "Transform failed with 1 error:\nFILE:L:C: ERROR: msg".
+  // Its column counts from 0; editors (and this message) count from 1.
+  const syntax = /^(\/.+?:\d+):(\d+): (?:ERROR: )?(.+)$/m.exec(err.message);
+  if (syntax && /Transform failed/.test(err.message)) return new InputError(`${syntax[1]}:${Number(syntax[2]) + 1}: ${syntax[3]}`);
+  if (err instanceof SyntaxError) return new InputError(`${file}: syntax error: ${err.message.split('\n')[0]}`);
+  const first = err.message.split('\n').find((l) => l.trim()) ?? err.name;
+  const where = thrownAt(err, file);
+  return new InputError(`${file}: cannot load playbook: ${first}${where && !first.includes(where) ? ` (at ${where})` : ''}`);
+}
+
+/** Node does not tell where a JavaScript syntax error is (only an uncaught one's printout shows it):
+ *  esbuild, parsing the playbook file again, does. Only on this error path. */
+async function syntaxErrorAt(file: string, e: unknown): Promise<InputError | undefined> {
+  if (!(e instanceof SyntaxError) || TS_FILE.test(file)) return undefined;
+  try {
+    const { transform } = await import('esbuild');
+    await transform(readFileSync(file, 'utf8'), { loader: 'js', format: 'esm', sourcefile: file, logLevel: 'silent' });
+  } catch (parse) {
+    const first = (parse as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }).errors?.[0];
+    if (first?.location) return new InputError(`${first.location.file}:${first.location.line}:${first.location.column + 1}: ${first.text}`);
+  }
+  return undefined;
+}
+
+/** The first frame of the playbook's own files in `err`'s stack, as path:line:column (relative when close). */
+function thrownAt(err: Error, file: string): string | undefined {
+  const dir = dirname(file);
+  for (const m of (err.stack ?? '').matchAll(/(?:file:\/\/)?(\/[^\s():]+):(\d+):(\d+)/g)) {
+    const path = m[1]!;
+    if (path.startsWith(dir + '/') && !path.includes('/node_modules/')) return `${relative(process.cwd(), path) || path}:${m[2]}:${m[3]}`;
+  }
+  return undefined;
+}
+
+let typeScript: Promise<void> | undefined;
+
+/**
+ * tsx, registered for what is imported from now on (only the CLI, compiled, gets here), plus one
+ * resolve hook: a user playbook importing the DSL from the checkout's sources (`../runner/playbook/
+ * define.js`) gets the compiled module the CLI itself uses, so there is one copy of every class
+ * (`instanceof PlayError`, `Secret`, ...) and of every registry, not two.
+ */
+function enableTypeScript(): Promise<void> {
+  typeScript ??= (async () => {
+    const { register } = await import('tsx/esm/api');
+    register();
+    registerHooks(`data:text/javascript,${encodeURIComponent(REDIRECT_HOOK)}`, {
+      data: { sources: pathToFileURL(checkout).href + '/', dist: pathToFileURL(base).href + '/' },
+    });
+  })();
+  return typeScript;
+}
+
+// Runs in Node's loader thread: a resolved checkout source runner|tasks|playbooks|lab/X.ts -> dist/X.js.
+const REDIRECT_HOOK = `
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+let sources, dist;
+export function initialize(data) { sources = data.sources; dist = data.dist; }
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  const url = r.url.split('?')[0];
+  // Playbooks are ES modules: a .ts file outside a "type": "module" package is one too.
+  if (/\\.ts$/.test(url) && r.format === 'commonjs') return { ...r, format: 'module' };
+  const m = url.startsWith(sources) && /^((?:runner|tasks|playbooks|lab)\\/.+)\\.([cm]?)ts$/.exec(url.slice(sources.length));
+  if (!m) return r;
+  const target = dist + m[1] + '.' + m[2] + 'js';
+  return existsSync(fileURLToPath(target)) ? { url: target, format: 'module', shortCircuit: true } : r;
+}
+`;

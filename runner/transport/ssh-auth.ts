@@ -28,6 +28,13 @@ interface Candidate {
 
 type KeyRead = { key: ParsedKey } | { problem: string; code?: string };
 
+/** Why the private key file at `path` cannot be used (missing, unreadable, encrypted, not a key),
+ *  or undefined when it can: the CLI checks every targeted host's key before touching any host. */
+export function keyFileProblem(path: string): string | undefined {
+  const r = readKey(path);
+  return 'problem' in r ? r.problem : undefined;
+}
+
 function readKey(path: string): KeyRead {
   let data: Buffer;
   try {

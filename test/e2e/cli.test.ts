@@ -2,7 +2,7 @@
 // unreachable hosts, host keys, and input errors refused before any host is touched.
 import test from 'ava';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import YAML from 'yaml';
@@ -52,12 +52,12 @@ test('check reports and changes nothing (exit 2); apply (exit 0); a second run c
   for (const key of ['playbook', 'mode', 'startedAt', 'durationMs', 'hosts', 'summary']) t.true(key in report, key);
   const step = report.hosts.linux2.steps[1];
   for (const key of ['task', 'kind', 'action', 'fields', 'before', 'after', 'status', 'durationMs', 'error']) t.true(key in step, key);
-  t.deepEqual(report.summary, { ok: 0, changed: 2, failed: 0, skipped: 0, unreachable: 0 });
+  t.deepEqual(report.summary, { ok: 0, changed: 2, failed: 0, skipped: 0, unreachable: 0, interrupted: 0 });
   t.is(await onHost('linux2', `cat ${dir}/note`), 'hello from linux2\n');
 
   const again = await play([...args, '--json']);
   t.is(again.code, 0);
-  t.deepEqual(JSON.parse(again.stdout).summary, { ok: 2, changed: 0, failed: 0, skipped: 0, unreachable: 0 });
+  t.deepEqual(JSON.parse(again.stdout).summary, { ok: 2, changed: 0, failed: 0, skipped: 0, unreachable: 0, interrupted: 0 });
 });
 
 test('a failed step skips its dependents with the reason, other hosts finish (exit 3)', async (t) => {
@@ -89,7 +89,7 @@ test('an unreachable host is reported as such, the others finish (exit 4)', asyn
   t.regex(report.hosts.ghost.steps[0].error, /ghost.*198\.18\.0\.\d+:2.*refused/i);
   t.is(report.hosts.ghost.steps[1].status, 'unreachable');
   t.is(report.hosts.linux1.status, 'changed');
-  t.deepEqual(report.summary, { ok: 0, changed: 1, failed: 0, skipped: 0, unreachable: 1 });
+  t.deepEqual(report.summary, { ok: 0, changed: 1, failed: 0, skipped: 0, unreachable: 1, interrupted: 0 });
 });
 
 test('a changed host key is refused, even with --accept-new, and the host is untouched', async (t) => {
@@ -184,4 +184,32 @@ test('play graph and play list', async (t) => {
   t.regex(graph.stdout, /wave 2:\n(.*\n)*\s+copy @ linux1\s+after dir@linux1/);
   const list = await play(['list']);
   t.regex(list.stdout, /^bench\s+Five idempotent Linux steps/m);
+});
+
+test('a TypeScript playbook of the cwd that imports the checkout\'s sources runs with the compiled CLI\'s own modules', async (t) => {
+  const dir = tmp();
+  mkdirSync(join(dir, 'playbooks'));
+  // Outside any package.json: still an ES module. Its imports of runner/ and tasks/ sources are the
+  // CLI's compiled modules, so a bad option is an InputError the CLI recognizes (65), not a crash (70).
+  writeFileSync(join(dir, 'playbooks', 'mine.ts'), [
+    `import { definePlaybook } from '${projectRoot}/runner/playbook/define.js';`,
+    `import { directory } from '${projectRoot}/tasks/linux/index.js';`,
+    `const where: string = 'relative';`,
+    `export default definePlaybook({ name: 'mine', description: 'a user playbook', tasks: {`,
+    `  d: { on: 'linux', step: ({ host }) => directory({ path: host.name === 'linux2' ? where : '/srv/x' }) } } });`,
+  ].join('\n'));
+  const inDir = (args: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+    const child = spawn(process.execPath, [resolve(projectRoot, 'bin/play.mjs'), ...args], { cwd: dir, env: { ...process.env, PLAY_INVENTORY: '' } });
+    let stdout = '', stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+  const list = await inDir(['list']);
+  t.is(list.code, 0, list.stderr);
+  t.regex(list.stdout, /^bench\s+Five idempotent/m);
+  t.regex(list.stdout, /^mine\s+a user playbook$/m);
+  const run = await inDir(['mine', '-i', lab.inventoryPath, '-l', 'linux1:linux2', '--check']);
+  t.is(run.code, 65, run.stderr);
+  t.regex(run.stderr, /linux2.*linux\.directory: option 'path' must be an absolute path/);
 });

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// `npm run build` (also run by `prepare` and `pretest`): transpiles every .ts file of runner/, tasks/,
+// playbooks/ and lab/ into dist/, same tree, one .js (plus a source map) per file. No bundling:
+// `import ... from './x.js'` already names the compiled file. The product (bin/play.mjs) runs dist/,
+// so `play --help` does not pay for a TypeScript loader; type checking stays with `tsc --noEmit`.
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { transform } from 'esbuild';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SOURCE_DIRS = ['runner', 'tasks', 'playbooks', 'lab'];
+// lab/ finds checkout sources through import.meta.url on purpose (the simulator's lab/windows/main.ts,
+// run by `node --import tsx`; lab/cluster/kubectl.ts, bundled on `lab up`; the project root). Its
+// compiled files keep the source file's URL there, so the CLI (dist/) and the tests (sources) name
+// the same files and agree on which simulator process is whose.
+const KEEP_SOURCE_URL = ['lab'];
+
+function tsFiles(dir) {
+  const found = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...tsFiles(p));
+    else if (/\.[cm]?ts$/.test(entry.name) && !/\.d\.[cm]?ts$/.test(entry.name)) found.push(p);
+  }
+  return found;
+}
+
+/** Writes `text` to `file` unless it already holds it; via a temporary file and a rename, so that a
+ *  `play` (or a second build: `pretest` runs per test run) never reads a half-written file. */
+function put(file, text) {
+  try {
+    if (readFileSync(file, 'utf8') === text) return;
+  } catch { /* absent */ }
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
+async function compile(file, outDir) {
+  const rel = relative(root, file);
+  const out = join(outDir, rel.replace(/\.([cm]?)ts$/, '.$1js'));
+  const keepUrl = KEEP_SOURCE_URL.some((d) => rel.startsWith(d + '/'));
+  const result = await transform(readFileSync(file, 'utf8'), {
+    loader: 'ts',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcefile: relative(dirname(out), file),
+    sourcemap: 'external',
+    define: keepUrl ? { 'import.meta.url': JSON.stringify(pathToFileURL(file).href) } : {},
+  });
+  put(out, `${result.code}//# sourceMappingURL=${basename(out)}.map\n`);
+  put(`${out}.map`, result.map);
+  return [out, `${out}.map`];
+}
+
+/** Files under `dir` that no build wrote (their source is gone): removed, so `play list` forgets them. */
+function removeStale(dir, keep) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) removeStale(p, keep);
+    else if (!keep.has(p) && !/\.tmp-\d+$/.test(p)) rmSync(p, { force: true });
+  }
+}
+
+export async function build(outDir = join(root, 'dist')) {
+  const started = performance.now();
+  // In place, file by file (not rm -rf and rewrite): other `play` runs and tests may be using dist/.
+  const files = SOURCE_DIRS.flatMap((d) => tsFiles(join(root, d)));
+  const written = (await Promise.all(files.map((f) => compile(f, outDir)))).flat();
+  const pkg = join(outDir, 'package.json');
+  put(pkg, '{ "type": "module" }\n');
+  removeStale(outDir, new Set([...written, pkg]));
+  return { files: files.length, ms: Math.round(performance.now() - started) };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    const { files, ms } = await build();
+    process.stderr.write(`play: built ${files} files into dist/ in ${ms} ms\n`);
+  } catch (e) {
+    process.stderr.write(`play: build failed: ${e instanceof Error ? e.message : e}\n`);
+    process.exitCode = 1;
+  }
+}
