@@ -2,7 +2,22 @@
 import type { Action, Fields } from '../core/change.js';
 
 export type StepStatus = 'ok' | 'changed' | 'failed' | 'skipped' | 'unreachable' | 'unknown';
-export type HostStatus = 'ok' | 'changed' | 'failed' | 'unreachable' | 'skipped';
+/** A host whose run was cut short by Ctrl-C (or SIGTERM) is `interrupted`, never `ok`. */
+export type HostStatus = 'ok' | 'changed' | 'failed' | 'unreachable' | 'skipped' | 'interrupted';
+
+/**
+ * Why a step was skipped: a closed set, so the report, the renderers and the scheduler tell a skip
+ * that is a consequence of no change apart from one that hides work, without reading message text.
+ *  - not-triggered: a triggeredBy task whose triggers changed nothing (benign).
+ *  - would-run: check mode names a triggered task that would run, and runs nothing (benign).
+ *  - dependency: a task it needs failed, was unreachable or was skipped itself.
+ *  - unmet: a task it needs has no host in this run (--limit).
+ *  - interrupted: the run was interrupted before it started.
+ */
+export type SkipReason = 'not-triggered' | 'would-run' | 'dependency' | 'unmet' | 'interrupted';
+
+/** Skips after which dependents still run: the task had nothing to do. */
+export const BENIGN_SKIPS: ReadonlySet<SkipReason> = new Set(['not-triggered', 'would-run']);
 export type Mode = 'apply' | 'check';
 
 export interface StepReport {
@@ -18,6 +33,8 @@ export interface StepReport {
   textDiff?: string;
   warnings?: string[];
   status: StepStatus;
+  /** With status skipped: why (the text is in `error`). */
+  skip?: SkipReason;
   durationMs: number;
   error: string | null;
 }
@@ -33,6 +50,7 @@ export interface Summary {
   failed: number;
   skipped: number;
   unreachable: number;
+  interrupted: number;
 }
 
 export interface RunReport {
@@ -48,18 +66,20 @@ export interface RunReport {
 export function hostStatus(steps: readonly StepReport[]): HostStatus {
   if (steps.some((s) => s.status === 'unreachable')) return 'unreachable';
   if (steps.some((s) => s.status === 'failed')) return 'failed';
+  if (steps.some((s) => s.skip === 'interrupted')) return 'interrupted';
   if (steps.some((s) => s.status === 'changed' || s.status === 'unknown')) return 'changed';
   if (steps.length > 0 && steps.every((s) => s.status === 'skipped')) return 'skipped';
   return 'ok';
 }
 
 export function summarize(hosts: Record<string, HostReport>): Summary {
-  const s: Summary = { ok: 0, changed: 0, failed: 0, skipped: 0, unreachable: 0 };
+  const s: Summary = { ok: 0, changed: 0, failed: 0, skipped: 0, unreachable: 0, interrupted: 0 };
   for (const h of Object.values(hosts)) s[h.status]++;
   return s;
 }
 
-/** Exit codes (README): 0 ok, 2 check found changes, 3 a host failed, 4 unreachable, 130 interrupted. */
+/** Exit codes (README): 0 ok, 2 check found changes, 3 a host failed, 4 unreachable, 130 interrupted
+ *  (before the others: an interrupted run's outcome is incomplete). */
 export function exitCode(report: RunReport): number {
   if (report.interrupted) return 130;
   if (report.summary.failed > 0) return 3;

@@ -1,9 +1,14 @@
-// How a run is shown while it goes. The compact renderer prints one line per host as it
-// finishes (right for CI logs and large runs); the live one (listr2) is for a terminal.
+// How a run is shown while it goes. The compact renderer prints one line per host as it finishes
+// (right for CI logs); above PER_HOST_LINES_MAX hosts only the hosts with a problem get a line of
+// their own while the run goes, and the end groups hosts by outcome, so 1,000 hosts are a handful of
+// lines, not a wall. The live one (listr2) is for a terminal.
 import type { Writable } from 'node:stream';
 import type { RunEvent } from '../run/run-graph.js';
 import type { RunReport } from './model.js';
-import { countLine, groupedChanges, summaryLine } from './text.js';
+import { countLine, groupedChanges, outcomeLines, summaryLine } from './text.js';
+
+/** Above this many hosts, a line per host is a wall of text: group instead. */
+export const PER_HOST_LINES_MAX = 20;
 
 export interface Renderer {
   start(hosts: readonly string[]): void;
@@ -25,9 +30,11 @@ export function printClosing(out: Writable, report: RunReport, diff: boolean): v
 
 export class CompactRenderer implements Renderer {
   #width = 8;
+  #grouped = false;
   constructor(private readonly options: RenderOptions) {}
 
   start(hosts: readonly string[]): void {
+    this.#grouped = hosts.length > PER_HOST_LINES_MAX;
     this.#width = Math.max(8, ...hosts.map((h) => h.length));
     this.options.out.write(`${this.options.title} on ${hosts.length} host${hosts.length === 1 ? '' : 's'}\n`);
   }
@@ -36,11 +43,13 @@ export class CompactRenderer implements Renderer {
     if (event.type !== 'host-done') return;
     const r = event.report;
     const firstProblem = r.steps.find((s) => s.status === 'failed' || s.status === 'unreachable');
+    if (this.#grouped && !firstProblem) return;
     const why = firstProblem ? ` ${firstProblem.task}: ${firstProblem.error ?? ''}` : '';
     this.options.out.write(`${event.host.padEnd(this.#width)}  ${r.status.padEnd(11)} ${countLine(r)}${why}\n`);
   }
 
   finish(report: RunReport): void {
+    if (this.#grouped) this.options.out.write(outcomeLines(report).map((l) => `${l}\n`).join(''));
     printClosing(this.options.out, report, this.options.diff);
   }
 }

@@ -36,33 +36,101 @@ export function countLine(h: HostReport): string {
   return [...counts].map(([k, n]) => `${n} ${k}`).join(', ');
 }
 
-function hostList(hosts: string[]): string {
-  return hosts.length <= 4 ? hosts.join(', ') : `${hosts.slice(0, 3).join(', ')} and ${hosts.length - 3} more`;
+/** linux1, linux2, linux3, linux7, tor1 -> ["linux1..linux3", "linux7", "tor1"]: runs of consecutive
+ *  numbers under one prefix (and one zero-padding), in the order given. */
+export function hostRanges(hosts: readonly string[]): string[] {
+  const out: string[] = [];
+  let run: { prefix: string; width: number; first: number; last: number; name: string } | undefined;
+  const flush = () => {
+    if (run) out.push(Number.isNaN(run.first) || run.first === run.last ? run.name : `${run.prefix}${pad(run.first, run.width)}..${run.prefix}${pad(run.last, run.width)}`);
+  };
+  for (const host of hosts) {
+    const m = /^(.*?)([0-9]+)$/.exec(host);
+    const width = m && m[2]!.startsWith('0') ? m[2]!.length : 0;
+    if (m && run && run.prefix === m[1] && Number(m[2]) === run.last + 1 && pad(run.last + 1, run.width) === m[2]) {
+      run.last += 1;
+      continue;
+    }
+    flush();
+    run = m ? { prefix: m[1]!, width, first: Number(m[2]), last: Number(m[2]), name: host } : { prefix: host, width: -1, first: NaN, last: NaN, name: host };
+  }
+  flush();
+  return out;
 }
 
-/** Changed, failed and unknown steps, identical ones (same task, change and error) grouped across hosts. */
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+
+/** A short list of hosts: ranges where they run on, the first few and a count beyond. */
+export function hostList(hosts: readonly string[]): string {
+  const ranges = hostRanges(hosts);
+  if (ranges.length <= 4) return ranges.join(', ');
+  const shown = ranges.slice(0, 3);
+  const covered = shown.reduce((n, r) => n + rangeSize(r), 0);
+  return `${shown.join(', ')} and ${hosts.length - covered} more`;
+}
+
+function rangeSize(range: string): number {
+  const m = /^(.*?)([0-9]+)\.\.(.*?)([0-9]+)$/.exec(range);
+  return m ? Number(m[4]) - Number(m[2]) + 1 : 1;
+}
+
+/** Detail variants shown per group of identical changes; beyond, a count (the JSON report has each). */
+const MAX_VARIANTS = 3;
+
+/** Changed, failed and unknown steps, identical ones (same task, change and error) grouped across
+ *  hosts. With details, each distinct before/after is shown once with the hosts it is on, at most
+ *  MAX_VARIANTS of them: a thousand hosts whose files differ only by their host name are one group. */
+interface HostsOf { hosts: string[]; step: StepReport }
+
 export function groupedChanges(report: RunReport, withDetails: boolean): string[] {
-  const groups = new Map<string, { hosts: string[]; step: StepReport }>();
+  const groups = new Map<string, HostsOf & { variants: Map<string, HostsOf> }>();
   for (const [host, h] of Object.entries(report.hosts)) {
     for (const s of h.steps) {
-      if (s.status === 'ok' || (s.status === 'skipped' && s.error?.startsWith('not triggered'))) continue; // nothing to say
-      const key = JSON.stringify([s.task, s.target, s.status, s.action, s.fields, withDetails ? [s.before, s.after, s.textDiff] : null, s.error]);
-      const g = groups.get(key) ?? { hosts: [], step: s };
+      if (s.status === 'ok' || s.skip === 'not-triggered') continue; // nothing to say
+      const key = JSON.stringify([s.task, s.target, s.status, s.action, s.fields, s.error]);
+      const g = groups.get(key) ?? { hosts: [], step: s, variants: new Map<string, HostsOf>() };
       g.hosts.push(host);
       groups.set(key, g);
+      if (!withDetails || s.status === 'failed') continue;
+      const detailKey = JSON.stringify([s.before, s.after, s.textDiff, s.warnings]);
+      const v: HostsOf = g.variants.get(detailKey) ?? { hosts: [], step: s };
+      v.hosts.push(host);
+      g.variants.set(detailKey, v);
     }
   }
   const out: string[] = [];
-  for (const { hosts, step } of groups.values()) {
+  for (const { hosts, step, variants } of groups.values()) {
     out.push(`  [${hostList(hosts)}] ${stepLine(step)}`);
-    if (withDetails && step.status !== 'failed') out.push(...stepDetails(step).map((l) => `      ${l}`));
+    const shown = [...variants.values()].slice(0, MAX_VARIANTS);
+    for (const v of shown) {
+      if (variants.size > 1) out.push(`    on [${hostList(v.hosts)}]:`);
+      out.push(...stepDetails(v.step).map((l) => `      ${l}`));
+    }
+    if (variants.size > shown.length) {
+      const rest = [...variants.values()].slice(MAX_VARIANTS).reduce((n, v) => n + v.hosts.length, 0);
+      out.push(`    and ${variants.size - shown.length} more different changes on ${rest} hosts (--json has each)`);
+    }
   }
   return out;
+}
+
+/** Hosts with the same outcome (status and step counts) in one line each, e.g.
+ *  `1000 hosts ok (5 ok): linux1..linux1000`: what a compact renderer prints instead of a line per host. */
+export function outcomeLines(report: RunReport): string[] {
+  const groups = new Map<string, string[]>();
+  for (const [host, h] of Object.entries(report.hosts)) {
+    const key = `${h.status} (${countLine(h)})`;
+    const hosts = groups.get(key) ?? [];
+    hosts.push(host);
+    groups.set(key, hosts);
+  }
+  return [...groups].map(([outcome, hosts]) => `${hosts.length} host${hosts.length === 1 ? '' : 's'} ${outcome}: ${hostList(hosts)}`);
 }
 
 export function summaryLine(report: RunReport): string {
   const s = report.summary;
   const n = Object.keys(report.hosts).length;
   const verb = report.mode === 'check' ? ' (check: nothing was changed)' : '';
-  return `${report.playbook}: ${n} host${n === 1 ? '' : 's'}: ${s.ok} ok, ${s.changed} changed, ${s.failed} failed, ${s.skipped} skipped, ${s.unreachable} unreachable in ${(report.durationMs / 1000).toFixed(2)} s${verb}${report.interrupted ? ' (interrupted)' : ''}`;
+  const cut = s.interrupted > 0 ? `, ${s.interrupted} interrupted` : '';
+  return `${report.playbook}: ${n} host${n === 1 ? '' : 's'}: ${s.ok} ok, ${s.changed} changed, ${s.failed} failed, ${s.skipped} skipped, ${s.unreachable} unreachable${cut} in ${(report.durationMs / 1000).toFixed(2)} s${verb}${report.interrupted ? ' (interrupted)' : ''}`;
 }

@@ -31,6 +31,11 @@ export class HostSession implements Remote {
   get name(): string { return this.host.name; }
   get unreachable(): UnreachableError | null { return this.#unreachable; }
 
+  /** The run is done with this host: forget the connection (the pool closes it), so it can be freed. */
+  detach(): void {
+    this.#connection = null;
+  }
+
   async connection(): Promise<ShellConnection> {
     if (this.#unreachable) throw this.#unreachable;
     this.#connection ??= this.connect(this.host).catch((e: unknown) => {

@@ -6,7 +6,7 @@ import { masked, redact } from '../core/secret.js';
 import type { AnyStep, ExecOptions, Remote } from '../core/step.js';
 import type { Script } from '../core/quote.js';
 import type { TaskNode } from '../playbook/compile.js';
-import type { Mode, StepReport, StepStatus } from '../report/model.js';
+import type { Mode, SkipReason, StepReport, StepStatus } from '../report/model.js';
 import { UnknownOutput, type ContextFactory, type OutputStore } from './context.js';
 import type { HostSession, ProbeOutcome } from './host-session.js';
 
@@ -93,6 +93,11 @@ export function stepReport(node: TaskNode, step: AnyStep | null, change: Change 
     durationMs: Date.now() - startedAt,
     error: error === null ? null : redact(error),
   };
+}
+
+/** A step that did not run, and why: the reason's kind (typed) and its text for people. */
+export function skippedReport(node: TaskNode, step: AnyStep | null, skip: SkipReason, text: string): StepReport {
+  return { ...stepReport(node, step, null, 'skipped', Date.now(), text), skip };
 }
 
 export async function runLifecycle(node: TaskNode, session: HostSession, env: LifecycleEnv): Promise<StepReport> {

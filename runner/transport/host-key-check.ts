@@ -1,5 +1,5 @@
 // Host key verification for one handshake attempt, like ssh(1) with StrictHostKeyChecking=yes
-// (or accept-new). known_hosts is read fresh per attempt so a key accepted by another connection
+// (or accept-new). known_hosts is read per attempt (re-parsed only when it changed) so a key accepted by another connection
 // is seen. A new key is recorded only after the handshake completed, i.e. after ssh2 verified the
 // server's signature with it; a changed or revoked key is always refused.
 import { quoteSh } from '../core/quote.js';

@@ -82,22 +82,41 @@ export function parseKnownHosts(text: string, file = 'known_hosts'): KnownHosts 
   return { file, entries, skipped };
 }
 
+/** The last parse of each file, kept while the file's size and mtime are unchanged: a run of 1,000
+ *  hosts reads known_hosts once per handshake, and parsing it each time made that quadratic. */
+const parsed = new Map<string, { mtimeMs: number; size: number; known: KnownHosts }>();
+
 /** Reads a known_hosts file; a missing file is an empty one (first contact). */
 export function readKnownHosts(file: string): KnownHosts {
   let text: string;
+  let stat;
   try {
+    stat = statSync(file);
+    const hit = parsed.get(file);
+    if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit.known;
     text = readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { file, entries: [], skipped: [] };
     throw e;
   }
-  return parseKnownHosts(text, file);
+  const known = parseKnownHosts(text, file);
+  // Same size and mtime after a write within the clock's resolution is possible: only a file whose
+  // text matches its stat is cached (appendHost also drops the entry).
+  if (Buffer.byteLength(text) === stat.size) parsed.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, known });
+  return known;
 }
+
+const patterns = new Map<string, RegExp>();
 
 // OpenSSH's match_pattern: `*` any run, `?` one character, case-insensitive for host names.
 function globMatch(name: string, pattern: string): boolean {
-  const re = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  return new RegExp(`^${re}$`, 'i').test(name);
+  if (!/[*?]/.test(pattern)) return name.toLowerCase() === pattern.toLowerCase();
+  let re = patterns.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i');
+    patterns.set(pattern, re);
+  }
+  return re.test(name);
 }
 
 function hashedMatch(name: string, field: string): boolean {
@@ -176,5 +195,6 @@ export function appendHost(file: string, address: string, port: number, keyType:
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
   const line = `${prefix}${hostKeyName(address, port)} ${keyType} ${keyBlob.toString('base64')}\n`;
+  parsed.delete(file);
   appendFileSync(file, line, { mode: 0o600 });
 }

@@ -70,6 +70,18 @@ export class ConnectionPool {
     return pending;
   }
 
+  /**
+   * Closes one host's connection when the run is done with it (its last step finished): a run of
+   * 1,000 hosts then holds only the connections still in use, not every one it opened.
+   * A later get() for the host opens a new one.
+   */
+  async release(hostName: string): Promise<void> {
+    const pending = this.#connections.get(hostName);
+    if (!pending) return;
+    this.#connections.delete(hostName);
+    await pending.then((c) => c.close(), () => undefined);
+  }
+
   /** Closes every connection, including ones still being opened. */
   async closeAll(): Promise<void> {
     this.#closed = true;

@@ -106,7 +106,7 @@ test('a failed step skips its dependents with the reason; other hosts finish', a
     t.is(report.hosts[h]!.status, 'changed');
     t.is(readFileSync(join(dirs[h]!, 'c'), 'utf8'), 'C');
   }
-  t.deepEqual(report.summary, { ok: 0, changed: 2, failed: 1, skipped: 0, unreachable: 0 });
+  t.deepEqual(report.summary, { ok: 0, changed: 2, failed: 1, skipped: 0, unreachable: 0, interrupted: 0 });
   t.is(exitCode(report), 3);
 });
 
@@ -117,6 +117,7 @@ test('triggeredBy runs only when the trigger changed; a second run changes nothi
   t.is(second.report.hosts.h1!.status, 'ok');
   t.is(step('d')(second.report, 'h1').status, 'skipped');
   t.regex(step('d')(second.report, 'h1').error!, /^not triggered: b did not change/);
+  t.is(step('d')(second.report, 'h1').skip, 'not-triggered');
   t.is(exitCode(second.report), 0);
 });
 
@@ -184,6 +185,10 @@ test('an abort starts nothing new, lets running steps finish, and marks the rest
   t.is(step('a')(report, 'h1').status, 'changed');
   t.is(step('b')(report, 'h1').status, 'skipped');
   t.is(step('b')(report, 'h1').error, 'interrupted');
+  t.is(step('b')(report, 'h1').skip, 'interrupted');
+  // A host whose run was cut short is interrupted, not ok (nor "changed" for what it did before).
+  t.is(report.hosts.h1!.status, 'interrupted');
+  t.deepEqual(report.summary, { ok: 0, changed: 0, failed: 0, skipped: 0, unreachable: 0, interrupted: 1 });
   t.true(existsSync(join(dirs.h1!, 'a')));
   t.is(exitCode(report), 130);
   writeFileSync(join(dirs.h1!, 'x'), '');
@@ -200,7 +205,34 @@ test('check mode names a triggered task as "would run" without planning it; what
   });
   const { report } = await run(pb, ['h1'], { check: true });
   t.is(step('conf')(report, 'h1').status, 'changed');
-  t.like(step('restart')(report, 'h1'), { status: 'skipped', error: 'would run: triggered by conf (check mode does not run triggered tasks)' });
+  t.like(step('restart')(report, 'h1'), { status: 'skipped', skip: 'would-run', error: 'would run: triggered by conf (check mode does not run triggered tasks)' });
   t.is(step('after')(report, 'h1').status, 'changed');
   t.is(exitCode(report), 2);
+});
+
+// An optional task (tor-gateway's cluster read on a `control` group most inventories of ToR hosts lack).
+const optionalRead = (on: string, delegateTo?: string) => definePlaybook({
+  name: 'optional', description: '',
+  tasks: {
+    read: { on, ...(delegateTo ? { delegateTo } : {}), optional: true, step: ({ host }) => marker(`${host.vars.dir}/read`, 'R') },
+    use: {
+      on: 'web', needs: ['read'],
+      step: ({ host, optionalOutput }) => marker(`${host.vars.dir}/use`, optionalOutput<{ content: string }>('read')?.content ?? 'no read'),
+    },
+  },
+});
+
+test('an optional task whose group the inventory lacks has no nodes; what needs it runs and sees no output', async (t) => {
+  const { report, dirs } = await run(optionalRead('control'), ['h1']);
+  t.deepEqual(report.hosts.h1!.steps.map((s) => [s.task, s.status]), [['use', 'changed']]);
+  t.is(readFileSync(join(dirs.h1!, 'use'), 'utf8'), 'no read');
+  // Not optional: the same pattern is an input error naming the task, before anything runs.
+  const strict = definePlaybook({ name: 'strict', description: '', tasks: { read: { on: 'control', step: marker('/nonexistent/x', 'R') } } });
+  t.throws(() => compileGraph(strict, inventory(['h1']).inv), { message: /task 'read', on 'control': host pattern 'control': 'control' matches no host or group/ });
+});
+
+test('an optional task whose hosts exist runs first, and its output is read', async (t) => {
+  const { report, dirs } = await run(optionalRead('web'), ['h1', 'h2']);
+  t.deepEqual(report.hosts.h1!.steps.map((s) => [s.task, s.status]), [['read', 'changed'], ['use', 'changed']]);
+  t.is(readFileSync(join(dirs.h1!, 'use'), 'utf8'), 'R');
 });

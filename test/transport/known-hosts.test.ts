@@ -134,3 +134,17 @@ test('a missing known_hosts file is empty, and hostKeyName brackets non-22 ports
   t.is(hostKeyName('198.18.0.101', 22), '198.18.0.101');
   t.is(hostKeyName('198.18.0.101', 2222), '[198.18.0.101]:2222');
 });
+
+test('a known_hosts file is parsed once while it is unchanged; a key appended or an edit by hand is seen at once', (t) => {
+  const { dir, cleanup } = tempDir();
+  t.teardown(cleanup);
+  const file = join(dir, 'known_hosts');
+  writeFileSync(file, `198.18.0.101 ${A}\n`);
+  const first = readKnownHosts(file);
+  t.is(readKnownHosts(file), first, 'the same parse, not a new one');
+  appendHost(file, '198.18.0.102', 22, 'ssh-ed25519', b);
+  t.is(lookup(readKnownHosts(file), '198.18.0.102', 22, 'ssh-ed25519', b).status, 'match');
+  // Another program rewrites the file (another length): the change is seen.
+  writeFileSync(file, `198.18.0.101 ${A}\n198.18.0.101 ssh-ed25519 ${b.toString('base64')}\n`);
+  t.deepEqual(readKnownHosts(file).entries.map((e) => e.hosts), ['198.18.0.101', '198.18.0.101']);
+});
