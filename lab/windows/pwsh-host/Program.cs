@@ -1,0 +1,231 @@
+// PlayPwshHost: one persistent PowerShell runspace (the real PowerShell 7.6 engine and parser, from
+// the System.Management.Automation package) serving requests over stdin/stdout, one JSON object per
+// line each way. It stands in for powershell.exe on the simulated Windows node: the Utility cmdlets
+// our programs use and the SMA package lacks are ours (Cmdlets*.cs, written from Microsoft's docs,
+// with Windows PowerShell 5.1's behaviour), and the Windows surface (services, registry, native
+// programs...) comes from mock modules (mock/*.psm1) and shims (Shims.cs) backed by a JSON model
+// that travels with each request. See README.md.
+using System.Collections;
+using System.Collections.ObjectModel;
+using System.Collections.Specialized;
+using System.Management.Automation;
+using System.Management.Automation.Runspaces;
+using System.Text;
+
+namespace PlayPwshHost;
+
+public static class Program
+{
+    public static int Main(string[] args)
+    {
+        var modules = new List<string>();
+        string checkFile = null;
+        bool checkStdin = false;
+        for (int i = 0; i < args.Length; i++)
+        {
+            switch (args[i])
+            {
+                case "--module": modules.Add(args[++i]); break;
+                case "--virtual-clock": Clock.Virtual = true; break;
+                case "--check": checkFile = args[++i]; break;
+                case "--check-stdin": checkStdin = true; break;
+                default: Console.Error.WriteLine($"unknown argument {args[i]}"); return 2;
+            }
+        }
+        if (checkFile != null || checkStdin)
+        {
+            // One-shot: the PowerShell 5.1 check of one text (a file, or stdin), as JSON.
+            var text = checkFile != null ? File.ReadAllText(checkFile) : Console.In.ReadToEnd();
+            Console.Out.Write(Json.Write(Compat51.Check(text), pretty: false));
+            Console.Out.WriteLine();
+            return 0;
+        }
+        return new Server(modules).Serve();
+    }
+}
+
+/** Get-Date and Start-Sleep read and move this clock: real time, or a virtual one that a sleep advances at once. */
+public static class Clock
+{
+    public static bool Virtual;
+    static DateTime s_virtualNow = new DateTime(2020, 5, 8, 10, 0, 0, DateTimeKind.Local);
+    public static DateTime Now => Virtual ? s_virtualNow : DateTime.Now;
+    public static void Sleep(TimeSpan span)
+    {
+        if (span <= TimeSpan.Zero) return;
+        if (Virtual) s_virtualNow += span; else Thread.Sleep(span);
+    }
+    public static void Set(DateTime now) { s_virtualNow = now; }
+}
+
+public sealed class Server
+{
+    readonly Runspace _rs;
+    readonly TextReader _protocolIn;
+    readonly TextWriter _protocolOut;
+
+    public Server(List<string> modules)
+    {
+        // The protocol keeps the process's real stdin/stdout; Console.In/Out/Error are swapped for
+        // each request, so a program's [Console]::In.ReadToEnd() reads the request's stdin.
+        var utf8 = new UTF8Encoding(false);
+        _protocolIn = new StreamReader(Console.OpenStandardInput(), utf8);
+        _protocolOut = new StreamWriter(Console.OpenStandardOutput(), utf8) { AutoFlush = true, NewLine = "\n" };
+        Shims.Install();
+        var iss = InitialSessionState.CreateDefault2();
+        iss.Commands.Add(Cmdlets.Entries());
+        // What a Windows Server 2019 session has in its environment (values, not the local machine's).
+        iss.EnvironmentVariables.Add(new SessionStateVariableEntry("SystemRoot", @"C:\Windows", ""));
+        iss.EnvironmentVariables.Add(new SessionStateVariableEntry("windir", @"C:\Windows", ""));
+        iss.EnvironmentVariables.Add(new SessionStateVariableEntry("ProgramFiles", @"C:\Program Files", ""));
+        iss.EnvironmentVariables.Add(new SessionStateVariableEntry("ProgramData", @"C:\ProgramData", ""));
+        iss.EnvironmentVariables.Add(new SessionStateVariableEntry("TEMP", @"C:\Users\Administrator\AppData\Local\Temp", ""));
+        iss.EnvironmentVariables.Add(new SessionStateVariableEntry("COMPUTERNAME", "NODE", ""));
+        foreach (var m in modules) iss.ImportPSModule(new[] { Path.GetFullPath(m) });
+        // 5.1 semantics we can choose: no strict mode, and errors shown as 5.1 does by default.
+        _rs = RunspaceFactory.CreateRunspace(new HostShell(), iss);
+        _rs.Open();
+        using (var ps = PowerShell.Create())
+        {
+            ps.Runspace = _rs;
+            ps.AddScript("$global:ProgressPreference = 'SilentlyContinue'");
+            ps.Invoke();
+        }
+    }
+
+    public int Serve()
+    {
+        _protocolOut.WriteLine(Json.Write(new OrderedDictionary { ["ready"] = true, ["psVersion"] = PSVersionInfo(), ["pid"] = Environment.ProcessId }, false));
+        string line;
+        while ((line = _protocolIn.ReadLine()) != null)
+        {
+            if (line.Trim() == "") continue;
+            IDictionary reply;
+            try
+            {
+                var request = Json.Parse(line) as IDictionary ?? throw new FormatException("a request is a JSON object");
+                reply = Handle(request);
+            }
+            catch (Exception e)
+            {
+                reply = new OrderedDictionary { ["hostError"] = e.GetType().Name + ": " + e.Message };
+            }
+            _protocolOut.WriteLine(Json.Write(reply, false));
+        }
+        _rs.Dispose();
+        return 0;
+    }
+
+    static string PSVersionInfo() => typeof(PSObject).Assembly.GetName().Version?.ToString() ?? "?";
+
+    IDictionary Handle(IDictionary request)
+    {
+        var reply = new OrderedDictionary();
+        if (request.Contains("id")) reply["id"] = request["id"];
+        if (request.Contains("check"))
+        {
+            reply["check"] = Compat51.Check((string)request["check"]);
+            return reply;
+        }
+        string script = request["script"] as string;
+        if (request["encodedCommand"] is string enc) script = Encoding.Unicode.GetString(Convert.FromBase64String(enc));
+        if (script == null) throw new FormatException("a request needs script, encodedCommand or check");
+        string stdin = request["stdin"] as string ?? "";
+        if (request["clock"] is string clock) Clock.Set(DateTime.Parse(clock, null, System.Globalization.DateTimeStyles.RoundtripKind));
+        var started = System.Diagnostics.Stopwatch.StartNew();
+        var result = Run(script, stdin, request.Contains("model") ? request["model"] : null, request.Contains("model"));
+        foreach (DictionaryEntry kv in result) reply[kv.Key] = kv.Value;
+        reply["ms"] = Math.Round(started.Elapsed.TotalMilliseconds, 2);
+        return reply;
+    }
+
+    /** Runs a script as `powershell.exe -NoProfile -NonInteractive -Command <script>` would with stdin. */
+    IDictionary Run(string script, string stdin, object model, bool hasModel)
+    {
+        var stdout = new StringWriter { NewLine = "\r\n" };
+        var stderr = new StringWriter { NewLine = "\r\n" };
+        var oldIn = Console.In; var oldOut = Console.Out; var oldErr = Console.Error;
+        int exitCode = 0;
+        object modelAfter = null;
+        try
+        {
+            Console.SetIn(new StringReader(stdin));
+            Console.SetOut(stdout);
+            Console.SetError(stderr);
+            Shims.ResetForRequest();
+            using var ps = PowerShell.Create();
+            ps.Runspace = _rs;
+            // Each program gets a fresh scope (its functions and variables are gone afterwards), as
+            // a new powershell.exe process would; the model is the only state that survives.
+            _rs.SessionStateProxy.SetVariable("global:PlayNode", hasModel ? Json.ToPowerShell(model) : null);
+            _rs.SessionStateProxy.SetVariable("global:LASTEXITCODE", 0);
+            _rs.SessionStateProxy.SetVariable("global:ErrorActionPreference", ActionPreference.Continue);
+            (_rs.SessionStateProxy.GetVariable("global:Error") as ArrayList)?.Clear();
+            ps.AddScript(script, useLocalScope: true);
+            Collection<PSObject> output = null;
+            try
+            {
+                output = ps.Invoke();
+            }
+            catch (RuntimeException e) when (FindExit(e) is int code)
+            {
+                exitCode = code;
+            }
+            catch (RuntimeException e)
+            {
+                // powershell.exe -Command: a terminating error is written to stderr, exit 1.
+                stderr.Write(ErrorText(e.ErrorRecord, e));
+                exitCode = 1;
+            }
+            if (output != null)
+            {
+                foreach (var o in output) stdout.Write(Cmdlets.OutStringOf(o) + "\r\n");
+            }
+            foreach (var err in ps.Streams.Error) stderr.Write(ErrorText(err, err.Exception));
+            if (exitCode == 0 && ps.HadErrors && output != null && ps.Streams.Error.Count > 0 && false) exitCode = 1;
+            // `exit N` inside the script: the engine records it here when no host takes it.
+            if (Shims.ExitCode is int shimExit) exitCode = shimExit;
+            if (hasModel) modelAfter = Json.FromPowerShell(_rs.SessionStateProxy.GetVariable("global:PlayNode"));
+        }
+        finally
+        {
+            Console.Out.Flush();
+            Console.SetIn(oldIn); Console.SetOut(oldOut); Console.SetError(oldErr);
+        }
+        var r = new OrderedDictionary { ["stdout"] = stdout.ToString(), ["stderr"] = stderr.ToString(), ["exitCode"] = exitCode };
+        if (hasModel) r["model"] = modelAfter;
+        return r;
+    }
+
+    static int? FindExit(Exception e)
+    {
+        for (var x = e; x != null; x = x.InnerException)
+        {
+            if (x.GetType().Name == "ExitException")
+            {
+                var arg = x.GetType().GetProperty("Argument")?.GetValue(x);
+                return arg == null ? 0 : LanguagePrimitives.ConvertTo<int>(arg);
+            }
+        }
+        return null;
+    }
+
+    /** The 5.1 default error view ("message\r\nAt line:... + CategoryInfo ..."), shortened to what the transport reads. */
+    static string ErrorText(ErrorRecord record, Exception e)
+    {
+        var message = record?.ErrorDetails?.Message ?? record?.Exception?.Message ?? e?.Message ?? "error";
+        var sb = new StringBuilder();
+        var inv = record?.InvocationInfo;
+        if (inv?.MyCommand != null && !string.IsNullOrEmpty(inv.MyCommand.Name) && record.Exception is not RuntimeException { WasThrownFromThrowStatement: true })
+            sb.Append(inv.MyCommand.Name).Append(" : ");
+        sb.Append(message).Append("\r\n");
+        if (inv != null && inv.ScriptLineNumber > 0) sb.Append("At line:").Append(inv.ScriptLineNumber).Append(" char:").Append(inv.OffsetInLine).Append("\r\n");
+        if (record != null)
+        {
+            sb.Append("    + CategoryInfo          : ").Append(record.CategoryInfo.GetMessage()).Append("\r\n");
+            sb.Append("    + FullyQualifiedErrorId : ").Append(record.FullyQualifiedErrorId).Append("\r\n");
+        }
+        sb.Append("\r\n");
+        return sb.ToString();
+    }
+}
