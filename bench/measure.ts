@@ -1,0 +1,25 @@
+// Timing one command of the bench: wall time, exit code, output, and the peak RSS of the largest
+// process it started (getrusage(RUSAGE_CHILDREN) in a small python wrapper: Node cannot see its
+// grandchildren's).
+import { spawn } from 'node:child_process';
+
+export interface Measure { ms: number; rssKb: number; code: number; out: string }
+
+export function measure(cwd: string, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<Measure> {
+  const wrapper = 'import resource,subprocess,sys,time\n' +
+    't=time.monotonic(); p=subprocess.run(sys.argv[1:], capture_output=True, text=True); ms=(time.monotonic()-t)*1000\n' +
+    'sys.stdout.write(p.stdout+p.stderr); sys.stderr.write("%d %d %d" % (ms, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, p.returncode))';
+  return new Promise((resolveP, reject) => {
+    const child = spawn('python3', ['-c', wrapper, ...argv], { env: { ...process.env, ...env }, cwd });
+    let out = '', err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', () => {
+      const [ms, rss, code] = err.trim().split(/\s+/).slice(-3).map(Number);
+      resolveP({ ms: ms!, rssKb: rss!, code: code!, out });
+    });
+  });
+}
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -1,0 +1,52 @@
+// The bench's tables: one per size in the README's form, and the scale table across sizes.
+import { median } from './measure.js';
+import type { Measure } from './measure.js';
+
+export interface SizeResult {
+  size: number;
+  floor: Measure[];
+  /** ansible (absent beyond --ansible-max) and play: phase -> runs. */
+  tools: Partial<Record<'ansible' | 'play', Record<string, Measure[]>>>;
+}
+
+const PHASES = ['first apply', 'idempotent re-run', 'check run'];
+const seconds = (ms: Measure[]) => (median(ms.map((m) => m.ms)) / 1000).toFixed(2);
+const mb = (ms: Measure[]) => {
+  const kb = Math.max(...ms.map((m) => m.rssKb));
+  return kb ? `${Math.round(kb / 1024)} MB` : '-';
+};
+
+export function printSizeTable(r: SizeResult, runs: number, parallel: number): void {
+  const row = (label: string, ms: Measure[]) => `| ${label.padEnd(40)} | ${seconds(ms).padStart(7)} s | ${mb(ms).padStart(8)} |`;
+  console.log(`\n${r.size} hosts, median of ${runs} run(s) (peak RSS: the largest single process)\n`);
+  console.log(`| ${'what'.padEnd(40)} |    time   | peak RSS |`);
+  console.log(`|${'-'.repeat(42)}|-----------|----------|`);
+  console.log(row(`floor: ssh host true (x${r.size}, ${Math.min(parallel, r.size)} at once)`, r.floor));
+  for (const phase of PHASES) {
+    for (const tool of ['ansible', 'play'] as const) {
+      const ms = r.tools[tool]?.[phase];
+      if (ms) console.log(row(`${tool}: ${phase}`, ms));
+    }
+  }
+  const m = (tool: 'ansible' | 'play', phase: string) => median(r.tools[tool]![phase]!.map((x) => x.ms));
+  const floor = median(r.floor.map((x) => x.ms));
+  console.log('\nratios:');
+  for (const phase of PHASES) {
+    const vsAnsible = r.tools.ansible ? `ansible/play = ${(m('ansible', phase) / m('play', phase)).toFixed(1)}x   ` : '';
+    console.log(`  ${phase.padEnd(18)} ${vsAnsible}play/floor = ${(m('play', phase) / floor).toFixed(2)}x`);
+  }
+}
+
+/** One row per size: the floor, play's three phases and peak RSS, Ansible's where it ran. */
+export function printScaleTable(results: readonly SizeResult[], runs: number, parallel: number): void {
+  console.log(`\nscale: median of ${runs} run(s); floor = ssh host true, ${parallel} at once\n`);
+  console.log('| hosts | floor | play first | play re-run | play check | play RSS | ansible first | ansible re-run | ansible check | ansible RSS |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    const cells = (tool: 'ansible' | 'play') => {
+      const t = r.tools[tool];
+      return t ? [...PHASES.map((p) => `${seconds(t[p]!)} s`), mb(Object.values(t).flat())] : ['-', '-', '-', '-'];
+    };
+    console.log(`| ${[r.size, `${seconds(r.floor)} s`, ...cells('play'), ...cells('ansible')].join(' | ')} |`);
+  }
+}
