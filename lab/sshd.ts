@@ -47,7 +47,7 @@ const START_SCRIPT = [
   // mount table would hold all of them and receive every later `ip netns add`, a thousand hosts times
   // a thousand mounts. None of them is of use inside a host.
   'umount -l /run/netns 2>/dev/null || true',
-  // The machine's /root/.bashrc is read by every non-interactive ssh command and is heavy (LAB.md).
+  // The machine's /root/.bashrc is read by every non-interactive ssh command and is heavy (docs/lab.md#costs).
   'if [ -e /root/.bashrc ]; then mount --bind "$5" /root/.bashrc; fi',
   '[ -d /srv ] || mkdir /srv',
   '[ -d /opt ] || mkdir /opt',

@@ -118,3 +118,20 @@ test('links between the pages of docs/ resolve', (t) => {
   t.true(links.length > 10, `found ${links.length} links`);
   t.deepEqual(problems(links, pages), []);
 });
+
+/** Documents that live outside the repository (our founders' notes and the raw field notes): citing
+ *  them leaves a reader with nothing to open. Matched case-sensitively, as they are written. */
+const OUTSIDE = /\b(?:DOMAIN|DESIGN|LAB)\.md\b|\bseeds?\/0{2}\d|\bseed 0{2}\d\b/;
+
+export function outsideCitations(text: string, where: string): string[] {
+  return text.split('\n').flatMap((line, i) => (OUTSIDE.test(line) ? [`${where}:${i + 1}: ${line.trim()}`] : []));
+}
+
+test('no code, test, fixture or README cites a document that is not in the repository', (t) => {
+  t.deepEqual(outsideCitations('// as LAB.md measured\n// see docs/lab.md\nconst DOMAIN = 1; // seed 001\n', 'x.ts'),
+    ['x.ts:1: // as LAB.md measured', 'x.ts:3: const DOMAIN = 1; // seed 001'], 'the check can fail');
+  const files: string[] = [join(ROOT, 'README.md')];
+  for (const d of SCANNED_DIRS) if (existsSync(join(ROOT, d))) walk(join(ROOT, d), files);
+  const here = fileURLToPath(import.meta.url);
+  t.deepEqual(files.filter((f) => f !== here).flatMap((f) => outsideCitations(readFileSync(f, 'utf8'), relative(ROOT, f))), []);
+});

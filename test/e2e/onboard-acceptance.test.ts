@@ -79,7 +79,7 @@ test.before(async (t) => {
   labDir = dirname(lab.inventoryPath);
   const dir = mkdtempSync(join(tmpdir(), 'play-accept-'));
   tmpDirs.push(dir);
-  // node010 asks for the optional steps (DOMAIN 1-2); node009 does not.
+  // node010 asks for the optional steps (docs/domain.md steps 1-2); node009 does not.
   ({ inventory, env } = onboardInventory(lab, dir, (inv) => Object.assign(inv.all.children.windows.hosts.node010, NODE010_OPTIONAL)));
   await stopKeepalived(lab, t);
   await Promise.all(TORS.map((tor) => onHost(tor, `rm -f ${CONF}`)));

@@ -180,7 +180,7 @@ test('bad input refused before any host is touched, naming the task, host and va
   t.regex(e!.message, /task 'dnsIp', delegateTo 'control'/);
 });
 
-test('optional steps (DOMAIN 1-2) only when the inventory asks: clean-up, NICs by MAC, DNS suffixes', (t) => {
+test('optional steps (docs/domain.md steps 1-2) only when the inventory asks: clean-up, NICs by MAC, DNS suffixes', (t) => {
   const plain = build().steps;
   for (const task of ['networkCleanup', 'nics', 'dnsClient']) t.is(plain.get(`${task}@node009`)!.kind, 'windows.notAsked', `${task} not asked`);
 

@@ -41,7 +41,7 @@ test('dnsClient (field note A): NV Domain and the suffix search list', async (t)
   });
 });
 
-test('networkCleanup (DOMAIN step 1): stale HNS network and ghost adapter removed once per token; the reboot it owes is taken', async (t) => {
+test('networkCleanup (docs/domain.md step 1): stale HNS network and ghost adapter removed once per token; the reboot it owes is taken', async (t) => {
   const node = await startWindowsNode(t, {
     rebootSeconds: 0.5,
     seed: (s) => {

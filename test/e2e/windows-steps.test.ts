@@ -140,7 +140,7 @@ test('dockerDaemonConfig: daemon.json written byte for byte; a triggered docker 
   t.is(again.hosts.node009!.status, 'ok');
 });
 
-test('dockerImage (DOMAIN step 10): the pause image from the lab\'s plain-HTTP registry fails until docker is restarted to load daemon.json, then three runs', async (t) => {
+test('dockerImage (docs/domain.md step 10): the pause image from the lab\'s plain-HTTP registry fails until docker is restarted to load daemon.json, then three runs', async (t) => {
   const pause = 'registry.lab.test:5000/pause:1809';
   const node = await startWindowsNode(t, { seed: withDocker });
   const id = node.state.dockerRegistry[pause]!.id;

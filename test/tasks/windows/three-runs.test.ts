@@ -66,7 +66,7 @@ test('dockerEngine: a fresh install needs a reboot; the daemon down afterwards i
   t.deepEqual(up.change, { action: 'update', fields: ['version'], before: { version: '19.03.5' }, after: { version: '19.03.0' } });
 });
 
-test('dockerImage (DOMAIN step 10, the pause image): check reports create, apply pulls, the next run is a noop; outputs the id', async (t) => {
+test('dockerImage (docs/domain.md step 10, the pause image): check reports create, apply pulls, the next run is a noop; outputs the id', async (t) => {
   const pause = 'repo.mylan.k8s:8888/q1winpause:10.0.17763.973';
   const id = `sha256:${'4e'.repeat(32)}`;
   const { m, n } = node((m) => { m.registryImages.set(pause, id); });
