@@ -3,15 +3,22 @@
 // grandchildren's).
 import { spawn } from 'node:child_process';
 
-export interface Measure { ms: number; rssKb: number; code: number; out: string }
+export interface Measure {
+  ms: number;
+  rssKb: number;
+  code: number;
+  out: string;
+}
 
 export function measure(cwd: string, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<Measure> {
-  const wrapper = 'import resource,subprocess,sys,time\n' +
+  const wrapper =
+    'import resource,subprocess,sys,time\n' +
     't=time.monotonic(); p=subprocess.run(sys.argv[1:], capture_output=True, text=True); ms=(time.monotonic()-t)*1000\n' +
     'sys.stdout.write(p.stdout+p.stderr); sys.stderr.write("%d %d %d" % (ms, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, p.returncode))';
   return new Promise((resolveP, reject) => {
     const child = spawn('python3', ['-c', wrapper, ...argv], { env: { ...process.env, ...env }, cwd });
-    let out = '', err = '';
+    let out = '',
+      err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);

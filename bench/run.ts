@@ -23,7 +23,11 @@ const FLOOR_PARALLEL = 20;
 const FORKS = 20;
 const PHASES = ['first apply', 'idempotent re-run', 'check run'] as const;
 
-interface Options { sizes: number[]; runs: number; ansibleMax: number }
+interface Options {
+  sizes: number[];
+  runs: number;
+  ansibleMax: number;
+}
 
 function options(): Options {
   const { values } = parseArgs({
@@ -43,7 +47,11 @@ function options(): Options {
 }
 
 function preflight(): void {
-  for (const [bin, pkg] of [['ansible-playbook', 'ansible-core'], ['ssh', 'openssh-client'], ['python3', 'python3']] as const) {
+  for (const [bin, pkg] of [
+    ['ansible-playbook', 'ansible-core'],
+    ['ssh', 'openssh-client'],
+    ['python3', 'python3'],
+  ] as const) {
     if (!['/usr/bin/', '/usr/local/bin/'].some((d) => existsSync(d + bin))) {
       console.error(`bench: ${bin} is missing: apt-get install ${pkg}${bin === 'ansible-playbook' ? ' ansible' : ''}`);
       process.exit(1);
@@ -59,14 +67,30 @@ async function benchSize(size: number, opts: Options): Promise<SizeResult> {
   console.log(`bench: ${size} hosts: bringing up the lab…`);
   const lab = await labUp({ linux: size });
   const hosts = lab.hosts.filter((h) => h.group === 'linux').slice(0, size);
-  const ssh = (addr: string, cmd: string) => ['ssh', '-i', lab.keyPath, '-o', `UserKnownHostsFile=${lab.knownHostsPath}`, '-o', 'StrictHostKeyChecking=yes', '-o', 'BatchMode=yes', `root@${addr}`, cmd];
+  const ssh = (addr: string, cmd: string) => [
+    'ssh',
+    '-i',
+    lab.keyPath,
+    '-o',
+    `UserKnownHostsFile=${lab.knownHostsPath}`,
+    '-o',
+    'StrictHostKeyChecking=yes',
+    '-o',
+    'BatchMode=yes',
+    `root@${addr}`,
+    cmd,
+  ];
   // Plain OpenSSH processes, started directly (no measuring wrapper in between).
-  const sshRun = (addr: string, cmd: string) => new Promise<number>((res) => {
-    const [bin, ...args] = ssh(addr, cmd);
-    spawn(bin!, args, { stdio: 'ignore' }).on('close', (code) => res(code ?? 255));
-  });
+  const sshRun = (addr: string, cmd: string) =>
+    new Promise<number>((res) => {
+      const [bin, ...args] = ssh(addr, cmd);
+      spawn(bin!, args, { stdio: 'ignore' }).on('close', (code) => res(code ?? 255));
+    });
   const everyHost = (cmd: string) => mapLimit(hosts, FLOOR_PARALLEL, (h) => sshRun(h.address, cmd));
-  const reset = () => everyHost('rm -rf /srv/play-bench /srv/ansible-bench /etc/sysctl.d/90-play-bench.conf /etc/sysctl.d/90-ansible-bench.conf; sysctl -qw net.ipv4.ip_forward=0');
+  const reset = () =>
+    everyHost(
+      'rm -rf /srv/play-bench /srv/ansible-bench /etc/sysctl.d/90-play-bench.conf /etc/sysctl.d/90-ansible-bench.conf; sysctl -qw net.ipv4.ip_forward=0',
+    );
 
   const floor: Measure[] = [];
   for (let i = 0; i < opts.runs; i++) {
@@ -75,10 +99,33 @@ async function benchSize(size: number, opts: Options): Promise<SizeResult> {
     floor.push({ ms: Date.now() - t, rssKb: 0, code: Math.max(...codes), out: '' });
   }
   const limit = hosts.map((h) => h.name).join(',');
-  const ansibleEnv = { ANSIBLE_PIPELINING: 'True', ANSIBLE_FORKS: String(FORKS), ANSIBLE_LOCALHOST_WARNING: 'False', ANSIBLE_NOCOLOR: '1' };
+  const ansibleEnv = {
+    ANSIBLE_PIPELINING: 'True',
+    ANSIBLE_FORKS: String(FORKS),
+    ANSIBLE_LOCALHOST_WARNING: 'False',
+    ANSIBLE_NOCOLOR: '1',
+  };
   const tools = {
-    ansible: (extra: string[]) => measure(root, ['ansible-playbook', '-i', lab.inventoryPath, '-l', limit, 'bench/ansible/bench.yml', ...extra], ansibleEnv),
-    play: (extra: string[]) => measure(root, ['node', 'bin/play.mjs', 'bench', '-i', lab.inventoryPath, '-l', limit, '-f', String(FORKS), '--no-live', ...extra]),
+    ansible: (extra: string[]) =>
+      measure(
+        root,
+        ['ansible-playbook', '-i', lab.inventoryPath, '-l', limit, 'bench/ansible/bench.yml', ...extra],
+        ansibleEnv,
+      ),
+    play: (extra: string[]) =>
+      measure(root, [
+        'node',
+        'bin/play.mjs',
+        'bench',
+        '-i',
+        lab.inventoryPath,
+        '-l',
+        limit,
+        '-f',
+        String(FORKS),
+        '--no-live',
+        ...extra,
+      ]),
   };
   const result: SizeResult = { size, floor, tools: {} };
   for (const name of ['ansible', 'play'] as const) {
@@ -91,8 +138,13 @@ async function benchSize(size: number, opts: Options): Promise<SizeResult> {
       r['idempotent re-run']!.push(await tools[name]([]));
       r['check run']!.push(await tools[name](['--check']));
     }
-    const bad = Object.values(r).flat().find((m) => m.code !== 0);
-    if (bad) { console.error(`bench: ${name} failed at ${size} hosts:\n${bad.out.slice(-3000)}`); process.exit(1); }
+    const bad = Object.values(r)
+      .flat()
+      .find((m) => m.code !== 0);
+    if (bad) {
+      console.error(`bench: ${name} failed at ${size} hosts:\n${bad.out.slice(-3000)}`);
+      process.exit(1);
+    }
     result.tools[name] = r;
   }
   return result;
@@ -108,11 +160,20 @@ async function main() {
     results.push(r);
   }
   if (results.length > 1) printScaleTable(results, opts.runs, FLOOR_PARALLEL);
-  const rss = Math.max(...results.flatMap((r) => Object.values(r.tools.play ?? {}).flat().map((x) => x.rssKb))) / 1024;
+  const rss =
+    Math.max(
+      ...results.flatMap((r) =>
+        Object.values(r.tools.play ?? {})
+          .flat()
+          .map((x) => x.rssKb),
+      ),
+    ) / 1024;
   const largest = results.at(-1)!;
   const rerun = median(largest.tools.play!['idempotent re-run']!.map((x) => x.ms)) / 1000;
   console.log(`\nplay peak RSS ${rss.toFixed(0)} MB; idempotent re-run at ${largest.size} hosts ${rerun.toFixed(2)} s`);
-  console.log('targets: idempotent re-run >= 10x faster than Ansible and <= 1.5x the floor at 20 hosts, >= 10x Ansible at 150;');
+  console.log(
+    'targets: idempotent re-run >= 10x faster than Ansible and <= 1.5x the floor at 20 hosts, >= 10x Ansible at 150;',
+  );
   console.log('         at 1000 hosts re-run < 40 s and peak RSS < 300 MB (< 150 MB at 20)');
 }
 

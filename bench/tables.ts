@@ -17,7 +17,8 @@ const mb = (ms: Measure[]) => {
 };
 
 export function printSizeTable(r: SizeResult, runs: number, parallel: number): void {
-  const row = (label: string, ms: Measure[]) => `| ${label.padEnd(40)} | ${seconds(ms).padStart(7)} s | ${mb(ms).padStart(8)} |`;
+  const row = (label: string, ms: Measure[]) =>
+    `| ${label.padEnd(40)} | ${seconds(ms).padStart(7)} s | ${mb(ms).padStart(8)} |`;
   console.log(`\n${r.size} hosts, median of ${runs} run(s) (peak RSS: the largest single process)\n`);
   console.log(`| ${'what'.padEnd(40)} |    time   | peak RSS |`);
   console.log(`|${'-'.repeat(42)}|-----------|----------|`);
@@ -32,7 +33,9 @@ export function printSizeTable(r: SizeResult, runs: number, parallel: number): v
   const floor = median(r.floor.map((x) => x.ms));
   console.log('\nratios:');
   for (const phase of PHASES) {
-    const vsAnsible = r.tools.ansible ? `ansible/play = ${(m('ansible', phase) / m('play', phase)).toFixed(1)}x   ` : '';
+    const vsAnsible = r.tools.ansible
+      ? `ansible/play = ${(m('ansible', phase) / m('play', phase)).toFixed(1)}x   `
+      : '';
     console.log(`  ${phase.padEnd(18)} ${vsAnsible}play/floor = ${(m('play', phase) / floor).toFixed(2)}x`);
   }
 }
@@ -40,7 +43,9 @@ export function printSizeTable(r: SizeResult, runs: number, parallel: number): v
 /** One row per size: the floor, play's three phases and peak RSS, Ansible's where it ran. */
 export function printScaleTable(results: readonly SizeResult[], runs: number, parallel: number): void {
   console.log(`\nscale: median of ${runs} run(s); floor = ssh host true, ${parallel} at once\n`);
-  console.log('| hosts | floor | play first | play re-run | play check | play RSS | ansible first | ansible re-run | ansible check | ansible RSS |');
+  console.log(
+    '| hosts | floor | play first | play re-run | play check | play RSS | ansible first | ansible re-run | ansible check | ansible RSS |',
+  );
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     const cells = (tool: 'ansible' | 'play') => {

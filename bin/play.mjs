@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 const main = new URL('../dist/runner/cli/main.js', import.meta.url);
 if (!existsSync(main)) {
   // npm ci --ignore-scripts skips the build.
-  process.stderr.write(`play: ${fileURLToPath(new URL('../dist/', import.meta.url))} is missing: run \`npm run build\` in ${fileURLToPath(new URL('..', import.meta.url))}\n`);
+  process.stderr.write(
+    `play: ${fileURLToPath(new URL('../dist/', import.meta.url))} is missing: run \`npm run build\` in ${fileURLToPath(new URL('..', import.meta.url))}\n`,
+  );
   process.exit(70);
 }
 // Stack traces of internal errors then name the TypeScript sources, not dist/.
@@ -17,7 +19,9 @@ let cli;
 try {
   ({ cli } = await import(main.href));
 } catch (e) {
-  process.stderr.write(`play: internal error (a bug in play, or dist/ is out of date: run \`npm run build\`; else please report it with this trace): ${e?.stack ?? e}\n`);
+  process.stderr.write(
+    `play: internal error (a bug in play, or dist/ is out of date: run \`npm run build\`; else please report it with this trace): ${e?.stack ?? e}\n`,
+  );
   process.exit(70);
 }
 await cli();

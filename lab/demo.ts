@@ -19,12 +19,14 @@ const TRY_NEXT: readonly (readonly [command: string, why: string])[] = [
   ['npx play onboard-windows --limit node010', 'a second node: its VIP joins the same keepalived.conf'],
   ['npx play tor-gateway', 'the ToR gateways alone: the VIPs of every node the cluster knows'],
   [`npx play graph onboard-windows --limit ${NODE}`, 'the order: control, node, tor hosts'],
-  ['npx play hosts windows', 'the lab\'s Windows nodes'],
+  ['npx play hosts windows', "the lab's Windows nodes"],
 ];
 
 const lab = await labUp({ linux: 3, tor: 3, windows: 3, control: 1 });
 const labDir = dirname(lab.inventoryPath);
-console.log(`lab up: ${lab.hosts.length} hosts (${lab.hosts.map((h) => h.name).join(' ')})\ninventory: ${lab.inventoryPath}`);
+console.log(
+  `lab up: ${lab.hosts.length} hosts (${lab.hosts.map((h) => h.name).join(' ')})\ninventory: ${lab.inventoryPath}`,
+);
 
 // As a user types it: no -i (the lab's inventory is the default) and no secret exported.
 const env: NodeJS.ProcessEnv = { ...process.env, PLAY_INVENTORY: '' };
@@ -32,9 +34,17 @@ const reportFile = join(labDir, 'demo-report.json');
 
 function play(args: string[]): { code: number; report: any } {
   console.log(`\n$ play ${args.join(' ')}`);
-  const r = spawnSync(process.execPath, [resolve(root, 'bin/play.mjs'), ...args, '--report', reportFile], { cwd: root, env, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [resolve(root, 'bin/play.mjs'), ...args, '--report', reportFile], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  });
   let report: any = null;
-  try { report = JSON.parse(readFileSync(reportFile, 'utf8')); } catch { /* none */ }
+  try {
+    report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  } catch {
+    /* none */
+  }
   return { code: r.status ?? 1, report };
 }
 
@@ -54,7 +64,11 @@ async function holder(vip: string): Promise<string[]> {
   }
 }
 const held = gateway ? await holder(gateway) : [];
-const changed = run.report ? Object.values<any>(run.report.hosts).flatMap((h) => h.steps).filter((s) => s.status === 'changed').length : undefined;
+const changed = run.report
+  ? Object.values<any>(run.report.hosts)
+      .flatMap((h) => h.steps)
+      .filter((s) => s.status === 'changed').length
+  : undefined;
 const width = Math.max(...TRY_NEXT.map(([c]) => c.length)) + 2;
 
 console.log(`

@@ -25,7 +25,9 @@ async function down(dir: string): Promise<void> {
   let state: LabState | undefined;
   try {
     state = readState(paths.state);
-  } catch { /* unreadable: fall back to what the bridge shows */ }
+  } catch {
+    /* unreadable: fall back to what the bridge shows */
+  }
   // Hosts from the state, plus any whose veth is still on the bridge (state lost or from a crashed up).
   const names = new Set(state?.hosts.map((h) => h.name) ?? []);
   for (const port of bridgePorts()) {
@@ -36,9 +38,13 @@ async function down(dir: string): Promise<void> {
   // The servers, then anything else still in the namespaces (sessions, daemons a playbook started):
   // a namespace with processes in it outlives `ip netns del`, and so does its veth. All hosts at once,
   // with one pass over /proc: a thousand hosts one by one would take minutes.
-  const windowsHosts = [...names].map((name) => ({ name, parsed: parseHostName(name) })).filter((h) => h.parsed?.group === 'windows');
+  const windowsHosts = [...names]
+    .map((name) => ({ name, parsed: parseHostName(name) }))
+    .filter((h) => h.parsed?.group === 'windows');
   // The simulated Windows nodes by their pidfiles (SIGTERM: each closes its state file cleanly).
-  await mapLimit(windowsHosts, 8, (h) => stopSimulator(planHost('windows', h.parsed!.index), windowsNodePaths(dir, h.name)));
+  await mapLimit(windowsHosts, 8, (h) =>
+    stopSimulator(planHost('windows', h.parsed!.index), windowsNodePaths(dir, h.name)),
+  );
   const sshds = [...names].map((name) => runningSshd(hostPaths(dir, name), name)).filter((pid) => pid !== undefined);
   await terminate(sshds);
   await terminate([...pidsInNamespaces([...names]).values()].flat());
@@ -54,7 +60,9 @@ async function down(dir: string): Promise<void> {
   removeLabFiles(paths, [...names]);
   try {
     if (readFileSync(OWNER_FILE, 'utf8').trim() === dir) rmSync(OWNER_FILE, { force: true });
-  } catch { /* none */ }
+  } catch {
+    /* none */
+  }
 }
 
 /** Only the files the lab writes, and only in a directory that holds a lab: a mistyped PLAY_LAB_DIR
@@ -63,12 +71,30 @@ function removeLabFiles(paths: LabPaths, hosts: readonly string[]): void {
   const isLab = existsSync(paths.state) || (existsSync(paths.key) && existsSync(paths.authorizedKeys));
   if (!isLab) return;
   for (const host of hosts) rmSync(hostPaths(paths.dir, host).dir, { recursive: true, force: true });
-  try { rmdirSync(paths.hostsDir); } catch { /* absent, or holds something that is not a lab host */ }
-  for (const file of [paths.inventory, paths.knownHosts, paths.authorizedKeys, paths.key, paths.publicKey, paths.env,
-    paths.legacyWindowsEnv, paths.clusterState, `${paths.clusterState}.lock`, paths.state]) {
+  try {
+    rmdirSync(paths.hostsDir);
+  } catch {
+    /* absent, or holds something that is not a lab host */
+  }
+  for (const file of [
+    paths.inventory,
+    paths.knownHosts,
+    paths.authorizedKeys,
+    paths.key,
+    paths.publicKey,
+    paths.env,
+    paths.legacyWindowsEnv,
+    paths.clusterState,
+    `${paths.clusterState}.lock`,
+    paths.state,
+  ]) {
     rmSync(file, { force: true });
   }
   // The stand-in files the inventory names, and the demo's folder of older labs (demo/).
   for (const dir of [paths.filesDir, join(paths.dir, 'demo')]) rmSync(dir, { recursive: true, force: true });
-  try { rmdirSync(paths.dir); } catch { /* not empty: someone else's files are in it */ }
+  try {
+    rmdirSync(paths.dir);
+  } catch {
+    /* not empty: someone else's files are in it */
+  }
 }

@@ -5,8 +5,14 @@ import { accessSync, constants } from 'node:fs';
 import { UsageError } from '../runner/core/errors.js';
 
 export class LabCommandError extends Error {
-  constructor(readonly argv: readonly string[], readonly code: number | string | null, readonly stderr: string) {
-    super(`${argv.join(' ')} failed (${typeof code === 'number' ? `exit ${code}` : code ?? 'signal'})${stderr ? `: ${stderr.trim().slice(0, 1000)}` : ''}`);
+  constructor(
+    readonly argv: readonly string[],
+    readonly code: number | string | null,
+    readonly stderr: string,
+  ) {
+    super(
+      `${argv.join(' ')} failed (${typeof code === 'number' ? `exit ${code}` : (code ?? 'signal')})${stderr ? `: ${stderr.trim().slice(0, 1000)}` : ''}`,
+    );
     this.name = 'LabCommandError';
   }
 }
@@ -18,28 +24,47 @@ export interface RunResult {
 }
 
 /** Runs a command; rejects with LabCommandError unless it exits 0 (or `allowFail` is set). */
-export function run(file: string, args: readonly string[], options: { allowFail?: boolean; timeoutMs?: number } = {}): Promise<RunResult> {
+export function run(
+  file: string,
+  args: readonly string[],
+  options: { allowFail?: boolean; timeoutMs?: number } = {},
+): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
-    execFile(file, args, { encoding: 'utf8', timeout: options.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (!error) return resolvePromise({ code: 0, stdout, stderr });
-      const code = typeof error.code === 'number' ? error.code : null;
-      if (options.allowFail && code !== null) return resolvePromise({ code, stdout, stderr });
-      reject(new LabCommandError([file, ...args], error.code ?? error.signal ?? null, stderr || error.message));
-    });
+    execFile(
+      file,
+      args,
+      { encoding: 'utf8', timeout: options.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (!error) return resolvePromise({ code: 0, stdout, stderr });
+        const code = typeof error.code === 'number' ? error.code : null;
+        if (options.allowFail && code !== null) return resolvePromise({ code, stdout, stderr });
+        reject(new LabCommandError([file, ...args], error.code ?? error.signal ?? null, stderr || error.message));
+      },
+    );
   });
 }
 
 /** Runs a command with `input` on its stdin (`ip -batch -`); rejects like run unless it exits 0. */
-export function runInput(file: string, args: readonly string[], input: string, options: { allowFail?: boolean } = {}): Promise<RunResult> {
+export function runInput(
+  file: string,
+  args: readonly string[],
+  input: string,
+  options: { allowFail?: boolean } = {},
+): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
     child.once('error', reject);
     child.once('close', (code, signal) => {
-      if (code === 0 || (options.allowFail && code !== null)) return resolvePromise({ code: code ?? 0, stdout, stderr });
+      if (code === 0 || (options.allowFail && code !== null))
+        return resolvePromise({ code: code ?? 0, stdout, stderr });
       reject(new LabCommandError([file, ...args], code ?? signal ?? null, stderr));
     });
     child.stdin.end(input);
@@ -80,7 +105,10 @@ function executable(path: string): boolean {
 }
 
 /** What stops the lab from running here, said so the user can fix it; undefined when nothing does. */
-export function preconditionProblem(uid: number | undefined, canExec: (path: string) => boolean = executable): string | undefined {
+export function preconditionProblem(
+  uid: number | undefined,
+  canExec: (path: string) => boolean = executable,
+): string | undefined {
   if (uid !== undefined && uid !== 0) {
     return 'play lab needs root: it creates network namespaces, a bridge and one sshd per host (run it with sudo)';
   }

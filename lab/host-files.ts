@@ -10,7 +10,7 @@ import { sshdConfig } from './sshd.js';
 import { writeIfChanged } from './write.js';
 import type { HostPlan } from './topology.js';
 
-const PLAIN_BASHRC = '# ~/.bashrc of a play lab host: plain on purpose (the machine\'s own is slow to read).\n';
+const PLAIN_BASHRC = "# ~/.bashrc of a play lab host: plain on purpose (the machine's own is slow to read).\n";
 
 /** /etc entries each host gets its own copy of (mounted by `ip netns exec` where /etc/ENTRY exists). */
 export const ETC_ENTRIES: readonly { name: string; kind: 'dir' | 'file'; content?: (host: string) => string }[] = [
@@ -74,7 +74,9 @@ export function removeHostEtc(etcDir: string, force: boolean): void {
 export function removeEtcNetnsIfEmpty(): void {
   try {
     if (readdirSync(ETC_NETNS).length === 0) rmSync(ETC_NETNS, { recursive: true });
-  } catch { /* absent or not empty */ }
+  } catch {
+    /* absent or not empty */
+  }
 }
 
 /** The client key pair; authorized_keys holds its public half. */

@@ -61,16 +61,25 @@ export function inventoryObject(hosts: readonly InventoryHost[], files: Inventor
   const group = (g: LabGroup) => {
     const members = hosts.filter((h) => h.group === g);
     if (members.length === 0) return {};
-    const vars = g === 'tor' && members.length >= MIN_VRRP_HOSTS ? { vars: { ...LAB_TOR_VARS } }
-      : g === 'windows' ? { vars: { ...LAB_WINDOWS_VARS, ...files.windowsPlaybookVars } } : {};
+    const vars =
+      g === 'tor' && members.length >= MIN_VRRP_HOSTS
+        ? { vars: { ...LAB_TOR_VARS } }
+        : g === 'windows'
+          ? { vars: { ...LAB_WINDOWS_VARS, ...files.windowsPlaybookVars } }
+          : {};
     // A Windows node's cluster and management addresses are its lab address; pod_cidr is left to the
     // cluster, which allocates it later.
     // The control host runs the kubectl stand-in (lab/cluster/, a test double): playbooks call `{{ kubectl }}`.
-    const hostVars = (h: InventoryHost) => g === 'windows'
-      ? { ansible_host: h.address, cluster_ip: h.address, management_ip: h.address }
-      : g === 'control'
-        ? { ansible_host: h.address, kubectl: KUBECTL_PATH, ...(files.clusterState ? { cluster_state: files.clusterState } : {}) }
-        : { ansible_host: h.address };
+    const hostVars = (h: InventoryHost) =>
+      g === 'windows'
+        ? { ansible_host: h.address, cluster_ip: h.address, management_ip: h.address }
+        : g === 'control'
+          ? {
+              ansible_host: h.address,
+              kubectl: KUBECTL_PATH,
+              ...(files.clusterState ? { cluster_state: files.clusterState } : {}),
+            }
+          : { ansible_host: h.address };
     return { ...vars, hosts: Object.fromEntries(members.map((h) => [h.name, hostVars(h)])) };
   };
   const windows = hosts.some((h) => h.group === 'windows') ? { windows: group('windows') } : {};

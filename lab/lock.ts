@@ -32,13 +32,19 @@ function acquire(file: string, timeoutMs: number): Promise<() => Promise<void>> 
     let out = '';
     let err = '';
     let locked = false;
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { err += d; });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      err += d;
+    });
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       if (!locked && out.includes('locked\n')) {
         locked = true;
         // For people wondering who holds it; the flock, not this text, is the lock.
-        try { writeFileSync(file, `${process.pid} ${process.argv.slice(1).join(' ')}\n`); } catch { /* informative only */ }
+        try {
+          writeFileSync(file, `${process.pid} ${process.argv.slice(1).join(' ')}\n`);
+        } catch {
+          /* informative only */
+        }
         resolveLock(async () => {
           child.stdin.end();
           await exited;
@@ -48,9 +54,13 @@ function acquire(file: string, timeoutMs: number): Promise<() => Promise<void>> 
     child.once('error', reject);
     child.once('close', (code) => {
       if (!locked) {
-        reject(new Error(code === 1
-          ? `another play lab command has held ${file} for ${Math.round(timeoutMs / 1000)} s; see the pid in that file`
-          : `flock ${file} failed (exit ${code}): ${err.trim()}`));
+        reject(
+          new Error(
+            code === 1
+              ? `another play lab command has held ${file} for ${Math.round(timeoutMs / 1000)} s; see the pid in that file`
+              : `flock ${file} failed (exit ${code}): ${err.trim()}`,
+          ),
+        );
       }
     });
     child.stdin.write('locked\n');

@@ -19,18 +19,22 @@ export function namespaceExists(ns: string): boolean {
 export async function ensureBridge(): Promise<void> {
   const exists = linkExists(BRIDGE);
   const mac = exists ? readFileSync(`/sys/class/net/${BRIDGE}/address`, 'utf8').trim() : '';
-  await runInput(IP, ['-batch', '-'], [
-    ...(exists ? [] : [`link add ${BRIDGE} type bridge`]),
-    // Only when it differs: setting a bridge's address flushes its neighbour entries, permanent ones too.
-    ...(mac === BRIDGE_MAC ? [] : [`link set ${BRIDGE} address ${BRIDGE_MAC}`]),
-    // No IPv6 link-local address, so no neighbour discovery or MLD chatter (see namespaceBatch).
-    `link set ${BRIDGE} addrgenmode none`,
-    `addr replace ${BRIDGE_ADDRESS}/${PREFIX_LENGTH} dev ${BRIDGE}`,
-    `link set ${BRIDGE} up`,
-    // The root namespace has a default route: without this, a packet for a lab address that no host
-    // holds (yet) would go out through it. With it, every 198.18.0.0/15 packet stays on the bridge.
-    `route replace ${LAB_ROUTE} dev ${BRIDGE}`,
-  ].join('\n') + '\n');
+  await runInput(
+    IP,
+    ['-batch', '-'],
+    [
+      ...(exists ? [] : [`link add ${BRIDGE} type bridge`]),
+      // Only when it differs: setting a bridge's address flushes its neighbour entries, permanent ones too.
+      ...(mac === BRIDGE_MAC ? [] : [`link set ${BRIDGE} address ${BRIDGE_MAC}`]),
+      // No IPv6 link-local address, so no neighbour discovery or MLD chatter (see namespaceBatch).
+      `link set ${BRIDGE} addrgenmode none`,
+      `addr replace ${BRIDGE_ADDRESS}/${PREFIX_LENGTH} dev ${BRIDGE}`,
+      `link set ${BRIDGE} up`,
+      // The root namespace has a default route: without this, a packet for a lab address that no host
+      // holds (yet) would go out through it. With it, every 198.18.0.0/15 packet stays on the bridge.
+      `route replace ${LAB_ROUTE} dev ${BRIDGE}`,
+    ].join('\n') + '\n',
+  );
 }
 
 /** The bridge port exists, is attached to the bridge, and its namespace is there. */
@@ -51,7 +55,13 @@ export function routesPresent(host: HostPlan, pid: number): boolean {
   } catch {
     return false;
   }
-  const rows = new Set(table.split('\n').slice(1).map((l) => l.trim().split(/\s+/)).map((f) => `${f[0]} ${f[1]} ${f[7]}`));
+  const rows = new Set(
+    table
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim().split(/\s+/))
+      .map((f) => `${f[0]} ${f[1]} ${f[7]}`),
+  );
   return host.routes.every((r) => {
     const [net, bits] = r.split('/');
     return rows.has(`${host.iface} ${hexLE(net!)} ${hexLE(maskOf(Number(bits)))}`);
@@ -60,7 +70,12 @@ export function routesPresent(host: HostPlan, pid: number): boolean {
 
 /** 198.18.0.0 -> 000012C6, as /proc/net/route shows it (network order bytes, read as a little-endian word). */
 function hexLE(address: string): string {
-  return address.split('.').reverse().map((o) => Number(o).toString(16).padStart(2, '0')).join('').toUpperCase();
+  return address
+    .split('.')
+    .reverse()
+    .map((o) => Number(o).toString(16).padStart(2, '0'))
+    .join('')
+    .toUpperCase();
 }
 
 function maskOf(bits: number): string {
@@ -103,18 +118,29 @@ export async function ensureRootNetworks(hosts: readonly HostPlan[]): Promise<vo
   }
   if (root.length > 0) await runInput(IP, ['-batch', '-'], root.join('\n') + '\n');
   // A leftover eth1 inside would make the pair's creation fail (a namespace kept from a broken lab).
-  await mapLimit(leftoverIface, NAMESPACE_PARALLEL, (h) => run(IP, ['-n', h.namespace, 'link', 'del', h.iface], { allowFail: true }));
+  await mapLimit(leftoverIface, NAMESPACE_PARALLEL, (h) =>
+    run(IP, ['-n', h.namespace, 'link', 'del', h.iface], { allowFail: true }),
+  );
   const links: string[] = [];
   for (const host of hosts) {
     if (!linkExists(host.veth)) {
-      links.push(`link add ${host.veth} group ${LAB_DEVICE_GROUP} type veth peer name ${host.iface} address ${host.mac} netns ${host.namespace}`);
+      links.push(
+        `link add ${host.veth} group ${LAB_DEVICE_GROUP} type veth peer name ${host.iface} address ${host.mac} netns ${host.namespace}`,
+      );
     }
-    links.push(`link set ${host.veth} addrgenmode none`, `link set ${host.veth} master ${BRIDGE} up`,
-      `neigh replace ${host.address} lladdr ${host.mac} dev ${BRIDGE} nud permanent`);
+    links.push(
+      `link set ${host.veth} addrgenmode none`,
+      `link set ${host.veth} master ${BRIDGE} up`,
+      `neigh replace ${host.address} lladdr ${host.mac} dev ${BRIDGE} nud permanent`,
+    );
   }
   if (links.length > 0) await runInput(IP, ['-batch', '-'], links.join('\n') + '\n');
   if (hosts.length > 0) {
-    await runInput(BRIDGE_TOOL, ['-batch', '-'], hosts.map((h) => `fdb replace ${h.mac} dev ${h.veth} master static`).join('\n') + '\n');
+    await runInput(
+      BRIDGE_TOOL,
+      ['-batch', '-'],
+      hosts.map((h) => `fdb replace ${h.mac} dev ${h.veth} master static`).join('\n') + '\n',
+    );
   }
 }
 
@@ -122,20 +148,24 @@ export async function ensureRootNetworks(hosts: readonly HostPlan[]): Promise<vo
  *  default route), the bridge as a permanent neighbour, and no IPv6 link-local address. */
 export function namespaceBatch(host: HostPlan): string {
   checkInLabRange(host);
-  return [
-    `link set ${host.iface} addrgenmode none`,
-    `addr replace ${host.address}/${host.prefixLength} dev ${host.iface}`,
-    `link set ${host.iface} up`,
-    'link set lo up',
-    // After the link is up (a route onto a down link is refused).
-    ...host.routes.map((r) => `route replace ${r} dev ${host.iface}`),
-    `neigh replace ${BRIDGE_ADDRESS} lladdr ${BRIDGE_MAC} dev ${host.iface} nud permanent`,
-  ].join('\n') + '\n';
+  return (
+    [
+      `link set ${host.iface} addrgenmode none`,
+      `addr replace ${host.address}/${host.prefixLength} dev ${host.iface}`,
+      `link set ${host.iface} up`,
+      'link set lo up',
+      // After the link is up (a route onto a down link is refused).
+      ...host.routes.map((r) => `route replace ${r} dev ${host.iface}`),
+      `neigh replace ${BRIDGE_ADDRESS} lladdr ${BRIDGE_MAC} dev ${host.iface} nud permanent`,
+    ].join('\n') + '\n'
+  );
 }
 
 /** namespaceBatch for hosts whose server is not (re)started here (a start runs it itself). */
 export async function configureNamespaces(hosts: readonly HostPlan[]): Promise<void> {
-  await mapLimit(hosts, NAMESPACE_PARALLEL, (host) => runInput(IP, ['-n', host.namespace, '-batch', '-'], namespaceBatch(host)));
+  await mapLimit(hosts, NAMESPACE_PARALLEL, (host) =>
+    runInput(IP, ['-n', host.namespace, '-batch', '-'], namespaceBatch(host)),
+  );
 }
 
 /** The lab's veths are put in this device group, so one `ip link del group` removes them all: deleting
@@ -149,13 +179,21 @@ export const LAB_DEVICE_GROUP = 0x706c;
 export async function removeHostNetworks(hosts: readonly Pick<HostPlan, 'namespace' | 'veth'>[]): Promise<void> {
   const veths = hosts.map((h) => h.veth).filter(linkExists);
   // -force: one that went away meanwhile must not keep the others.
-  const batch = (lines: string[]) => (lines.length > 0 ? runInput(IP, ['-force', '-batch', '-'], lines.join('\n') + '\n', { allowFail: true }) : undefined);
+  const batch = (lines: string[]) =>
+    lines.length > 0
+      ? runInput(IP, ['-force', '-batch', '-'], lines.join('\n') + '\n', { allowFail: true })
+      : undefined;
   if (veths.length > 0) {
     await batch(veths.map((v) => `link set ${v} group ${LAB_DEVICE_GROUP}`));
-    const inGroup = (await run(IP, ['-o', 'link', 'show', 'group', String(LAB_DEVICE_GROUP)], { allowFail: true })).stdout
-      .split('\n').filter(Boolean).map((l) => l.split(':')[1]!.trim().split('@')[0]!);
+    const inGroup = (
+      await run(IP, ['-o', 'link', 'show', 'group', String(LAB_DEVICE_GROUP)], { allowFail: true })
+    ).stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split(':')[1]!.trim().split('@')[0]!);
     const ours = new Set(veths);
-    if (inGroup.every((d) => ours.has(d))) await run(IP, ['link', 'del', 'group', String(LAB_DEVICE_GROUP)], { allowFail: true });
+    if (inGroup.every((d) => ours.has(d)))
+      await run(IP, ['link', 'del', 'group', String(LAB_DEVICE_GROUP)], { allowFail: true });
     await batch(veths.filter(linkExists).map((v) => `link del ${v}`));
   }
   await batch(hosts.filter((h) => namespaceExists(h.namespace)).map((h) => `netns del ${h.namespace}`));
@@ -198,7 +236,10 @@ export function neighbourThresholdsFor(hosts: number): NeighbourThresholds {
 
 /** Raises the limits when the lab needs more than they are; returns the values from before the lab
  *  first raised them (`recorded`, from the state, or the current ones), or undefined when never raised. */
-export function raiseNeighbourThresholds(hosts: number, recorded?: NeighbourThresholds): NeighbourThresholds | undefined {
+export function raiseNeighbourThresholds(
+  hosts: number,
+  recorded?: NeighbourThresholds,
+): NeighbourThresholds | undefined {
   // Only the initial namespace has the sysctls: a lab built inside another (test/lab's sandbox) cannot.
   if (!existsSync(neighSysctl('gc_thresh3'))) return recorded;
   const current = readNeighbourThresholds();

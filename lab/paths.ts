@@ -82,7 +82,9 @@ export function resolveLabDir(options: LabOptions = {}): string {
   // (authorized_keys is read at every login) from its sshd.
   for (const hidden of PRIVATE_DIRS) {
     if (dir === hidden || dir.startsWith(`${hidden}/`)) {
-      throw new UsageError(`lab directory ${dir}: cannot be under ${hidden}, which each lab host replaces with its own`);
+      throw new UsageError(
+        `lab directory ${dir}: cannot be under ${hidden}, which each lab host replaces with its own`,
+      );
     }
   }
   if (dir === '/') throw new UsageError('lab directory /: not a usable directory');

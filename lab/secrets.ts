@@ -32,7 +32,10 @@ function readEnvFile(file: string): Record<string, string> {
  * windows.env is taken over). `created` names the ones made now: a new Windows password means running
  * simulators still have the old one and must be restarted.
  */
-export function ensureLabSecrets(paths: Pick<LabPaths, 'env' | 'legacyWindowsEnv'>): { values: Record<LabSecretName, string>; created: LabSecretName[] } {
+export function ensureLabSecrets(paths: Pick<LabPaths, 'env' | 'legacyWindowsEnv'>): {
+  values: Record<LabSecretName, string>;
+  created: LabSecretName[];
+} {
   const known = { ...readEnvFile(paths.legacyWindowsEnv), ...readEnvFile(paths.env) };
   const created: LabSecretName[] = [];
   const values = {} as Record<LabSecretName, string>;
@@ -50,7 +53,7 @@ export function ensureLabSecrets(paths: Pick<LabPaths, 'env' | 'legacyWindowsEnv
 
 function envFileText(file: string, values: Record<string, string>): string {
   return [
-    '# The play lab\'s secrets (made once by `play lab up`). play loads this file whenever it uses the lab\'s',
+    "# The play lab's secrets (made once by `play lab up`). play loads this file whenever it uses the lab's",
     `# inventory; a variable already set in the environment or .env wins. For other tools: set -a; . ${file}; set +a`,
     ...Object.entries(values).map(([k, v]) => `${k}=${v}`),
     '',

@@ -31,12 +31,24 @@ export function ed25519KeyPair(comment: string): OpenSshKeyPair {
   const pub = Buffer.from(jwk.x!, 'base64url');
   const publicBlob = Buffer.concat([sshString('ssh-ed25519'), sshString(pub)]);
   const check = randomBytes(4);
-  const inner = Buffer.concat([check, check, sshString('ssh-ed25519'), sshString(pub), sshString(Buffer.concat([seed, pub])), sshString(comment)]);
+  const inner = Buffer.concat([
+    check,
+    check,
+    sshString('ssh-ed25519'),
+    sshString(pub),
+    sshString(Buffer.concat([seed, pub])),
+    sshString(comment),
+  ]);
   // Padded with 1, 2, 3, ... to the cipher's block size (8 for "none").
   const pad = Buffer.from(Array.from({ length: (8 - (inner.length % 8)) % 8 }, (_, i) => i + 1));
   const body = Buffer.concat([
-    Buffer.from('openssh-key-v1\0'), sshString('none'), sshString('none'), sshString(''), uint32(1),
-    sshString(publicBlob), sshString(Buffer.concat([inner, pad])),
+    Buffer.from('openssh-key-v1\0'),
+    sshString('none'),
+    sshString('none'),
+    sshString(''),
+    uint32(1),
+    sshString(publicBlob),
+    sshString(Buffer.concat([inner, pad])),
   ]);
   const lines = body.toString('base64').match(/.{1,70}/g)!;
   return {

@@ -67,8 +67,28 @@ export async function startSshd(host: HostPlan, paths: HostPaths, network = ''):
   for (let attempt = 1; attempt <= 3; attempt++) {
     rmSync(paths.pidFile, { force: true });
     try {
-      await run(IP, ['netns', 'exec', host.namespace, UNSHARE, '--uts', '--', '/bin/sh', '-c', START_SCRIPT, 'sh',
-        host.name, paths.sshdConfig, paths.pidFile, paths.log, paths.bashrc, p['/tmp'], p['/srv'], p['/opt'], p['/var/tmp'], attempt === 1 ? network : '']);
+      await run(IP, [
+        'netns',
+        'exec',
+        host.namespace,
+        UNSHARE,
+        '--uts',
+        '--',
+        '/bin/sh',
+        '-c',
+        START_SCRIPT,
+        'sh',
+        host.name,
+        paths.sshdConfig,
+        paths.pidFile,
+        paths.log,
+        paths.bashrc,
+        p['/tmp'],
+        p['/srv'],
+        p['/opt'],
+        p['/var/tmp'],
+        attempt === 1 ? network : '',
+      ]);
     } catch (e) {
       throw new Error(`${host.name}: sshd did not start: ${(e as Error).message}${logTail(paths.log)}`);
     }
@@ -178,16 +198,20 @@ export function strayListeners(ns: string, inNamespace: readonly number[] = pids
 /** Sends SIGTERM, then SIGKILL to whatever is left after `graceMs`. */
 export async function terminate(pids: readonly number[], graceMs = 2000): Promise<void> {
   const signal = (pid: number, sig: NodeJS.Signals) => {
-    try { process.kill(pid, sig); } catch { /* already gone */ }
+    try {
+      process.kill(pid, sig);
+    } catch {
+      /* already gone */
+    }
   };
-  pids.forEach((pid) => signal(pid, 'SIGTERM'));
+  for (const pid of pids) signal(pid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
   let left = pids.filter(alive);
   while (left.length > 0 && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 25));
     left = left.filter(alive);
   }
-  left.forEach((pid) => signal(pid, 'SIGKILL'));
+  for (const pid of left) signal(pid, 'SIGKILL');
 }
 
 /** Waits (at most `ms`) for a process to exit; a dying one has lost /proc/PID/exe but may still hold its sockets. */

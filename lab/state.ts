@@ -67,7 +67,8 @@ export function readState(file: string): LabState | undefined {
     return undefined;
   }
   const state = JSON.parse(text) as LabState;
-  if (state.version !== 1 || !Array.isArray(state.hosts)) throw new Error(`${file}: not a play lab state file (version 1)`);
+  if (state.version !== 1 || !Array.isArray(state.hosts))
+    throw new Error(`${file}: not a play lab state file (version 1)`);
   return state;
 }
 

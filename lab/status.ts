@@ -42,21 +42,23 @@ export async function labStatus(options: LabOptions = {}): Promise<LabStatus> {
   const dir = resolveLabDir(options);
   const paths = labPaths(dir);
   const state = readState(paths.state);
-  const hosts = await Promise.all((state?.hosts ?? []).map(async (h): Promise<LabHostStatus> => {
-    const windows = h.group === 'windows';
-    const hp = hostPaths(dir, h.name);
-    const wp = windowsNodePaths(dir, h.name);
-    return {
-      name: h.name,
-      group: h.group,
-      address: h.address,
-      namespace: namespaceExists(h.namespace),
-      server: windows ? 'simulator' : 'sshd',
-      sshdPid: readPid(windows ? wp.pidFile : hp.pidFile) ?? null,
-      sshdAlive: (windows ? runningSimulator(wp, h.namespace) : runningSshd(hp, h.namespace)) !== undefined,
-      reachable: await tcpReachable(h.address, 22, 1000),
-    };
-  }));
+  const hosts = await Promise.all(
+    (state?.hosts ?? []).map(async (h): Promise<LabHostStatus> => {
+      const windows = h.group === 'windows';
+      const hp = hostPaths(dir, h.name);
+      const wp = windowsNodePaths(dir, h.name);
+      return {
+        name: h.name,
+        group: h.group,
+        address: h.address,
+        namespace: namespaceExists(h.namespace),
+        server: windows ? 'simulator' : 'sshd',
+        sshdPid: readPid(windows ? wp.pidFile : hp.pidFile) ?? null,
+        sshdAlive: (windows ? runningSimulator(wp, h.namespace) : runningSshd(hp, h.namespace)) !== undefined,
+        reachable: await tcpReachable(h.address, 22, 1000),
+      };
+    }),
+  );
   const bridge = bridgeExists();
   return {
     dir,

@@ -29,7 +29,12 @@ export const MAX_IFNAME = 15;
 // 254 to a /24 (.1-.254), up to the bridge's limit: far below 198.18.240.0/20 (the simulated cluster's
 // service CIDR); 198.19.0.0/16 (pod CIDRs, VIPs) is never used for hosts.
 const FIRST: Record<LabGroup, number> = { tor: 11, linux: 101, windows: 9, control: 5 };
-const SUBNET: Record<LabGroup, string> = { tor: '198.18.0', linux: '198.18.0', windows: '198.18.1', control: '198.18.0' };
+const SUBNET: Record<LabGroup, string> = {
+  tor: '198.18.0',
+  linux: '198.18.0',
+  windows: '198.18.1',
+  control: '198.18.0',
+};
 /** linux1..154 fill 198.18.0.101-254; the later ones start at 198.18.16.1. */
 const LINUX_IN_FIRST_SUBNET = 154;
 const WIDE_LINUX_THIRD_OCTET = 16;
@@ -39,7 +44,12 @@ const HOSTS_PER_SUBNET = 254;
 export const BRIDGE_MAX_PORTS = 1023;
 export const MAX_HOSTS: Record<LabGroup, number> = { tor: 90, linux: BRIDGE_MAX_PORTS, windows: 246, control: 1 };
 /** The `play lab up` flag that asks for each group. */
-export const COUNT_FLAG: Record<LabGroup, string> = { linux: '--linux', tor: '--tor', windows: '--windows', control: '--control' };
+export const COUNT_FLAG: Record<LabGroup, string> = {
+  linux: '--linux',
+  tor: '--tor',
+  windows: '--windows',
+  control: '--control',
+};
 /** Windows node numbers start here: windows index 1 is node009. */
 export const FIRST_WINDOWS_NODE = 9;
 /** Inventory order; control last, so adding it moves no other host. */
@@ -151,7 +161,8 @@ export function planHost(group: LabGroup, index: number): HostPlan {
   };
 }
 
-const countOf = (counts: LabCountsInput, group: LabGroup): number => (group === 'control' ? counts.control ?? 0 : counts[group]);
+const countOf = (counts: LabCountsInput, group: LabGroup): number =>
+  group === 'control' ? (counts.control ?? 0) : counts[group];
 
 /** Each count a whole number in its group's range, and all hosts together within the bridge's ports.
  *  A UsageError naming the flag: every count reaches here from the command line. */
@@ -159,13 +170,19 @@ export function validateCounts(counts: LabCountsInput): void {
   for (const group of GROUPS) {
     const n = countOf(counts, group);
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_HOSTS[group]) {
-      throw new UsageError(`${COUNT_FLAG[group]} ${n}: the lab can have 0..${MAX_HOSTS[group]} ${group} hosts (a whole number)`);
+      throw new UsageError(
+        `${COUNT_FLAG[group]} ${n}: the lab can have 0..${MAX_HOSTS[group]} ${group} hosts (a whole number)`,
+      );
     }
   }
   const total = GROUPS.reduce((sum, g) => sum + countOf(counts, g), 0);
   if (total > BRIDGE_MAX_PORTS) {
-    const asked = GROUPS.filter((g) => countOf(counts, g) > 0).map((g) => `${COUNT_FLAG[g]} ${countOf(counts, g)}`).join(' ');
-    throw new UsageError(`${asked}: ${total} hosts in all, but the lab's bridge ${BRIDGE} holds at most ${BRIDGE_MAX_PORTS} (hosts already in the lab count too; \`play lab down\` removes them)`);
+    const asked = GROUPS.filter((g) => countOf(counts, g) > 0)
+      .map((g) => `${COUNT_FLAG[g]} ${countOf(counts, g)}`)
+      .join(' ');
+    throw new UsageError(
+      `${asked}: ${total} hosts in all, but the lab's bridge ${BRIDGE} holds at most ${BRIDGE_MAX_PORTS} (hosts already in the lab count too; \`play lab down\` removes them)`,
+    );
   }
 }
 

@@ -7,7 +7,13 @@ import { ensureClientKey, ensureHostFiles, hostPublicKey } from './host-files.js
 import { inventoryYaml, knownHostsText } from './inventory.js';
 import { withLabLock } from './lock.js';
 import {
-  bridgePorts, configureNamespaces, ensureBridge, ensureRootNetworks, hostNetworkLooksUp, namespaceBatch, raiseNeighbourThresholds,
+  bridgePorts,
+  configureNamespaces,
+  ensureBridge,
+  ensureRootNetworks,
+  hostNetworkLooksUp,
+  namespaceBatch,
+  raiseNeighbourThresholds,
   routesPresent,
 } from './netns.js';
 import { ETC_NETNS, LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
@@ -17,7 +23,14 @@ import { readState, writeState } from './state.js';
 import { writeIfChanged } from './write.js';
 import type { LabHostState, LabState } from './state.js';
 import {
-  BRIDGE, BRIDGE_ADDRESS, LAB_ROUTE, hostOfVeth, mergeCounts, parseHostName, planTopology, validateCounts,
+  BRIDGE,
+  BRIDGE_ADDRESS,
+  LAB_ROUTE,
+  hostOfVeth,
+  mergeCounts,
+  parseHostName,
+  planTopology,
+  validateCounts,
 } from './topology.js';
 import type { HostPlan, LabCounts } from './topology.js';
 import { ensureCluster } from './cluster/install.js';
@@ -59,9 +72,13 @@ function claimOwnership(dir: string): void {
   let owner: string | undefined;
   try {
     owner = readFileSync(OWNER_FILE, 'utf8').trim();
-  } catch { /* no lab up */ }
+  } catch {
+    /* no lab up */
+  }
   if (owner && owner !== dir && existsSync(labPaths(owner).state)) {
-    throw new UsageError(`a lab is already up with its files in ${owner}: use that (PLAY_LAB_DIR=${owner}), or remove it first with \`PLAY_LAB_DIR=${owner} play lab down\``);
+    throw new UsageError(
+      `a lab is already up with its files in ${owner}: use that (PLAY_LAB_DIR=${owner}), or remove it first with \`PLAY_LAB_DIR=${owner} play lab down\``,
+    );
   }
   writeFileSync(OWNER_FILE, `${dir}\n`);
 }
@@ -100,14 +117,24 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
   // The simulated cluster (a test double): its state file and control1's kubectl stand-in. The Windows
   // nodes' simulators are always given the file's path; they register once it exists.
   const control = plan.find((h) => h.group === 'control');
-  if (control) ensureCluster(paths.clusterState, { name: control.name, address: control.address, optDir: hostPaths(dir, control.name).privateDirs['/opt'] });
+  if (control)
+    ensureCluster(paths.clusterState, {
+      name: control.name,
+      address: control.address,
+      optDir: hostPaths(dir, control.name).privateDirs['/opt'],
+    });
 
   writeIfChanged(paths.knownHosts, knownHostsText(hosts));
-  writeIfChanged(paths.inventory, inventoryYaml(hosts, {
-    key: paths.key, knownHosts: paths.knownHosts, clusterState: paths.clusterState,
-    // onboard-windows' vars, naming local stand-in files, so it runs against the lab as it is.
-    ...(hasWindows ? { windowsPlaybookVars: onboardVars(paths.filesDir) } : {}),
-  }));
+  writeIfChanged(
+    paths.inventory,
+    inventoryYaml(hosts, {
+      key: paths.key,
+      knownHosts: paths.knownHosts,
+      clusterState: paths.clusterState,
+      // onboard-windows' vars, naming local stand-in files, so it runs against the lab as it is.
+      ...(hasWindows ? { windowsPlaybookVars: onboardVars(paths.filesDir) } : {}),
+    }),
+  );
 
   const wanted = new Set(planTopology(requested).map((h) => h.name));
   const kept = hosts.filter((h) => !wanted.has(h.name)).map((h) => h.name);
@@ -128,7 +155,13 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
     hosts,
     kept,
     started: started.sort((a, b) => order.get(a)! - order.get(b)!),
-    notes: upNotes(requested, kept, started, previous, secrets.created.length > 0 ? `new lab secrets (${secrets.created.join(', ')}) in ${paths.env}` : undefined),
+    notes: upNotes(
+      requested,
+      kept,
+      started,
+      previous,
+      secrets.created.length > 0 ? `new lab secrets (${secrets.created.join(', ')}) in ${paths.env}` : undefined,
+    ),
     etcNetnsCreated,
     ...(neighbourTable ? { neighbourTable } : {}),
     updatedAt: new Date().toISOString(),
@@ -137,10 +170,18 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
   return state;
 }
 
-function upNotes(requested: LabCounts, kept: string[], started: string[], previous: LabState | undefined, secretsNote: string | undefined): string[] {
+function upNotes(
+  requested: LabCounts,
+  kept: string[],
+  started: string[],
+  previous: LabState | undefined,
+  secretsNote: string | undefined,
+): string[] {
   const notes: string[] = [];
   if (kept.length > 0) {
-    notes.push(`kept ${kept.length} existing host(s) beyond the ${requested.linux} linux, ${requested.tor} tor, ${requested.windows} windows and ${requested.control} control asked for: ${kept.join(', ')} (\`play lab down\` removes the lab)`);
+    notes.push(
+      `kept ${kept.length} existing host(s) beyond the ${requested.linux} linux, ${requested.tor} tor, ${requested.windows} windows and ${requested.control} control asked for: ${kept.join(', ')} (\`play lab down\` removes the lab)`,
+    );
   }
   const before = new Set(previous?.hosts.map((h) => h.name));
   const restarted = started.filter((name) => before.has(name));
@@ -155,16 +196,25 @@ function upNotes(requested: LabCounts, kept: string[], started: string[], previo
 
 /** Files, network and server of every host, in phases over all hosts (so the network is two `ip -batch`
  *  runs and one short one per host): healthy hosts are left alone. */
-async function ensureHosts(dir: string, plan: HostPlan[], authorizedKeys: string, previous: LabState | undefined,
-  windows: { password: string; created: boolean } | undefined): Promise<{ hosts: LabHostState[]; started: string[] }> {
+async function ensureHosts(
+  dir: string,
+  plan: HostPlan[],
+  authorizedKeys: string,
+  previous: LabState | undefined,
+  windows: { password: string; created: boolean } | undefined,
+): Promise<{ hosts: LabHostState[]; started: string[] }> {
   const etcCreatedNow = await mapLimit(plan, PARALLEL, async (host) => {
     if (host.group !== 'windows') return ensureHostFiles(host, hostPaths(dir, host.name), authorizedKeys);
     ensureWindowsNodeFiles(windowsNodePaths(dir, host.name));
     return false;
   });
-  const running = plan.map((host) => (host.group === 'windows'
-    ? (windows!.created ? undefined : runningSimulator(windowsNodePaths(dir, host.name), host.namespace))
-    : runningSshd(hostPaths(dir, host.name), host.namespace)));
+  const running = plan.map((host) =>
+    host.group === 'windows'
+      ? windows!.created
+        ? undefined
+        : runningSimulator(windowsNodePaths(dir, host.name), host.namespace)
+      : runningSshd(hostPaths(dir, host.name), host.namespace),
+  );
   // The root namespace's part for every host (two `ip`/`bridge` batches: cheap, and it mends a lost
   // neighbour or forwarding entry); inside the namespaces, a host with a healthy server and its
   // network in place is left alone, the rest get it (again): by the sshd start, or here.
@@ -193,13 +243,35 @@ async function ensureHosts(dir: string, plan: HostPlan[], authorizedKeys: string
   });
   const before = new Map(previous?.hosts.map((h) => [h.name, h]));
   const hosts = await mapLimit(indexed, PARALLEL, async ({ host, i }): Promise<LabHostState> => {
-    const common = { name: host.name, group: host.group, address: host.address, namespace: host.namespace, iface: host.iface, veth: host.veth, sshdPid: pids[i]! };
+    const common = {
+      name: host.name,
+      group: host.group,
+      address: host.address,
+      namespace: host.namespace,
+      iface: host.iface,
+      veth: host.veth,
+      sshdPid: pids[i]!,
+    };
     if (host.group === 'windows') {
       const wp = windowsNodePaths(dir, host.name);
-      return { ...common, dir: wp.dir, server: 'simulator', hostKey: ensureWindowsNodeFiles(wp), etcDir: hostPaths(dir, host.name).etc, etcCreated: false };
+      return {
+        ...common,
+        dir: wp.dir,
+        server: 'simulator',
+        hostKey: ensureWindowsNodeFiles(wp),
+        etcDir: hostPaths(dir, host.name).etc,
+        etcCreated: false,
+      };
     }
     const hp = hostPaths(dir, host.name);
-    return { ...common, dir: hp.dir, server: 'sshd', hostKey: await hostPublicKey(hp), etcDir: hp.etc, etcCreated: before.get(host.name)?.etcCreated ?? etcCreatedNow[i]! };
+    return {
+      ...common,
+      dir: hp.dir,
+      server: 'sshd',
+      hostKey: await hostPublicKey(hp),
+      etcDir: hp.etc,
+      etcCreated: before.get(host.name)?.etcCreated ?? etcCreatedNow[i]!,
+    };
   });
   return { hosts, started };
 }

@@ -54,8 +54,14 @@ export function simulatorHealthy(pid: number, ns: string, paths: WindowsNodePath
   const state = args.indexOf('--state');
   // Started with the lab's cluster state (older simulators, started without it, are restarted by up).
   const cluster = args.indexOf('--cluster-state');
-  return args.includes(SIMULATOR_MAIN) && state >= 0 && args[state + 1] === paths.state && cluster >= 0 && args[cluster + 1] === paths.clusterState
-    && netnsId(`/proc/${pid}/ns/net`) === want;
+  return (
+    args.includes(SIMULATOR_MAIN) &&
+    state >= 0 &&
+    args[state + 1] === paths.state &&
+    cluster >= 0 &&
+    args[cluster + 1] === paths.clusterState &&
+    netnsId(`/proc/${pid}/ns/net`) === want
+  );
 }
 
 /** The pidfile's simulator when it is healthy. */
@@ -80,16 +86,46 @@ export async function stopSimulator(host: HostPlan, paths: WindowsNodePaths): Pr
 function spawnDetached(host: HostPlan, paths: WindowsNodePaths, password: string): Promise<void> {
   const log = openSync(paths.log, 'a', 0o600);
   try {
-    const child = spawn(IP, ['netns', 'exec', host.namespace, SETSID, '-f', process.execPath, '--import', 'tsx', SIMULATOR_MAIN,
-      '--name', host.name, '--state', paths.state, '--host-key', paths.hostKey, '--listen', `${host.address}:22`,
-      '--pidfile', paths.pidFile, '--cluster-state', paths.clusterState, '--faults-file', paths.faults], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, [WINDOWS_PASSWORD_ENV]: password },
-      stdio: ['ignore', log, log],
-    });
+    const child = spawn(
+      IP,
+      [
+        'netns',
+        'exec',
+        host.namespace,
+        SETSID,
+        '-f',
+        process.execPath,
+        '--import',
+        'tsx',
+        SIMULATOR_MAIN,
+        '--name',
+        host.name,
+        '--state',
+        paths.state,
+        '--host-key',
+        paths.hostKey,
+        '--listen',
+        `${host.address}:22`,
+        '--pidfile',
+        paths.pidFile,
+        '--cluster-state',
+        paths.clusterState,
+        '--faults-file',
+        paths.faults,
+      ],
+      {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, [WINDOWS_PASSWORD_ENV]: password },
+        stdio: ['ignore', log, log],
+      },
+    );
     return new Promise((resolveP, reject) => {
       child.once('error', reject);
-      child.once('close', (code) => (code === 0 ? resolveP() : reject(new Error(`ip netns exec ${host.namespace} setsid -f node ... exited ${code}`))));
+      child.once('close', (code) =>
+        code === 0
+          ? resolveP()
+          : reject(new Error(`ip netns exec ${host.namespace} setsid -f node ... exited ${code}`)),
+      );
     });
   } finally {
     closeSync(log);
@@ -113,7 +149,9 @@ export async function startSimulator(host: HostPlan, paths: WindowsNodePaths, pa
   try {
     await spawnDetached(host, paths, password);
   } catch (e) {
-    throw new Error(`${host.name}: the simulated Windows node did not start: ${(e as Error).message}${logTail(paths.log)}`);
+    throw new Error(
+      `${host.name}: the simulated Windows node did not start: ${(e as Error).message}${logTail(paths.log)}`,
+    );
   }
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {

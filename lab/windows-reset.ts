@@ -27,9 +27,11 @@ export interface WindowsNodeReset {
 
 function windowsHost(name: string, dir: string): HostPlan {
   const parsed = parseHostName(name);
-  if (parsed?.group !== 'windows') throw new UsageError(`${name}: not a simulated Windows node name (node009, node010, ...)`);
+  if (parsed?.group !== 'windows')
+    throw new UsageError(`${name}: not a simulated Windows node name (node009, node010, ...)`);
   const state = readState(labPaths(dir).state);
-  if (!state?.hosts.some((h) => h.name === name)) throw new UsageError(`${name}: not in the lab at ${dir} (play lab up --windows N first)`);
+  if (!state?.hosts.some((h) => h.name === name))
+    throw new UsageError(`${name}: not in the lab at ${dir} (play lab up --windows N first)`);
   return planHost('windows', parsed.index);
 }
 
@@ -50,10 +52,10 @@ export async function resetWindowsNode(name: string, options: LabOptions = {}): 
     rmSync(wp.faults, { force: true });
     const removedFromCluster = existsSync(paths.clusterState)
       ? updateClusterState(paths.clusterState, (s) => {
-        if (!(name in s.nodes)) return false;
-        delete s.nodes[name];
-        return true;
-      })
+          if (!(name in s.nodes)) return false;
+          delete s.nodes[name];
+          return true;
+        })
       : false;
     const pid = await startSimulator(host, wp, ensureLabSecrets(paths).values.PLAY_LAB_WINDOWS_PASSWORD);
     const state = readState(paths.state);
@@ -71,7 +73,11 @@ export async function resetWindowsNode(name: string, options: LabOptions = {}): 
  * writes its faults file and sends SIGHUP; resolves when the simulator has logged the new faults.
  * The simulator must have been started with the faults file (by this lab; resetWindowsNode restarts it).
  */
-export async function setWindowsNodeFaults(name: string, faults: Partial<WindowsNodeFaults> | null, options: LabOptions = {}): Promise<void> {
+export async function setWindowsNodeFaults(
+  name: string,
+  faults: Partial<WindowsNodeFaults> | null,
+  options: LabOptions = {},
+): Promise<void> {
   const dir = resolveLabDir(options);
   const host = windowsHost(name, dir);
   const wp = windowsNodePaths(dir, name);

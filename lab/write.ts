@@ -8,7 +8,9 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 export function writeIfChanged(path: string, content: string, mode = 0o644): boolean {
   try {
     if (readFileSync(path, 'utf8') === content) return false;
-  } catch { /* absent */ }
+  } catch {
+    /* absent */
+  }
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, content, { mode });
   renameSync(tmp, path);

@@ -6,16 +6,29 @@ const root = '/srv/play-bench';
 
 export default definePlaybook({
   name: 'bench',
-  description: 'Five idempotent Linux steps (directory, file, line, guarded command, sysctl), as in the Ansible benchmark',
+  description:
+    'Five idempotent Linux steps (directory, file, line, guarded command, sysctl), as in the Ansible benchmark',
   tasks: {
     dir: { on: 'linux', step: directory({ path: root, mode: '0755' }) },
     copy: {
       on: 'linux',
       needs: ['dir'],
-      step: ({ host }) => file({ path: `${root}/app.conf`, content: `# managed by play\nhost=${host.name}\n`, mode: '0644' }),
+      step: ({ host }) =>
+        file({ path: `${root}/app.conf`, content: `# managed by play\nhost=${host.name}\n`, mode: '0644' }),
     },
-    line: { on: 'linux', needs: ['dir'], step: lineInFile({ path: `${root}/settings.ini`, regexp: '^port=', line: 'port=8080', create: true }) },
-    init: { on: 'linux', needs: ['dir'], step: command({ command: ['touch', `${root}/initialized`], creates: `${root}/initialized` }) },
-    forward: { on: 'linux', step: sysctl({ key: 'net.ipv4.ip_forward', value: '1', file: '/etc/sysctl.d/90-play-bench.conf' }) },
+    line: {
+      on: 'linux',
+      needs: ['dir'],
+      step: lineInFile({ path: `${root}/settings.ini`, regexp: '^port=', line: 'port=8080', create: true }),
+    },
+    init: {
+      on: 'linux',
+      needs: ['dir'],
+      step: command({ command: ['touch', `${root}/initialized`], creates: `${root}/initialized` }),
+    },
+    forward: {
+      on: 'linux',
+      step: sysctl({ key: 'net.ipv4.ip_forward', value: '1', file: '/etc/sysctl.d/90-play-bench.conf' }),
+    },
   },
 });

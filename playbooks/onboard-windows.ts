@@ -13,26 +13,84 @@ import { Secret } from '../runner/core/secret.js';
 import type { Step } from '../runner/core/step.js';
 import { definePlaybook } from '../runner/playbook/define.js';
 import { boolVar, hostVar, listVar, optionalStringVar, showValue, stringVar } from '../runner/playbook/host-vars.js';
-import { keepalivedConf, kubectlNodeRegistered, kubectlValue, pkg, sysctl, type KubectlNodeRegisteredOutputs, type KubectlValueOutputs } from '../tasks/linux/index.js';
+import {
+  keepalivedConf,
+  kubectlNodeRegistered,
+  kubectlValue,
+  pkg,
+  sysctl,
+  type KubectlNodeRegisteredOutputs,
+  type KubectlValueOutputs,
+} from '../tasks/linux/index.js';
 import { parseIPv4 } from '../tasks/linux/ipv4.js';
 import { probeCall } from '../tasks/windows/calls.js';
 import {
-  autoUpdate, dnsClient, dockerDaemonConfig, dockerEngine, dockerImage, fileContent, firewallRule, hnsHostEndpoint, hnsNetwork, hotfix, netAdapters,
-  networkCleanup, ntpServers, osBuild, reboot, timeZone, windowsFeature, windowsService,
-  type ComponentOutputs, type DockerEngineOutputs, type HotfixOutputs, type NetworkCleanupOutputs, type OsInfo,
+  autoUpdate,
+  dnsClient,
+  dockerDaemonConfig,
+  dockerEngine,
+  dockerImage,
+  fileContent,
+  firewallRule,
+  hnsHostEndpoint,
+  hnsNetwork,
+  hotfix,
+  netAdapters,
+  networkCleanup,
+  ntpServers,
+  osBuild,
+  reboot,
+  timeZone,
+  windowsFeature,
+  windowsService,
+  type ComponentOutputs,
+  type DockerEngineOutputs,
+  type HotfixOutputs,
+  type NetworkCleanupOutputs,
+  type OsInfo,
 } from '../tasks/windows/index.js';
 import { GET_OS_INFO } from '../tasks/windows/ps-os.js';
 import {
-  cidr, cleanupToken, cniConfig, dnsClientOptions, ENDPOINT, flagWord, kubeletBinPath, kubeProxyBinPath, localText, NETWORK, nicOptions, nodeName, PATHS,
+  cidr,
+  cleanupToken,
+  cniConfig,
+  dnsClientOptions,
+  ENDPOINT,
+  flagWord,
+  kubeletBinPath,
+  kubeProxyBinPath,
+  localText,
+  NETWORK,
+  nicOptions,
+  nodeName,
+  PATHS,
   podAddresses,
 } from './onboard/node-values.js';
 import { registeredPodCidrs } from './onboard/pod-cidrs.js';
 import { CONTROL_GROUP, GET_NODES_ARGS, kubectlOf } from './shared/cluster.js';
-import { checkTorVars, KEEPALIVED_CONF, keepalivedService, NODE_GROUP, TOR_DEFAULTS, TOR_GROUP, torGatewayConfig } from './tor-gateway.js';
+import {
+  checkTorVars,
+  KEEPALIVED_CONF,
+  keepalivedService,
+  NODE_GROUP,
+  TOR_DEFAULTS,
+  TOR_GROUP,
+  torGatewayConfig,
+} from './tor-gateway.js';
 
 export { registeredPodCidrs } from './onboard/pod-cidrs.js';
 export { clusterPodCidrs } from './shared/cluster.js';
-export { cniConfig, dnsClientOptions, K_DIR, kubeletBinPath, kubeProxyBinPath, nicOptions, nodeName, PATHS, podAddresses } from './onboard/node-values.js';
+export {
+  cniConfig,
+  dnsClientOptions,
+  K_DIR,
+  kubeletBinPath,
+  kubeProxyBinPath,
+  nicOptions,
+  nodeName,
+  PATHS,
+  podAddresses,
+} from './onboard/node-values.js';
 
 /** Where the masters are: the kubectl fact tasks run on this group's hosts (var `kubectl` on them). */
 export { CONTROL_GROUP } from './shared/cluster.js';
@@ -50,17 +108,48 @@ function notAsked(what: string): Step<{ asked: false }, OsInfo, object> {
 }
 
 const DOCKERD = '"C:\\Program Files\\Docker\\dockerd.exe" --run-service';
-const dockerService = (restart: boolean) => windowsService({ name: 'docker', binPath: DOCKERD, state: 'running', restart });
+const dockerService = (restart: boolean) =>
+  windowsService({ name: 'docker', binPath: DOCKERD, state: 'running', restart });
 
 type T =
-  | 'networkCleanup' | 'nics' | 'dnsClient' | 'timezone' | 'ntp' | 'autoUpdate' | 'sshdFirewall' | 'hotfix' | 'containers' | 'docker' | 'reboot' | 'osBuild'
-  | 'daemonJson' | 'dockerRestart' | 'dockerRunning' | 'pauseImage' | 'kubeletExe' | 'kubeProxyExe' | 'cniPlugin' | 'kubeconfig'
-  | 'dnsIp' | 'kubelet' | 'register' | 'clusterNodes' | 'hnsNetwork' | 'hnsEndpoint' | 'cniConfig' | 'kubeProxy'
-  | 'torForwarding' | 'torPackage' | 'torConfig' | 'torRestart' | 'torService';
+  | 'networkCleanup'
+  | 'nics'
+  | 'dnsClient'
+  | 'timezone'
+  | 'ntp'
+  | 'autoUpdate'
+  | 'sshdFirewall'
+  | 'hotfix'
+  | 'containers'
+  | 'docker'
+  | 'reboot'
+  | 'osBuild'
+  | 'daemonJson'
+  | 'dockerRestart'
+  | 'dockerRunning'
+  | 'pauseImage'
+  | 'kubeletExe'
+  | 'kubeProxyExe'
+  | 'cniPlugin'
+  | 'kubeconfig'
+  | 'dnsIp'
+  | 'kubelet'
+  | 'register'
+  | 'clusterNodes'
+  | 'hnsNetwork'
+  | 'hnsEndpoint'
+  | 'cniConfig'
+  | 'kubeProxy'
+  | 'torForwarding'
+  | 'torPackage'
+  | 'torConfig'
+  | 'torRestart'
+  | 'torService';
 
 export default definePlaybook<T>({
   name: 'onboard-windows',
-  description: 'Windows nodes join the cluster: hotfix, Docker, kubelet and kube-proxy services, HNS L2Bridge, CNI, and their pod gateway VIPs on the ToR hosts',
+  description:
+    'Windows nodes join the cluster: hotfix, Docker, kubelet and kube-proxy services, HNS L2Bridge, CNI, and their pod gateway VIPs on the ToR hosts',
   tasks: {
     // ---- the node: optional, only when the inventory asks (docs/domain.md#onboarding-a-windows-node, steps 1-2) ----
     networkCleanup: {
@@ -89,15 +178,28 @@ export default definePlaybook<T>({
       },
     },
     // ---- the node: OS (docs/domain.md steps 3-4, docs/domain.md#hotfix-to-a-pinned-build) ----
-    timezone: { on: NODE_GROUP, description: 'time zone', step: ({ host }) => timeZone({ id: stringVar(host, 'time_zone') }) },
-    ntp: { on: NODE_GROUP, description: 'NTP servers', step: ({ host }) => ntpServers({ servers: listVar(host, 'ntp_servers', true) }) },
-    autoUpdate: { on: NODE_GROUP, description: 'Windows automatic updates off (the build stays pinned)', step: autoUpdate({ enabled: false }) },
+    timezone: {
+      on: NODE_GROUP,
+      description: 'time zone',
+      step: ({ host }) => timeZone({ id: stringVar(host, 'time_zone') }),
+    },
+    ntp: {
+      on: NODE_GROUP,
+      description: 'NTP servers',
+      step: ({ host }) => ntpServers({ servers: listVar(host, 'ntp_servers', true) }),
+    },
+    autoUpdate: {
+      on: NODE_GROUP,
+      description: 'Windows automatic updates off (the build stays pinned)',
+      step: autoUpdate({ enabled: false }),
+    },
     sshdFirewall: {
       on: NODE_GROUP,
       description: 'firewall rule for sshd, TCP 22 (var sshd_firewall_rule: true)',
-      step: ({ host }) => (boolVar(host, 'sshd_firewall_rule', false)
-        ? firewallRule({ name: 'sshd', displayName: 'OpenSSH Server (sshd)', protocol: 'TCP', localPort: 22 })
-        : notAsked('firewall rule sshd')),
+      step: ({ host }) =>
+        boolVar(host, 'sshd_firewall_rule', false)
+          ? firewallRule({ name: 'sshd', displayName: 'OpenSSH Server (sshd)', protocol: 'TCP', localPort: 22 })
+          : notAsked('firewall rule sshd'),
     },
     hotfix: {
       on: NODE_GROUP,
@@ -110,19 +212,24 @@ export default definePlaybook<T>({
       on: NODE_GROUP,
       needs: ['containers'],
       description: 'Docker from DockerMsftProvider (docker_version)',
-      step: ({ host }) => dockerEngine(optionalStringVar(host, 'docker_version') ? { version: stringVar(host, 'docker_version') } : {}),
+      step: ({ host }) =>
+        dockerEngine(optionalStringVar(host, 'docker_version') ? { version: stringVar(host, 'docker_version') } : {}),
     },
     reboot: {
       on: NODE_GROUP,
       needs: ['networkCleanup', 'hotfix', 'containers', 'docker'],
       description: 'reboot when the clean-up, the hotfix, the feature or Docker asks for it (or one is pending)',
       timeoutSec: 900,
-      step: ({ output }) => reboot({
-        required: output<HotfixOutputs>('hotfix').rebootRequired || output<ComponentOutputs>('containers').rebootRequired
-          || output<DockerEngineOutputs>('docker').rebootRequired || output<Partial<NetworkCleanupOutputs>>('networkCleanup').rebootRequired === true,
-        ifPending: true,
-        timeoutSec: 600,
-      }),
+      step: ({ output }) =>
+        reboot({
+          required:
+            output<HotfixOutputs>('hotfix').rebootRequired ||
+            output<ComponentOutputs>('containers').rebootRequired ||
+            output<DockerEngineOutputs>('docker').rebootRequired ||
+            output<Partial<NetworkCleanupOutputs>>('networkCleanup').rebootRequired === true,
+          ifPending: true,
+          timeoutSec: 600,
+        }),
     },
     osBuild: {
       on: NODE_GROUP,
@@ -131,7 +238,8 @@ export default definePlaybook<T>({
       step: ({ host }) => {
         const rev = hostVar(host, 'os_revision');
         const revision = typeof rev === 'string' && /^\d+$/.test(rev) ? Number(rev) : rev;
-        if (typeof revision !== 'number' || !Number.isInteger(revision)) throw new InputError(`os_revision of ${host.name} must be an integer, got ${showValue(rev)}`);
+        if (typeof revision !== 'number' || !Number.isInteger(revision))
+          throw new InputError(`os_revision of ${host.name} must be an integer, got ${showValue(rev)}`);
         return osBuild({ version: stringVar(host, 'os_version'), revision });
       },
     },
@@ -139,28 +247,61 @@ export default definePlaybook<T>({
       on: NODE_GROUP,
       needs: ['reboot'],
       description: 'daemon.json: bridge none, insecure registries (docker_insecure_registries)',
-      step: ({ host }) => dockerDaemonConfig({ config: { bridge: 'none', 'insecure-registries': listVar(host, 'docker_insecure_registries', false) } }),
+      step: ({ host }) =>
+        dockerDaemonConfig({
+          config: { bridge: 'none', 'insecure-registries': listVar(host, 'docker_insecure_registries', false) },
+        }),
     },
-    dockerRestart: { on: NODE_GROUP, triggeredBy: ['daemonJson'], description: 'restart docker when daemon.json changed', step: dockerService(true) },
-    dockerRunning: { on: NODE_GROUP, needs: ['reboot', 'dockerRestart'], description: 'docker running', step: dockerService(false) },
+    dockerRestart: {
+      on: NODE_GROUP,
+      triggeredBy: ['daemonJson'],
+      description: 'restart docker when daemon.json changed',
+      step: dockerService(true),
+    },
+    dockerRunning: {
+      on: NODE_GROUP,
+      needs: ['reboot', 'dockerRestart'],
+      description: 'docker running',
+      step: dockerService(false),
+    },
     pauseImage: {
       on: NODE_GROUP,
       needs: ['dockerRunning'],
-      description: 'the pause image pre-pulled (pause_image, built once per cluster FROM nanoserver of the node\'s build)',
+      description:
+        "the pause image pre-pulled (pause_image, built once per cluster FROM nanoserver of the node's build)",
       timeoutSec: 1800,
       step: ({ host }) => dockerImage({ reference: flagWord(host, 'pause_image') }),
     },
     // ---- C:\k (step 6) ----
-    kubeletExe: { on: NODE_GROUP, description: 'kubelet.exe (local_kubelet_exe)', step: ({ host }) => fileContent({ path: PATHS.kubelet, localFile: stringVar(host, 'local_kubelet_exe') }) },
-    kubeProxyExe: { on: NODE_GROUP, description: 'kube-proxy.exe (local_kube_proxy_exe)', step: ({ host }) => fileContent({ path: PATHS.kubeProxy, localFile: stringVar(host, 'local_kube_proxy_exe') }) },
-    cniPlugin: { on: NODE_GROUP, description: 'CNI win-bridge.exe (local_cni_win_bridge)', step: ({ host }) => fileContent({ path: `${PATHS.cniBin}\\win-bridge.exe`, localFile: stringVar(host, 'local_cni_win_bridge') }) },
+    kubeletExe: {
+      on: NODE_GROUP,
+      description: 'kubelet.exe (local_kubelet_exe)',
+      step: ({ host }) => fileContent({ path: PATHS.kubelet, localFile: stringVar(host, 'local_kubelet_exe') }),
+    },
+    kubeProxyExe: {
+      on: NODE_GROUP,
+      description: 'kube-proxy.exe (local_kube_proxy_exe)',
+      step: ({ host }) => fileContent({ path: PATHS.kubeProxy, localFile: stringVar(host, 'local_kube_proxy_exe') }),
+    },
+    cniPlugin: {
+      on: NODE_GROUP,
+      description: 'CNI win-bridge.exe (local_cni_win_bridge)',
+      step: ({ host }) =>
+        fileContent({ path: `${PATHS.cniBin}\\win-bridge.exe`, localFile: stringVar(host, 'local_cni_win_bridge') }),
+    },
     kubeconfig: {
       on: NODE_GROUP,
       description: 'kubeconfig, a secret (local_kubeconfig)',
       step: ({ host }) => {
         const text = localText(host, 'local_kubeconfig');
-        if (!/^\s*server:\s*\S+/m.test(text)) throw new InputError(`local_kubeconfig of ${host.name} (${stringVar(host, 'local_kubeconfig')}) names no API server (no 'server:' line)`);
-        return fileContent({ path: PATHS.kubeconfig, content: new Secret(text, `file:${stringVar(host, 'local_kubeconfig')}`) });
+        if (!/^\s*server:\s*\S+/m.test(text))
+          throw new InputError(
+            `local_kubeconfig of ${host.name} (${stringVar(host, 'local_kubeconfig')}) names no API server (no 'server:' line)`,
+          );
+        return fileContent({
+          path: PATHS.kubeconfig,
+          content: new Secret(text, `file:${stringVar(host, 'local_kubeconfig')}`),
+        });
       },
     },
     // ---- registration (steps 7, 11) ----
@@ -168,7 +309,11 @@ export default definePlaybook<T>({
       on: NODE_GROUP,
       delegateTo: CONTROL_GROUP,
       description: 'the kube-dns service IP, read on a master',
-      step: ({ runsOn }) => kubectlValue({ kubectl: kubectlOf(runsOn), args: ['get', 'svc', '-n', 'kube-system', 'kube-dns', '-o', 'jsonpath={.spec.clusterIP}'] }),
+      step: ({ runsOn }) =>
+        kubectlValue({
+          kubectl: kubectlOf(runsOn),
+          args: ['get', 'svc', '-n', 'kube-system', 'kube-dns', '-o', 'jsonpath={.spec.clusterIP}'],
+        }),
     },
     clusterNodes: {
       on: NODE_GROUP,
@@ -199,7 +344,8 @@ export default definePlaybook<T>({
       needs: ['kubelet'],
       description: 'wait until the node is registered with a pod CIDR, read on a master',
       timeoutSec: 330,
-      step: ({ host, runsOn }) => kubectlNodeRegistered({ kubectl: kubectlOf(runsOn), node: nodeName(host), timeoutSec: 300 }),
+      step: ({ host, runsOn }) =>
+        kubectlNodeRegistered({ kubectl: kubectlOf(runsOn), node: nodeName(host), timeoutSec: 300 }),
     },
     // ---- networking (steps 8, 9, 12) ----
     hnsNetwork: {
@@ -209,7 +355,13 @@ export default definePlaybook<T>({
       step: ({ host, output }) => {
         const adapterName = stringVar(host, 'cluster_adapter', 'eth1');
         const podCidr = output<KubectlNodeRegisteredOutputs>('register').podCidr;
-        return hnsNetwork({ name: NETWORK, type: 'L2Bridge', addressPrefix: podCidr, gateway: podAddresses(host, podCidr).gateway, adapterName });
+        return hnsNetwork({
+          name: NETWORK,
+          type: 'L2Bridge',
+          addressPrefix: podCidr,
+          gateway: podAddresses(host, podCidr).gateway,
+          adapterName,
+        });
       },
     },
     hnsEndpoint: {
@@ -218,7 +370,12 @@ export default definePlaybook<T>({
       description: 'host endpoint cbr0 (.2), attached to compartment 1 with forwarding',
       step: ({ host, output }) => {
         const podCidr = output<KubectlNodeRegisteredOutputs>('register').podCidr;
-        return hnsHostEndpoint({ name: ENDPOINT, network: NETWORK, addressPrefix: podCidr, ipAddress: podAddresses(host, podCidr).endpoint });
+        return hnsHostEndpoint({
+          name: ENDPOINT,
+          network: NETWORK,
+          addressPrefix: podCidr,
+          ipAddress: podAddresses(host, podCidr).endpoint,
+        });
       },
     },
     cniConfig: {
@@ -226,10 +383,19 @@ export default definePlaybook<T>({
       needs: ['dnsIp', 'hnsEndpoint'],
       description: 'CNI config l2bridge.conf (cluster_pod_cidr, service_cidr, dns_search)',
       step: ({ host, output }) => {
-        const vars = { dnsSearch: listVar(host, 'dns_search', false), clusterPodCidr: cidr(host, 'cluster_pod_cidr'), serviceCidr: cidr(host, 'service_cidr') };
+        const vars = {
+          dnsSearch: listVar(host, 'dns_search', false),
+          clusterPodCidr: cidr(host, 'cluster_pod_cidr'),
+          serviceCidr: cidr(host, 'service_cidr'),
+        };
         const dnsIp = output<KubectlValueOutputs>('dnsIp').value;
-        if (parseIPv4(dnsIp) === null) throw new Error(`the kube-dns service IP read for ${host.name} is not an IPv4 address: ${showValue(dnsIp)}`);
-        return fileContent({ path: PATHS.cniConfFile, format: 'json', content: `${JSON.stringify(cniConfig({ dnsIp, ...vars }), null, 2)}\n` });
+        if (parseIPv4(dnsIp) === null)
+          throw new Error(`the kube-dns service IP read for ${host.name} is not an IPv4 address: ${showValue(dnsIp)}`);
+        return fileContent({
+          path: PATHS.cniConfFile,
+          format: 'json',
+          content: `${JSON.stringify(cniConfig({ dnsIp, ...vars }), null, 2)}\n`,
+        });
       },
     },
     kubeProxy: {
@@ -258,7 +424,13 @@ export default definePlaybook<T>({
       step: sysctl({ key: 'net.ipv4.ip_forward', value: 1, file: TOR_DEFAULTS.sysctl_file }),
     },
     // The tor side comes after the node's side: a node whose kube-proxy did not come up gets no VIP.
-    torPackage: { on: NODE_GROUP, delegateTo: TOR_GROUP, needs: ['kubeProxy'], description: 'keepalived installed on the tor hosts', step: pkg({ name: 'keepalived' }) },
+    torPackage: {
+      on: NODE_GROUP,
+      delegateTo: TOR_GROUP,
+      needs: ['kubeProxy'],
+      description: 'keepalived installed on the tor hosts',
+      step: pkg({ name: 'keepalived' }),
+    },
     torConfig: {
       on: NODE_GROUP,
       delegateTo: TOR_GROUP,

@@ -23,8 +23,15 @@ import { isSecret, type Secret } from '../runner/core/secret.js';
 import { definePlaybook, type HostView, type TaskContext } from '../runner/playbook/define.js';
 import { boolVar, hostVar, intVar, showValue, stringVar } from '../runner/playbook/host-vars.js';
 import {
-  keepalivedConf, keepalivedPidfile, pkg, service, sysctl, validatePodCidrs,
-  type KeepalivedConfig, type KeepalivedInstance, type KeepalivedVip,
+  keepalivedConf,
+  keepalivedPidfile,
+  pkg,
+  service,
+  sysctl,
+  validatePodCidrs,
+  type KeepalivedConfig,
+  type KeepalivedInstance,
+  type KeepalivedVip,
 } from '../tasks/linux/index.js';
 import { parseIPv4 } from '../tasks/linux/ipv4.js';
 import { kubectlValue, type KubectlValueOutputs } from '../tasks/linux/kubectl-fact.js';
@@ -58,7 +65,9 @@ function vrrpAddress(h: HostView): string {
   const v = own ?? hostVar(h, 'ansible_host');
   const name = own !== undefined ? 'vrrp_unicast_src_ip' : 'ansible_host';
   if (typeof v !== 'string' || parseIPv4(v) === null) {
-    throw new InputError(`${name} of ${h.name} must be its IPv4 address on the VRRP interface (keepalived's unicast_src_ip; set vrrp_unicast_src_ip when ansible_host is not that address), got ${showValue(v)}`);
+    throw new InputError(
+      `${name} of ${h.name} must be its IPv4 address on the VRRP interface (keepalived's unicast_src_ip; set vrrp_unicast_src_ip when ansible_host is not that address), got ${showValue(v)}`,
+    );
   }
   return v;
 }
@@ -67,19 +76,27 @@ function authPass(h: HostView): Secret {
   // Reading an env-backed var resolves it: an unset environment variable throws here, naming it.
   const v = hostVar(h, 'vrrp_auth_pass');
   if (v === undefined) {
-    throw new InputError(`vrrp_auth_pass of ${h.name} is not set: the VRRP password must come from the environment, e.g. vrrp_auth_pass: "{{ lookup('env', 'VRRP_AUTH_PASS') }}"`);
+    throw new InputError(
+      `vrrp_auth_pass of ${h.name} is not set: the VRRP password must come from the environment, e.g. vrrp_auth_pass: "{{ lookup('env', 'VRRP_AUTH_PASS') }}"`,
+    );
   }
   if (!isSecret(v)) {
-    throw new InputError(`vrrp_auth_pass of ${h.name} must come from the environment ("{{ lookup('env', 'VRRP_AUTH_PASS') }}"), not be written in the inventory or given with -e`);
+    throw new InputError(
+      `vrrp_auth_pass of ${h.name} must come from the environment ("{{ lookup('env', 'VRRP_AUTH_PASS') }}"), not be written in the inventory or given with -e`,
+    );
   }
   return v;
 }
 
 /** vrrp_priority, else by position in the tor group: 150, 140, 130, ... */
 function priority(h: HostView, position: number): number {
-  if (hostVar(h, 'vrrp_priority') !== undefined) return intVar(h, 'vrrp_priority', undefined, 1, 254, "keepalived's priority");
+  if (hostVar(h, 'vrrp_priority') !== undefined)
+    return intVar(h, 'vrrp_priority', undefined, 1, 254, "keepalived's priority");
   const p = TOR_DEFAULTS.priority_first - TOR_DEFAULTS.priority_step * position;
-  if (p < 1) throw new InputError(`${h.name} is host ${position + 1} of group ${TOR_GROUP}, too far down for a default priority (${TOR_DEFAULTS.priority_first} - ${TOR_DEFAULTS.priority_step} per host): set vrrp_priority (1-254) on it`);
+  if (p < 1)
+    throw new InputError(
+      `${h.name} is host ${position + 1} of group ${TOR_GROUP}, too far down for a default priority (${TOR_DEFAULTS.priority_first} - ${TOR_DEFAULTS.priority_step} per host): set vrrp_priority (1-254) on it`,
+    );
   return p;
 }
 
@@ -93,18 +110,23 @@ interface Member {
 /** Every tor host with its address, priority and router_id; refuses duplicates among them. */
 function vrrpMembers(ctx: Pick<TaskContext, 'group'>): Member[] {
   const hosts = ctx.group(TOR_GROUP);
-  const members = hosts.map((host, i): Member => ({
-    host,
-    address: vrrpAddress(host),
-    priority: priority(host, i),
-    routerId: stringVar(host, 'vrrp_router_id', host.name),
-  }));
+  const members = hosts.map(
+    (host, i): Member => ({
+      host,
+      address: vrrpAddress(host),
+      priority: priority(host, i),
+      routerId: stringVar(host, 'vrrp_router_id', host.name),
+    }),
+  );
   const unique = (what: string, key: (m: Member) => string | number) => {
     const seen = new Map<string | number, string>();
     for (const m of members) {
       const k = key(m);
       const other = seen.get(k);
-      if (other !== undefined) throw new InputError(`tor hosts ${other} and ${m.host.name} have the same ${what} ${k}: it must differ per host`);
+      if (other !== undefined)
+        throw new InputError(
+          `tor hosts ${other} and ${m.host.name} have the same ${what} ${k}: it must differ per host`,
+        );
       seen.set(k, m.host.name);
     }
   };
@@ -115,20 +137,31 @@ function vrrpMembers(ctx: Pick<TaskContext, 'group'>): Member[] {
 }
 
 /** The pod gateway VIPs of every Windows node of the inventory, sorted by address, labelled 1..n. */
-export function podGatewayVips(inventory: readonly HostView[], dev: string, podCidrs: Readonly<Record<string, string>> = {}): KeepalivedVip[] {
+export function podGatewayVips(
+  inventory: readonly HostView[],
+  dev: string,
+  podCidrs: Readonly<Record<string, string>> = {},
+): KeepalivedVip[] {
   // podCidrs: pod CIDRs known otherwise (e.g. read from the cluster in this run), by node name; they win over pod_cidr vars.
   const cidrOf = (h: HostView) => (Object.hasOwn(podCidrs, h.name) ? podCidrs[h.name] : hostVar(h, 'pod_cidr'));
   const nodes = inventory
     .filter((h) => h.groups.includes(NODE_GROUP) && cidrOf(h) !== undefined)
-    .map((h) => ({ name: h.name, podCidr: cidrOf(h) as string, ...(hostVar(h, 'pod_gateway') !== undefined ? { vip: hostVar(h, 'pod_gateway') as string } : {}) }));
+    .map((h) => ({
+      name: h.name,
+      podCidr: cidrOf(h) as string,
+      ...(hostVar(h, 'pod_gateway') !== undefined ? { vip: hostVar(h, 'pod_gateway') as string } : {}),
+    }));
   if (nodes.length === 0) {
-    throw new InputError(`no pod gateway to serve: no host of group ${NODE_GROUP} has a pod_cidr var (give each Windows node its pod CIDR, e.g. pod_cidr: 10.160.11.0/24)`);
+    throw new InputError(
+      `no pod gateway to serve: no host of group ${NODE_GROUP} has a pod_cidr var (give each Windows node its pod CIDR, e.g. pod_cidr: 10.160.11.0/24)`,
+    );
   }
-  let checked;
+  let checked: ReturnType<typeof validatePodCidrs>;
   try {
     checked = validatePodCidrs(nodes);
   } catch (e) {
-    if (e instanceof InputError) throw new InputError(`pod gateways (pod_cidr, pod_gateway of the ${NODE_GROUP} hosts): ${e.message}`);
+    if (e instanceof InputError)
+      throw new InputError(`pod gateways (pod_cidr, pod_gateway of the ${NODE_GROUP} hosts): ${e.message}`);
     throw e;
   }
   return [...checked]
@@ -141,27 +174,43 @@ export function podGatewayVips(inventory: readonly HostView[], dev: string, podC
  * whole inventory (and podCidrs: node name -> pod CIDR known otherwise, winning over pod_cidr vars).
  * Pure; throws InputError on bad input.
  */
-export function torGatewayConfig(ctx: Pick<TaskContext, 'runsOn' | 'inventory' | 'group'>, podCidrs: Readonly<Record<string, string>> = {}): KeepalivedConfig {
+export function torGatewayConfig(
+  ctx: Pick<TaskContext, 'runsOn' | 'inventory' | 'group'>,
+  podCidrs: Readonly<Record<string, string>> = {},
+): KeepalivedConfig {
   const me = ctx.runsOn;
   const members = vrrpMembers(ctx);
   const self = members.find((m) => m.host.name === me.name);
   if (!self) throw new InputError(`host ${me.name} is not in group ${TOR_GROUP}: only tor hosts hold the VIPs`);
-  if (members.length < 2) throw new InputError(`group ${TOR_GROUP} has only ${me.name}: VRRP needs at least two tor hosts (unicast peers)`);
+  if (members.length < 2)
+    throw new InputError(`group ${TOR_GROUP} has only ${me.name}: VRRP needs at least two tor hosts (unicast peers)`);
 
   // Instance-wide values must agree on every peer, or the VRRP group splits (two masters).
-  const vrid = (h: HostView) => intVar(h, 'vrrp_virtual_router_id', TOR_DEFAULTS.vrrp_virtual_router_id, 1, 255, "keepalived's virtual_router_id");
-  const advert = (h: HostView) => intVar(h, 'vrrp_advert_int', TOR_DEFAULTS.vrrp_advert_int, 1, 255, "keepalived's advert_int");
+  const vrid = (h: HostView) =>
+    intVar(h, 'vrrp_virtual_router_id', TOR_DEFAULTS.vrrp_virtual_router_id, 1, 255, "keepalived's virtual_router_id");
+  const advert = (h: HostView) =>
+    intVar(h, 'vrrp_advert_int', TOR_DEFAULTS.vrrp_advert_int, 1, 255, "keepalived's advert_int");
   const [myVrid, myAdvert, pass] = [vrid(me), advert(me), authPass(me)];
   for (const { host } of members) {
     if (host === me) continue;
-    if (vrid(host) !== myVrid) throw new InputError(`tor hosts ${me.name} and ${host.name} have different vrrp_virtual_router_id (${myVrid}, ${vrid(host)}): VRRP peers must share it`);
-    if (advert(host) !== myAdvert) throw new InputError(`tor hosts ${me.name} and ${host.name} have different vrrp_advert_int (${myAdvert}, ${advert(host)}): VRRP peers must share it`);
-    if (authPass(host).reveal() !== pass.reveal()) throw new InputError(`tor hosts ${me.name} and ${host.name} have different vrrp_auth_pass values: VRRP peers must share the password`);
+    if (vrid(host) !== myVrid)
+      throw new InputError(
+        `tor hosts ${me.name} and ${host.name} have different vrrp_virtual_router_id (${myVrid}, ${vrid(host)}): VRRP peers must share it`,
+      );
+    if (advert(host) !== myAdvert)
+      throw new InputError(
+        `tor hosts ${me.name} and ${host.name} have different vrrp_advert_int (${myAdvert}, ${advert(host)}): VRRP peers must share it`,
+      );
+    if (authPass(host).reveal() !== pass.reveal())
+      throw new InputError(
+        `tor hosts ${me.name} and ${host.name} have different vrrp_auth_pass values: VRRP peers must share the password`,
+      );
   }
 
   const iface = stringVar(me, 'vrrp_interface', TOR_DEFAULTS.vrrp_interface);
   const state = stringVar(me, 'vrrp_state', TOR_DEFAULTS.vrrp_state);
-  if (state !== 'BACKUP' && state !== 'MASTER') throw new InputError(`vrrp_state of ${me.name} must be BACKUP or MASTER, got ${showValue(state)}`);
+  if (state !== 'BACKUP' && state !== 'MASTER')
+    throw new InputError(`vrrp_state of ${me.name} must be BACKUP or MASTER, got ${showValue(state)}`);
   const instance: KeepalivedInstance = {
     name: stringVar(me, 'vrrp_instance_name', `VI_K8S_WIN_GATE_${iface.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`),
     state,
@@ -206,7 +255,7 @@ export function keepalivedService(h: HostView, restart: boolean) {
 
 export default definePlaybook({
   name: 'tor-gateway',
-  description: 'Linux ToR gateways: forwarding, keepalived VRRP holding each Windows node\'s pod gateway VIP',
+  description: "Linux ToR gateways: forwarding, keepalived VRRP holding each Windows node's pod gateway VIP",
   tasks: {
     forwarding: {
       on: TOR_GROUP,
@@ -230,7 +279,10 @@ export default definePlaybook({
       step: (ctx) => {
         checkTorVars(ctx);
         const cluster = ctx.optionalOutput<KubectlValueOutputs>('clusterNodes');
-        return keepalivedConf({ path: KEEPALIVED_CONF, config: torGatewayConfig(ctx, cluster ? windowsNodeCidrs(ctx.inventory, cluster.value) : {}) });
+        return keepalivedConf({
+          path: KEEPALIVED_CONF,
+          config: torGatewayConfig(ctx, cluster ? windowsNodeCidrs(ctx.inventory, cluster.value) : {}),
+        });
       },
     },
     // Before `service`: a changed config restarts a running keepalived, or starts a stopped one

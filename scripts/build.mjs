@@ -31,7 +31,9 @@ function tsFiles(dir) {
 function put(file, text) {
   try {
     if (readFileSync(file, 'utf8') === text) return;
-  } catch { /* absent */ }
+  } catch {
+    /* absent */
+  }
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.tmp-${process.pid}`;
   writeFileSync(tmp, text);

@@ -19,8 +19,16 @@ export const KUBECTL_BUNDLE = `${KUBECTL_PATH}.mjs`;
  */
 export function bundleKubectl(): string {
   const out = buildSync({
-    entryPoints: [KUBECTL_MAIN], bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'silent',
-    banner: { js: '// kubectl stand-in of the play lab (a test double), bundled from lab/cluster/kubectl.ts by `play lab up`.' },
+    entryPoints: [KUBECTL_MAIN],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+    banner: {
+      js: '// kubectl stand-in of the play lab (a test double), bundled from lab/cluster/kubectl.ts by `play lab up`.',
+    },
   });
   return out.outputFiles[0]!.text;
 }
@@ -39,15 +47,27 @@ export function kubectlWrapper(stateFile: string, bundle = KUBECTL_BUNDLE, node 
 /** Makes the cluster state when missing (control1 its master, first /24) and writes the wrapper under
  *  control1's private /opt source folder. */
 export function ensureCluster(stateFile: string, control: { name: string; address: string; optDir: string }): void {
-  updateClusterState(stateFile, (s) => {
-    if (!s.nodes[control.name]) {
-      registerNode(s, {
-        name: control.name, ready: true, roles: ['master'], os: 'linux',
-        addresses: [{ type: 'InternalIP', address: control.address }, { type: 'Hostname', address: control.name }],
-        osImage: 'Ubuntu 18.04.5 LTS', kernelVersion: '4.15.0-112-generic', containerRuntime: 'docker://19.3.5',
-      });
-    }
-  }, newClusterState(LAB_CLUSTER));
+  updateClusterState(
+    stateFile,
+    (s) => {
+      if (!s.nodes[control.name]) {
+        registerNode(s, {
+          name: control.name,
+          ready: true,
+          roles: ['master'],
+          os: 'linux',
+          addresses: [
+            { type: 'InternalIP', address: control.address },
+            { type: 'Hostname', address: control.name },
+          ],
+          osImage: 'Ubuntu 18.04.5 LTS',
+          kernelVersion: '4.15.0-112-generic',
+          containerRuntime: 'docker://19.3.5',
+        });
+      }
+    },
+    newClusterState(LAB_CLUSTER),
+  );
   const wrapper = join(control.optDir, KUBECTL_PATH.replace(/^\/opt\//, ''));
   mkdirSync(dirname(wrapper), { recursive: true, mode: 0o755 });
   writeIfChanged(`${wrapper}.mjs`, bundleKubectl(), 0o644);

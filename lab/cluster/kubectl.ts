@@ -9,7 +9,13 @@
 //   delete node NAME
 // jsonpath: kubectl's `{.a.b}`, `{.items[*].x}`, `{.a[0]}`, `{.a[?(@.k=="v")].x}` and literal text; no range/end.
 import { pathToFileURL } from 'node:url';
-import { type ClusterNode, type ClusterState, KUBERNETES_VERSION, readClusterState, updateClusterState } from './state.js';
+import {
+  type ClusterNode,
+  type ClusterState,
+  KUBERNETES_VERSION,
+  readClusterState,
+  updateClusterState,
+} from './state.js';
 
 export interface KubectlResult {
   code: number;
@@ -19,16 +25,21 @@ export interface KubectlResult {
 
 class KubectlError extends Error {}
 
-const notFound = (kind: string, name: string) => new KubectlError(`Error from server (NotFound): ${kind} "${name}" not found`);
-const notImplemented = (what: string) => new KubectlError(`error: the kubectl stand-in (play lab, a test double) does not implement ${what}`);
+const notFound = (kind: string, name: string) =>
+  new KubectlError(`Error from server (NotFound): ${kind} "${name}" not found`);
+const notImplemented = (what: string) =>
+  new KubectlError(`error: the kubectl stand-in (play lab, a test double) does not implement ${what}`);
 
 // ---- objects as the API server returns them ----
 
 function nodeObject(n: ClusterNode): Record<string, unknown> {
   const os = n.os ?? 'linux';
   const labels: Record<string, string> = {
-    'beta.kubernetes.io/arch': 'amd64', 'beta.kubernetes.io/os': os,
-    'kubernetes.io/arch': 'amd64', 'kubernetes.io/hostname': n.name, 'kubernetes.io/os': os,
+    'beta.kubernetes.io/arch': 'amd64',
+    'beta.kubernetes.io/os': os,
+    'kubernetes.io/arch': 'amd64',
+    'kubernetes.io/hostname': n.name,
+    'kubernetes.io/os': os,
   };
   for (const role of n.roles ?? []) labels[`node-role.kubernetes.io/${role}`] = '';
   const changed = n.updatedAt ?? n.registeredAt;
@@ -39,21 +50,31 @@ function nodeObject(n: ClusterNode): Record<string, unknown> {
     spec: {
       podCIDR: n.podCIDR,
       podCIDRs: [n.podCIDR],
-      ...(n.unschedulable ? {
-        taints: [{ effect: 'NoSchedule', key: 'node.kubernetes.io/unschedulable', timeAdded: changed.replace(/\.\d+Z$/, 'Z') }],
-        unschedulable: true,
-      } : {}),
+      ...(n.unschedulable
+        ? {
+            taints: [
+              {
+                effect: 'NoSchedule',
+                key: 'node.kubernetes.io/unschedulable',
+                timeAdded: changed.replace(/\.\d+Z$/, 'Z'),
+              },
+            ],
+            unschedulable: true,
+          }
+        : {}),
     },
     status: {
       addresses: n.addresses,
-      conditions: [{
-        lastHeartbeatTime: changed.replace(/\.\d+Z$/, 'Z'),
-        lastTransitionTime: changed.replace(/\.\d+Z$/, 'Z'),
-        message: n.ready ? 'kubelet is posting ready status' : 'kubelet stopped posting node status.',
-        reason: n.ready ? 'KubeletReady' : 'NodeStatusUnknown',
-        status: n.ready ? 'True' : 'False',
-        type: 'Ready',
-      }],
+      conditions: [
+        {
+          lastHeartbeatTime: changed.replace(/\.\d+Z$/, 'Z'),
+          lastTransitionTime: changed.replace(/\.\d+Z$/, 'Z'),
+          message: n.ready ? 'kubelet is posting ready status' : 'kubelet stopped posting node status.',
+          reason: n.ready ? 'KubeletReady' : 'NodeStatusUnknown',
+          status: n.ready ? 'True' : 'False',
+          type: 'Ready',
+        },
+      ],
       nodeInfo: {
         architecture: 'amd64',
         containerRuntimeVersion: n.containerRuntime ?? 'docker://19.3.5',
@@ -71,7 +92,11 @@ function dnsServiceObject(s: ClusterState): Record<string, unknown> {
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { labels: { 'k8s-app': 'kube-dns', 'kubernetes.io/name': 'KubeDNS' }, name: 'kube-dns', namespace: 'kube-system' },
+    metadata: {
+      labels: { 'k8s-app': 'kube-dns', 'kubernetes.io/name': 'KubeDNS' },
+      name: 'kube-dns',
+      namespace: 'kube-system',
+    },
     spec: {
       clusterIP: s.dnsServiceIP,
       ports: [
@@ -102,7 +127,8 @@ export function humanDuration(ms: number): string {
   const hours = Math.floor(seconds / 3600);
   if (hours < 8) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
   if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
+  if (hours < 24 * 8)
+    return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
   if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
   if (hours < 24 * 365 * 8) {
     const days = Math.floor(hours / 24) % 365;
@@ -114,7 +140,9 @@ export function humanDuration(ms: number): string {
 /** kubectl's tabwriter (minwidth 6, padding 3, blanks); the last column unpadded. */
 export function table(rows: readonly string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(6, ...rows.map((r) => r[c]!.length + 3)));
-  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('') + '\n').join('');
+  return rows
+    .map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('') + '\n')
+    .join('');
 }
 
 function nodeStatus(n: ClusterNode): string {
@@ -124,14 +152,28 @@ function nodeStatus(n: ClusterNode): string {
 function nodeRows(nodes: readonly ClusterNode[], wide: boolean, now: number): string[][] {
   const head = ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION'];
   if (wide) head.push('INTERNAL-IP', 'EXTERNAL-IP', 'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME');
-  return [head, ...nodes.map((n) => {
-    const row = [n.name, nodeStatus(n), n.roles?.length ? n.roles.join(',') : '<none>', humanDuration(now - Date.parse(n.registeredAt)), n.kubeletVersion ?? KUBERNETES_VERSION];
-    if (wide) {
-      row.push(n.addresses.find((a) => a.type === 'InternalIP')?.address ?? '<none>', '<none>', n.osImage || '<unknown>',
-        n.kernelVersion || '<unknown>', n.containerRuntime ?? 'docker://19.3.5');
-    }
-    return row;
-  })];
+  return [
+    head,
+    ...nodes.map((n) => {
+      const row = [
+        n.name,
+        nodeStatus(n),
+        n.roles?.length ? n.roles.join(',') : '<none>',
+        humanDuration(now - Date.parse(n.registeredAt)),
+        n.kubeletVersion ?? KUBERNETES_VERSION,
+      ];
+      if (wide) {
+        row.push(
+          n.addresses.find((a) => a.type === 'InternalIP')?.address ?? '<none>',
+          '<none>',
+          n.osImage || '<unknown>',
+          n.kernelVersion || '<unknown>',
+          n.containerRuntime ?? 'docker://19.3.5',
+        );
+      }
+      return row;
+    }),
+  ];
 }
 
 // ---- jsonpath (kubectl's subset) ----
@@ -145,7 +187,8 @@ function parseExpression(expr: string): Step[] {
   while (i < expr.length) {
     if (expr[i] === '.') {
       const m = /^\.([A-Za-z0-9_-]+)/.exec(expr.slice(i));
-      if (!m) throw new KubectlError(`error: error parsing jsonpath {${expr}}, unrecognized character in action: U+002E '.'`);
+      if (!m)
+        throw new KubectlError(`error: error parsing jsonpath {${expr}}, unrecognized character in action: U+002E '.'`);
       steps.push({ field: m[1]! });
       i += m[0].length;
     } else if (expr[i] === '[') {
@@ -170,14 +213,18 @@ function evaluate(root: unknown, steps: readonly Step[]): unknown[] {
     const next: unknown[] = [];
     for (const v of current) {
       if ('field' in step) {
-        if (v && typeof v === 'object' && !Array.isArray(v) && step.field in v) next.push((v as Record<string, unknown>)[step.field]);
+        if (v && typeof v === 'object' && !Array.isArray(v) && step.field in v)
+          next.push((v as Record<string, unknown>)[step.field]);
       } else if ('index' in step) {
         if (!Array.isArray(v)) continue;
         if (step.index === '*') next.push(...v);
         else if (step.index < v.length) next.push(v[step.index]);
       } else if (Array.isArray(v)) {
         for (const item of v) {
-          const got = evaluate(item, step.filter.path.map((field) => ({ field })));
+          const got = evaluate(
+            item,
+            step.filter.path.map((field) => ({ field })),
+          );
           if (got.length > 0 && String(got[0]) === step.filter.value) next.push(item);
         }
       }
@@ -193,13 +240,18 @@ export function jsonpath(template: string, obj: unknown): string {
   let i = 0;
   while (i < template.length) {
     const open = template.indexOf('{', i);
-    if (open < 0) { out += template.slice(i); break; }
+    if (open < 0) {
+      out += template.slice(i);
+      break;
+    }
     out += template.slice(i, open);
     const close = template.indexOf('}', open);
     if (close < 0) throw new KubectlError(`error: error parsing jsonpath ${template}, unclosed action`);
     const expr = template.slice(open + 1, close).trim();
     if (/^(range|end)\b/.test(expr)) throw notImplemented('jsonpath range/end');
-    out += evaluate(obj, parseExpression(expr)).map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v))).join(' ');
+    out += evaluate(obj, parseExpression(expr))
+      .map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)))
+      .join(' ');
     i = close + 1;
   }
   return out;
@@ -228,11 +280,14 @@ function parseArgs(args: readonly string[]): Parsed {
       if (v === undefined) throw new KubectlError(`error: flag needs an argument: ${name}`);
       return v;
     };
-    if (a === '-o' || a.startsWith('-o=') || a === '--output' || a.startsWith('--output=')) p.output = value(a.split('=')[0]!);
+    if (a === '-o' || a.startsWith('-o=') || a === '--output' || a.startsWith('--output='))
+      p.output = value(a.split('=')[0]!);
     else if (/^-o[a-z]/.test(a)) p.output = a.slice(2);
-    else if (a === '-n' || a.startsWith('-n=') || a === '--namespace' || a.startsWith('--namespace=')) p.namespace = value(a.split('=')[0]!);
+    else if (a === '-n' || a.startsWith('-n=') || a === '--namespace' || a.startsWith('--namespace='))
+      p.namespace = value(a.split('=')[0]!);
     else if (a.startsWith('--timeout=') || a === '--timeout') p.timeout = value('--timeout');
-    else if (a.startsWith('--kubeconfig=') || a === '--kubeconfig') value('--kubeconfig'); // the stand-in has one cluster
+    else if (a.startsWith('--kubeconfig=') || a === '--kubeconfig')
+      value('--kubeconfig'); // the stand-in has one cluster
     else if (BOOLEAN_FLAGS.has(a.split('=')[0]!)) p.flags.add(a.split('=')[0]!);
     else if (a.startsWith('-')) throw notImplemented(`the flag ${a}`);
     else p.words.push(a);
@@ -250,13 +305,22 @@ function resource(words: readonly string[]): [string, string | undefined] {
   if (more.length > 0) throw notImplemented('more than one resource name');
   const slash = first.indexOf('/');
   if (slash > 0) {
-    if (second !== undefined) throw new KubectlError('error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form');
+    if (second !== undefined)
+      throw new KubectlError(
+        'error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form',
+      );
     return [first.slice(0, slash), first.slice(slash + 1)];
   }
   return [first, second];
 }
 
-function render(p: Parsed, one: unknown | undefined, all: unknown[], name: (o: unknown) => string, tableText: () => string): string {
+function render(
+  p: Parsed,
+  one: unknown | undefined,
+  all: unknown[],
+  name: (o: unknown) => string,
+  tableText: () => string,
+): string {
   const out = p.output;
   const target = one ?? list(all);
   if (out === undefined || out === 'wide') return tableText();
@@ -269,7 +333,10 @@ function render(p: Parsed, one: unknown | undefined, all: unknown[], name: (o: u
 
 function mustState(file: string): ClusterState {
   const s = readClusterState(file);
-  if (!s) throw new KubectlError('The connection to the server 198.18.0.5:6443 was refused - did you specify the right host or port?');
+  if (!s)
+    throw new KubectlError(
+      'The connection to the server 198.18.0.5:6443 was refused - did you specify the right host or port?',
+    );
   return s;
 }
 
@@ -278,20 +345,51 @@ function get(file: string, p: Parsed, now: number): KubectlResult {
   const s = mustState(file);
   if (NODE_KINDS.has(kind)) {
     const nodes = Object.values(s.nodes).sort((a, b) => a.name.localeCompare(b.name));
-    const chosen = name === undefined ? nodes : [s.nodes[name] ?? (() => { throw notFound('nodes', name); })()];
-    if (chosen.length === 0 && (p.output === undefined || p.output === 'wide')) return { code: 0, stdout: '', stderr: 'No resources found\n' };
-    const stdout = render(p, name === undefined ? undefined : nodeObject(chosen[0]!), chosen.map(nodeObject),
-      (o) => `node/${((o as { metadata: { name: string } }).metadata.name)}`, () => table(nodeRows(chosen, p.output === 'wide', now)));
+    const chosen =
+      name === undefined
+        ? nodes
+        : [
+            s.nodes[name] ??
+              (() => {
+                throw notFound('nodes', name);
+              })(),
+          ];
+    if (chosen.length === 0 && (p.output === undefined || p.output === 'wide'))
+      return { code: 0, stdout: '', stderr: 'No resources found\n' };
+    const stdout = render(
+      p,
+      name === undefined ? undefined : nodeObject(chosen[0]!),
+      chosen.map(nodeObject),
+      (o) => `node/${(o as { metadata: { name: string } }).metadata.name}`,
+      () => table(nodeRows(chosen, p.output === 'wide', now)),
+    );
     return { code: 0, stdout, stderr: '' };
   }
   if (SERVICE_KINDS.has(kind)) {
     const ns = p.namespace ?? 'default';
     const services = ns === 'kube-system' ? [dnsServiceObject(s)] : [];
     if (name !== undefined && (ns !== 'kube-system' || name !== 'kube-dns')) throw notFound('services', name);
-    if (services.length === 0 && (p.output === undefined || p.output === 'wide')) return { code: 0, stdout: '', stderr: `No resources found in ${ns} namespace.\n` };
-    const rows = [['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE', ...(p.output === 'wide' ? ['SELECTOR'] : [])],
-      ...services.map(() => ['kube-dns', 'ClusterIP', s.dnsServiceIP, '<none>', '53/UDP,53/TCP,9153/TCP', '10d', ...(p.output === 'wide' ? ['k8s-app=kube-dns'] : [])])];
-    const stdout = render(p, name === undefined ? undefined : services[0], services, () => 'service/kube-dns', () => table(rows));
+    if (services.length === 0 && (p.output === undefined || p.output === 'wide'))
+      return { code: 0, stdout: '', stderr: `No resources found in ${ns} namespace.\n` };
+    const rows = [
+      ['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE', ...(p.output === 'wide' ? ['SELECTOR'] : [])],
+      ...services.map(() => [
+        'kube-dns',
+        'ClusterIP',
+        s.dnsServiceIP,
+        '<none>',
+        '53/UDP,53/TCP,9153/TCP',
+        '10d',
+        ...(p.output === 'wide' ? ['k8s-app=kube-dns'] : []),
+      ]),
+    ];
+    const stdout = render(
+      p,
+      name === undefined ? undefined : services[0],
+      services,
+      () => 'service/kube-dns',
+      () => table(rows),
+    );
     return { code: 0, stdout, stderr: '' };
   }
   throw notImplemented(`get ${kind}`);
@@ -332,7 +430,11 @@ export function kubectl(file: string, args: readonly string[], now = Date.now())
         // No pods are modelled: cordoning is all there is, and nothing is evicted.
         const name = oneNode(p, verb);
         const changed = setUnschedulable(file, name, true);
-        return { code: 0, stdout: `node/${name} ${changed ? '' : 'already '}cordoned\nnode/${name} drained\n`, stderr: '' };
+        return {
+          code: 0,
+          stdout: `node/${name} ${changed ? '' : 'already '}cordoned\nnode/${name} drained\n`,
+          stderr: '',
+        };
       }
       case 'delete': {
         const [kind, name] = resource(p.words.slice(1));

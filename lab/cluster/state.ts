@@ -73,7 +73,8 @@ export function parseCidr(cidr: string): { base: number; prefix: number } {
   const prefix = Number(m[2]);
   const base = ipToInt(m[1]!);
   const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
-  if ((base & mask) >>> 0 !== base) throw new RangeError(`${cidr}: host bits set (the network is ${intToIp((base & mask) >>> 0)}/${prefix})`);
+  if ((base & mask) >>> 0 !== base)
+    throw new RangeError(`${cidr}: host bits set (the network is ${intToIp((base & mask) >>> 0)}/${prefix})`);
   return { base, prefix };
 }
 
@@ -101,8 +102,16 @@ export function allocatePodCidr(clusterCIDR: string, used: readonly string[], ma
 
 // ---- the file ----
 
-export function newClusterState(values: { clusterCIDR: string; serviceCIDR: string; dnsServiceIP: string } = LAB_CLUSTER): ClusterState {
-  return { version: 1, clusterCIDR: values.clusterCIDR, serviceCIDR: values.serviceCIDR, dnsServiceIP: values.dnsServiceIP, nodes: {} };
+export function newClusterState(
+  values: { clusterCIDR: string; serviceCIDR: string; dnsServiceIP: string } = LAB_CLUSTER,
+): ClusterState {
+  return {
+    version: 1,
+    clusterCIDR: values.clusterCIDR,
+    serviceCIDR: values.serviceCIDR,
+    dnsServiceIP: values.dnsServiceIP,
+    nodes: {},
+  };
 }
 
 export function readClusterState(file: string): ClusterState | undefined {
@@ -114,7 +123,8 @@ export function readClusterState(file: string): ClusterState | undefined {
     throw e;
   }
   const state = JSON.parse(text) as ClusterState;
-  if (state.version !== 1 || typeof state.nodes !== 'object' || state.nodes === null) throw new Error(`${file}: not a simulated cluster state (version 1)`);
+  if (state.version !== 1 || typeof state.nodes !== 'object' || state.nodes === null)
+    throw new Error(`${file}: not a simulated cluster state (version 1)`);
   return state;
 }
 
@@ -157,7 +167,11 @@ export function withClusterLock<T>(file: string, fn: () => T, timeoutMs = 10_000
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       let holder = NaN;
-      try { holder = Number(readFileSync(lock, 'utf8').trim()); } catch { /* just released */ }
+      try {
+        holder = Number(readFileSync(lock, 'utf8').trim());
+      } catch {
+        /* just released */
+      }
       if (Number.isInteger(holder) && holder > 0 && !pidAlive(holder)) {
         rmSync(lock, { force: true });
         continue;
@@ -191,10 +205,20 @@ export function updateClusterState<T>(file: string, change: (state: ClusterState
 }
 
 /** Registers (or re-registers) a node: a new node gets the first free /24; an existing one keeps its pod CIDR. */
-export function registerNode(state: ClusterState, node: Omit<ClusterNode, 'podCIDR' | 'registeredAt' | 'unschedulable'> & Partial<Pick<ClusterNode, 'podCIDR' | 'unschedulable'>>, now = new Date()): ClusterNode {
+export function registerNode(
+  state: ClusterState,
+  node: Omit<ClusterNode, 'podCIDR' | 'registeredAt' | 'unschedulable'> &
+    Partial<Pick<ClusterNode, 'podCIDR' | 'unschedulable'>>,
+  now = new Date(),
+): ClusterNode {
   const existing = state.nodes[node.name];
-  const podCIDR = existing?.podCIDR ?? node.podCIDR
-    ?? allocatePodCidr(state.clusterCIDR, Object.values(state.nodes).map((n) => n.podCIDR));
+  const podCIDR =
+    existing?.podCIDR ??
+    node.podCIDR ??
+    allocatePodCidr(
+      state.clusterCIDR,
+      Object.values(state.nodes).map((n) => n.podCIDR),
+    );
   const record: ClusterNode = {
     ...existing,
     ...node,

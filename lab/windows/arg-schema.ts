@@ -10,7 +10,15 @@ type Spec = string;
 type Schema = { [F in PlayFunctionName]: { [K in keyof Required<ArgsOf<F>>]: Spec } };
 
 const START_MODE = 'enum:Auto,Manual,Disabled';
-const RULE = { name: 'string', displayName: 'string', enabled: 'boolean', direction: 'enum:Inbound,Outbound', protocol: 'string', localPort: 'string', action: 'enum:Allow,Block' };
+const RULE = {
+  name: 'string',
+  displayName: 'string',
+  enabled: 'boolean',
+  direction: 'enum:Inbound,Outbound',
+  protocol: 'string',
+  localPort: 'string',
+  action: 'enum:Allow,Block',
+};
 
 export const ARG_SCHEMA: Schema = {
   'Get-PlayOsInfo': {},
@@ -29,17 +37,41 @@ export const ARG_SCHEMA: Schema = {
   'Get-PlayFile': { path: 'string', maxBytes: 'number' },
   'Set-PlayFile': { path: 'string', contentBase64: 'string', expectedSha256: 'string|null' },
   'Get-PlayRegistryValue': { path: 'string', name: 'string' },
-  'Set-PlayRegistryValue': { path: 'string', name: 'string', type: 'enum:String,ExpandString,DWord,QWord,MultiString,Binary', data: 'data' },
+  'Set-PlayRegistryValue': {
+    path: 'string',
+    name: 'string',
+    type: 'enum:String,ExpandString,DWord,QWord,MultiString,Binary',
+    data: 'data',
+  },
   'Get-PlayService': { name: 'string' },
   'Set-PlayService': {
-    name: 'string', create: 'boolean', binPath: 'string?', displayName: 'string?', startMode: `${START_MODE}?`,
-    dependencies: 'string[]?', account: 'string?', password: 'string?',
+    name: 'string',
+    create: 'boolean',
+    binPath: 'string?',
+    displayName: 'string?',
+    startMode: `${START_MODE}?`,
+    dependencies: 'string[]?',
+    account: 'string?',
+    password: 'string?',
   },
   'Set-PlayServiceState': { name: 'string', action: 'enum:start,stop,restart' },
   'Get-PlayNssmService': { name: 'string' },
-  'Set-PlayNssmService': { name: 'string', install: 'boolean', application: 'string?', appParameters: 'string?', appDirectory: 'string?', dependOnService: 'string[]?' },
+  'Set-PlayNssmService': {
+    name: 'string',
+    install: 'boolean',
+    application: 'string?',
+    appParameters: 'string?',
+    appDirectory: 'string?',
+    dependOnService: 'string[]?',
+  },
   'Get-PlayHnsNetwork': { name: 'string' },
-  'New-PlayHnsNetwork': { name: 'string', type: 'enum:L2Bridge', addressPrefix: 'string', gateway: 'string', adapterName: 'string' },
+  'New-PlayHnsNetwork': {
+    name: 'string',
+    type: 'enum:L2Bridge',
+    addressPrefix: 'string',
+    gateway: 'string',
+    adapterName: 'string',
+  },
   'Remove-PlayHnsNetwork': { name: 'string' },
   'Get-PlayHnsEndpoint': { name: 'string' },
   'New-PlayHnsEndpoint': { name: 'string', networkName: 'string', ipAddress: 'string', gateway: 'string' },
@@ -54,7 +86,13 @@ export const ARG_SCHEMA: Schema = {
   'Get-PlayAutoUpdate': {},
   'Set-PlayAutoUpdate': { enabled: 'boolean' },
   'Get-PlayNetAdapters': { macAddresses: 'string[]' },
-  'Set-PlayNetAdapter': { macAddress: 'string', newName: 'string?', ipv4: 'string[]?', gateway: 'string?', dnsServers: 'string[]?' },
+  'Set-PlayNetAdapter': {
+    macAddress: 'string',
+    newName: 'string?',
+    ipv4: 'string[]?',
+    gateway: 'string?',
+    dnsServers: 'string[]?',
+  },
   'Get-PlayDnsClient': {},
   'Set-PlayDnsClient': { primaryDomain: 'string?', suffixSearchList: 'string[]?' },
   'Get-PlayNetworkCleanup': {},
@@ -64,22 +102,36 @@ export const ARG_SCHEMA: Schema = {
 function fits(spec: string, v: unknown): boolean {
   if (spec.startsWith('enum:')) return typeof v === 'string' && spec.slice(5).split(',').includes(v);
   switch (spec) {
-    case 'string': return typeof v === 'string';
-    case 'number': return typeof v === 'number' && Number.isFinite(v);
-    case 'boolean': return typeof v === 'boolean';
-    case 'string[]': return Array.isArray(v) && v.every((x) => typeof x === 'string');
-    case 'data': return typeof v === 'string' || typeof v === 'number' || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'string[]':
+      return Array.isArray(v) && v.every((x) => typeof x === 'string');
+    case 'data':
+      return (
+        typeof v === 'string' || typeof v === 'number' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))
+      );
   }
   throw new Error(`bad spec ${spec}`);
 }
 
 /** Throws a WindowsError for an argument that does not fit the contract of `fn`. */
 export function checkArgs(fn: PlayFunctionName, args: unknown): void {
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) throw badArgument(fn, '(the argument)', 'an object', args);
+  if (args === null || typeof args !== 'object' || Array.isArray(args))
+    throw badArgument(fn, '(the argument)', 'an object', args);
   const schema = ARG_SCHEMA[fn] as Record<string, Spec>;
   const given = args as Record<string, unknown>;
   for (const key of Object.keys(given)) {
-    if (!(key in schema)) throw badArgument(fn, key, `absent (the contract has: ${Object.keys(schema).join(', ') || 'no fields'})`, given[key]);
+    if (!(key in schema))
+      throw badArgument(
+        fn,
+        key,
+        `absent (the contract has: ${Object.keys(schema).join(', ') || 'no fields'})`,
+        given[key],
+      );
   }
   for (const [key, raw] of Object.entries(schema)) {
     const optional = raw.endsWith('?');
@@ -88,6 +140,7 @@ export function checkArgs(fn: PlayFunctionName, args: unknown): void {
     const v = given[key];
     if (v === undefined && optional) continue;
     if (v === null && (nullable || optional)) continue;
-    if (!fits(spec, v)) throw badArgument(fn, key, `${spec.replace(/^enum:/, 'one of ')}${nullable ? ' or null' : ''}`, v);
+    if (!fits(spec, v))
+      throw badArgument(fn, key, `${spec.replace(/^enum:/, 'one of ')}${nullable ? ' or null' : ''}`, v);
   }
 }

@@ -69,7 +69,10 @@ export function registrationView(node: SimulatedWindowsNode, address?: string): 
     canRegister: kubeletRunning && validKubeconfig(s, flagValue(command, 'kubeconfig')),
     ready: kubeletRunning && proxyRunning,
     facts: {
-      addresses: [...(ip ? [{ type: 'InternalIP' as const, address: ip }] : []), { type: 'Hostname', address: name ?? s.hostname.toLowerCase() }],
+      addresses: [
+        ...(ip ? [{ type: 'InternalIP' as const, address: ip }] : []),
+        { type: 'Hostname', address: name ?? s.hostname.toLowerCase() },
+      ],
       os: 'windows',
       osImage: s.os.caption.replace(/^Microsoft /, ''),
       kernelVersion: `${s.os.version.split('.').slice(0, 2).join('.')}.${s.os.build}.${s.os.revision}`,
@@ -86,11 +89,21 @@ export function syncRegistration(node: SimulatedWindowsNode, clusterState: strin
   const view = registrationView(node, address);
   const name = view.name;
   if (!name) return;
-  const needed = (current: ClusterNode | undefined) => (current
-    ? current.ready !== view.ready || (view.canRegister && !same({ ...view.facts }, {
-      addresses: current.addresses, os: current.os, osImage: current.osImage, kernelVersion: current.kernelVersion, containerRuntime: current.containerRuntime,
-    }))
-    : view.canRegister);
+  const needed = (current: ClusterNode | undefined) =>
+    current
+      ? current.ready !== view.ready ||
+        (view.canRegister &&
+          !same(
+            { ...view.facts },
+            {
+              addresses: current.addresses,
+              os: current.os,
+              osImage: current.osImage,
+              kernelVersion: current.kernelVersion,
+              containerRuntime: current.containerRuntime,
+            },
+          ))
+      : view.canRegister;
   if (!needed(readClusterState(clusterState)?.nodes[name])) return;
   updateClusterState(clusterState, (st) => {
     const current = st.nodes[name];
@@ -105,15 +118,23 @@ export function syncRegistration(node: SimulatedWindowsNode, clusterState: strin
 
 /** Syncs now and after every change of the node's state; returns the detach function. A failure (a
  *  broken cluster file) is logged, never thrown into the node's calls. */
-export function attachClusterRegistration(node: SimulatedWindowsNode, clusterState: string, o: { address?: string; log?: (line: string) => void } = {}): () => void {
+export function attachClusterRegistration(
+  node: SimulatedWindowsNode,
+  clusterState: string,
+  o: { address?: string; log?: (line: string) => void } = {},
+): () => void {
   const sync = () => {
     try {
       syncRegistration(node, clusterState, o.address);
     } catch (e) {
-      (o.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(`${node.state.hostname}: cluster registration failed: ${(e as Error).message}`);
+      (o.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(
+        `${node.state.hostname}: cluster registration failed: ${(e as Error).message}`,
+      );
     }
   };
   node.on('state-changed', sync);
   sync();
-  return () => { node.off('state-changed', sync); };
+  return () => {
+    node.off('state-changed', sync);
+  };
 }

@@ -13,7 +13,11 @@ export const DOWNLOADS = 'C:\\Users\\Administrator\\Downloads';
 
 /** Real KBs of Windows Server 2019 (1809) and one for 1903, which does not apply to 17763. */
 export const DEFAULT_MSU: readonly MsuRecord[] = [
-  { fileName: 'windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7609b9a9e68d81.msu', kb: 'KB4549949', revision: 1158 },
+  {
+    fileName: 'windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7609b9a9e68d81.msu',
+    kb: 'KB4549949',
+    revision: 1158,
+  },
   { fileName: 'windows10.0-kb4538461-x64.msu', kb: 'KB4538461', revision: 1098 },
   { fileName: 'windows10.0-kb4532691-x64.msu', kb: 'KB4532691', revision: 1039 },
   { fileName: 'windows10.0-kb4534273-x64.msu', kb: 'KB4534273', revision: 973 },
@@ -26,14 +30,24 @@ export const DEFAULT_MSU: readonly MsuRecord[] = [
  * pulls from only when daemon.json lists it in insecure-registries (docs/domain.md#step-5-docker).
  */
 export const DEFAULT_REGISTRY: readonly { reference: string; id: string; http: boolean }[] = [
-  { reference: 'mcr.microsoft.com/windows/nanoserver:10.0.17763.973', id: 'sha256:b5e70b774fa4dac4d7b1a87533bebe035eac894952580fee9e4bc2ecca90c5b2', http: false },
-  { reference: 'registry.lab.test:5000/pause:1809', id: 'sha256:4eef7cb8e612b454f96a61813c4d6115750d227c03b2711788e1034468da17c9', http: true },
+  {
+    reference: 'mcr.microsoft.com/windows/nanoserver:10.0.17763.973',
+    id: 'sha256:b5e70b774fa4dac4d7b1a87533bebe035eac894952580fee9e4bc2ecca90c5b2',
+    http: false,
+  },
+  {
+    reference: 'registry.lab.test:5000/pause:1809',
+    id: 'sha256:4eef7cb8e612b454f96a61813c4d6115750d227c03b2711788e1034468da17c9',
+    http: true,
+  },
 ];
 
 /** The MAC of a lab node's NIC i (0: eth0, 1: eth1), stable per hostname, in Hyper-V's 00-15-5D range. */
 export function labMac(hostname: string, i: number): string {
   const h = createHash('sha256').update(hostname.toLowerCase()).digest();
-  return ['00', '15', '5D', h[0]!, h[1]!, i + 1].map((x) => (typeof x === 'string' ? x : x.toString(16).padStart(2, '0').toUpperCase())).join('-');
+  return ['00', '15', '5D', h[0]!, h[1]!, i + 1]
+    .map((x) => (typeof x === 'string' ? x : x.toString(16).padStart(2, '0').toUpperCase()))
+    .join('-');
 }
 
 /**
@@ -49,34 +63,67 @@ export function upgradeNodeState(loaded: NodeState): NodeState {
   }
   const adapters = state.adapters as unknown[];
   if (adapters.some((a) => typeof a === 'string')) {
-    state.adapters = adapters.map((a, i) => (typeof a === 'string' ? { ...(fresh.adapters as NodeState['adapters'])[i % 2]!, name: a, macAddress: labMac(loaded.hostname, i) } : a as NodeState['adapters'][number]));
+    state.adapters = adapters.map((a, i) =>
+      typeof a === 'string'
+        ? { ...(fresh.adapters as NodeState['adapters'])[i % 2]!, name: a, macAddress: labMac(loaded.hostname, i) }
+        : (a as NodeState['adapters'][number]),
+    );
   }
   return state;
 }
 
 function service(name: string, displayName: string, binPath: string, more: Partial<ServiceRecord> = {}): ServiceRecord {
   return {
-    name, displayName, binPath, type: 'own', startMode: 'Manual', account: 'LocalSystem', dependencies: [],
-    state: 'Stopped', pid: 0, win32ExitCode: 1077, pausable: false, ...more,
+    name,
+    displayName,
+    binPath,
+    type: 'own',
+    startMode: 'Manual',
+    account: 'LocalSystem',
+    dependencies: [],
+    state: 'Stopped',
+    pid: 0,
+    win32ExitCode: 1077,
+    pausable: false,
+    ...more,
   };
 }
 
 export function defaultNodeState(hostname: string, now = new Date()): NodeState {
   const svchost = (group: string) => `C:\\Windows\\system32\\svchost.exe -k ${group}`;
   const services = [
-    service('W32Time', 'Windows Time', svchost('LocalService'), { type: 'share', account: 'NT AUTHORITY\\LocalService', startMode: 'Manual' }),
+    service('W32Time', 'Windows Time', svchost('LocalService'), {
+      type: 'share',
+      account: 'NT AUTHORITY\\LocalService',
+      startMode: 'Manual',
+    }),
     service('wuauserv', 'Windows Update', svchost('netsvcs -p'), { type: 'share', startMode: 'Manual' }),
-    service('ssh-agent', 'OpenSSH Authentication Agent', 'C:\\Windows\\System32\\OpenSSH\\ssh-agent.exe', { startMode: 'Disabled' }),
-    service('WinRM', 'Windows Remote Management (WS-Management)', svchost('NetworkService -p'), { type: 'share', account: 'NT AUTHORITY\\NetworkService', startMode: 'Auto' }),
+    service('ssh-agent', 'OpenSSH Authentication Agent', 'C:\\Windows\\System32\\OpenSSH\\ssh-agent.exe', {
+      startMode: 'Disabled',
+    }),
+    service('WinRM', 'Windows Remote Management (WS-Management)', svchost('NetworkService -p'), {
+      type: 'share',
+      account: 'NT AUTHORITY\\NetworkService',
+      startMode: 'Auto',
+    }),
   ];
   const s: NodeState = {
     version: 1,
     hostname,
-    os: { caption: 'Microsoft Windows Server 2019 Datacenter', version: '10.0.17763', build: 17763, revision: 973, lastBootUpTime: bootTime(now) },
+    os: {
+      caption: 'Microsoft Windows Server 2019 Datacenter',
+      version: '10.0.17763',
+      build: 17763,
+      revision: 973,
+      lastBootUpTime: bootTime(now),
+    },
     boot: { phase: 'up', until: null },
     bootCount: 1,
     pending: [],
-    hotfixes: [{ kb: 'KB4523204', installedOn: '2020-01-15' }, { kb: 'KB4534273', installedOn: '2020-01-15' }],
+    hotfixes: [
+      { kb: 'KB4523204', installedOn: '2020-01-15' },
+      { kb: 'KB4534273', installedOn: '2020-01-15' },
+    ],
     msuCatalogue: Object.fromEntries(DEFAULT_MSU.map((m) => [m.fileName.toLowerCase(), m])),
     features: {
       containers: { name: 'Containers', installState: 'Available', restartNeeded: true },
@@ -100,7 +147,14 @@ export function defaultNodeState(hostname: string, now = new Date()): NodeState 
     nssm: {},
     // Named as a node prepared by field note A would be, on DHCP until a netAdapters step says otherwise.
     adapters: ['eth0', 'eth1'].map((name, i) => ({
-      name, macAddress: labMac(hostname, i), interfaceIndex: 4 + i * 3, physical: true, dhcp: true, ipv4: [], gateway: null, dnsServers: [],
+      name,
+      macAddress: labMac(hostname, i),
+      interfaceIndex: 4 + i * 3,
+      physical: true,
+      dhcp: true,
+      ipv4: [],
+      gateway: null,
+      dnsServers: [],
     })),
     pnpNetDevices: [0, 1].map((i) => ({
       instanceId: `VMBUS\\{${labMac(hostname, i).replace(/-/g, '').toLowerCase()}-0000-0000-0000-000000000000}\\5&${i}`,
@@ -111,20 +165,27 @@ export function defaultNodeState(hostname: string, now = new Date()): NodeState 
     hns: { networks: [], endpoints: [] },
     firewall: {
       'winrm-http-in-tcp': {
-        name: 'WINRM-HTTP-In-TCP', displayName: 'Windows Remote Management (HTTP-In)', enabled: true,
-        direction: 'Inbound', protocol: 'TCP', localPort: '5985', action: 'Allow',
+        name: 'WINRM-HTTP-In-TCP',
+        displayName: 'Windows Remote Management (HTTP-In)',
+        enabled: true,
+        direction: 'Inbound',
+        protocol: 'TCP',
+        localPort: '5985',
+        action: 'Allow',
       },
     },
     timeZone: 'UTC',
     nextPid: 1000,
   };
-  for (const dir of ['C:\\Windows\\System32', 'C:\\ProgramData', 'C:\\Program Files', DOWNLOADS]) makeDirectory(s, filePath(dir));
-  for (const m of DEFAULT_MSU) writeFile(s, `${DOWNLOADS}\\${m.fileName}`, Buffer.from(`MSCF simulated update package ${m.kb}\n`));
+  for (const dir of ['C:\\Windows\\System32', 'C:\\ProgramData', 'C:\\Program Files', DOWNLOADS])
+    makeDirectory(s, filePath(dir));
+  for (const m of DEFAULT_MSU)
+    writeFile(s, `${DOWNLOADS}\\${m.fileName}`, Buffer.from(`MSCF simulated update package ${m.kb}\n`));
 
   const servers = 'HKLM:\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\DateTime\\Servers';
   setValue(s, servers, '(default)', 'String', '1');
-  ['time.windows.com', 'time-nw.nist.gov', 'time-a.nist.gov', 'time-b.nist.gov', 'time.nist.gov']
-    .forEach((host, i) => setValue(s, servers, String(i + 1), 'String', host));
+  const hosts = ['time.windows.com', 'time-nw.nist.gov', 'time-a.nist.gov', 'time-b.nist.gov', 'time.nist.gov'];
+  for (const [i, host] of hosts.entries()) setValue(s, servers, String(i + 1), 'String', host);
   const w32 = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\W32Time\\Parameters';
   setValue(s, w32, 'NtpServer', 'String', 'time.windows.com,0x9');
   setValue(s, w32, 'Type', 'String', 'NTP');
@@ -139,7 +200,12 @@ export function defaultNodeState(hostname: string, now = new Date()): NodeState 
   // Windows Update's policy key exists; NoAutoUpdate and AUOptions are unset until configured.
   setValue(s, 'HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate', 'ElevateNonAdmins', 'DWord', 1);
   for (const svc of Object.values(s.services)) {
-    if (svc.startMode === 'Auto' || svc.name === 'W32Time') { svc.state = 'Running'; svc.pid = s.nextPid; s.nextPid += 4; svc.win32ExitCode = 0; }
+    if (svc.startMode === 'Auto' || svc.name === 'W32Time') {
+      svc.state = 'Running';
+      svc.pid = s.nextPid;
+      s.nextPid += 4;
+      svc.win32ExitCode = 0;
+    }
   }
   return s;
 }

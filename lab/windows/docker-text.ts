@@ -2,12 +2,36 @@
 // (Docker Engine - Enterprise from DockerMsftProvider). 19.03.0's details are the note's; the other
 // versions' commit and build dates are placeholders of the same shape.
 
-interface DockerRelease { api: string; go: string; commit: string; clientBuilt: string; serverBuilt: string }
+interface DockerRelease {
+  api: string;
+  go: string;
+  commit: string;
+  clientBuilt: string;
+  serverBuilt: string;
+}
 
 export const DOCKER_RELEASES: Readonly<Record<string, DockerRelease>> = {
-  '18.09.11': { api: '1.39', go: 'go1.10.8', commit: 'a0c6a0a1f5', clientBuilt: '12/04/2019 18:02:11', serverBuilt: '12/04/2019 18:00:27' },
-  '19.03.0': { api: '1.40', go: 'go1.12.5', commit: '87b1f470ad', clientBuilt: '07/16/2019 23:41:30', serverBuilt: '07/16/2019 23:39:21' },
-  '19.03.5': { api: '1.40', go: 'go1.12.12', commit: '2ee0c57608', clientBuilt: '11/13/2019 08:00:16', serverBuilt: '11/13/2019 07:58:51' },
+  '18.09.11': {
+    api: '1.39',
+    go: 'go1.10.8',
+    commit: 'a0c6a0a1f5',
+    clientBuilt: '12/04/2019 18:02:11',
+    serverBuilt: '12/04/2019 18:00:27',
+  },
+  '19.03.0': {
+    api: '1.40',
+    go: 'go1.12.5',
+    commit: '87b1f470ad',
+    clientBuilt: '07/16/2019 23:41:30',
+    serverBuilt: '07/16/2019 23:39:21',
+  },
+  '19.03.5': {
+    api: '1.40',
+    go: 'go1.12.12',
+    commit: '2ee0c57608',
+    clientBuilt: '11/13/2019 08:00:16',
+    serverBuilt: '11/13/2019 07:58:51',
+  },
 };
 
 /** What Install-Package Docker installs without -RequiredVersion. */
@@ -24,9 +48,11 @@ export function pullUnreachable(version: string, name: string, tagOrDigest: stri
 
 /** The daemon is not reachable (service stopped or not started since the install): field note D's error. */
 export function daemonUnreachable(api: string, request = `Get ${PIPE}/v${api}/version`): string {
-  return `error during connect: ${request}: open //./pipe/docker_engine: ` +
+  return (
+    `error during connect: ${request}: open //./pipe/docker_engine: ` +
     'The system cannot find the file specified. In the default daemon configuration on Windows, the docker client must be run elevated to connect. ' +
-    'This error may also indicate that the docker daemon is not running.';
+    'This error may also indicate that the docker daemon is not running.'
+  );
 }
 
 /**

@@ -10,8 +10,10 @@ export class WindowsError extends Error {
 
 /** PowerShell's CommandNotFoundException message for a name it cannot resolve. */
 export function notRecognized(name: string): string {
-  return `The term '${name}' is not recognized as the name of a cmdlet, function, script file, or operable program. ` +
-    'Check the spelling of the name, or if a path was included, verify that the path is correct and try again.';
+  return (
+    `The term '${name}' is not recognized as the name of a cmdlet, function, script file, or operable program. ` +
+    'Check the spelling of the name, or if a path was included, verify that the path is correct and try again.'
+  );
 }
 
 /** An `sc.exe` failure as sc prints it: `[SC] OpenService FAILED 1060:` then the system message. */
@@ -37,5 +39,7 @@ export const WIN32 = {
 /** A value of the wrong shape in a call's argument: a contract violation by the caller. */
 export function badArgument(fn: string, field: string, expected: string, got: unknown): WindowsError {
   const shown = got === undefined ? 'nothing' : JSON.stringify(got);
-  return new WindowsError(`${fn}: argument '${field}' must be ${expected}, got ${shown} (SimulatedWindowsNode checks the contract of tasks/windows/contract.ts)`);
+  return new WindowsError(
+    `${fn}: argument '${field}' must be ${expected}, got ${shown} (SimulatedWindowsNode checks the contract of tasks/windows/contract.ts)`,
+  );
 }

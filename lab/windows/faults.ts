@@ -22,10 +22,13 @@ export const NO_FAULTS: Readonly<WindowsNodeFaults> = Object.freeze({
 /** Checks a patch of faults (from a config file or a test) and applies it. */
 export function mergeFaults(current: WindowsNodeFaults, patch: Partial<WindowsNodeFaults>): WindowsNodeFaults {
   const next = { ...current, ...patch };
-  if (!Number.isFinite(next.latencyMs) || next.latencyMs < 0) throw new RangeError(`latencyMs must be a number >= 0, not ${String(next.latencyMs)}`);
+  if (!Number.isFinite(next.latencyMs) || next.latencyMs < 0)
+    throw new RangeError(`latencyMs must be a number >= 0, not ${String(next.latencyMs)}`);
   const n = next.dropConnectionOnCommand;
-  if (n !== null && (!Number.isInteger(n) || n < 1)) throw new RangeError(`dropConnectionOnCommand must be a positive integer or null, not ${String(n)}`);
-  if (next.hangFunction !== null && typeof next.hangFunction !== 'string') throw new TypeError('hangFunction must be a function name or null');
+  if (n !== null && (!Number.isInteger(n) || n < 1))
+    throw new RangeError(`dropConnectionOnCommand must be a positive integer or null, not ${String(n)}`);
+  if (next.hangFunction !== null && typeof next.hangFunction !== 'string')
+    throw new TypeError('hangFunction must be a function name or null');
   if (typeof next.authFailure !== 'boolean') throw new TypeError('authFailure must be true or false');
   for (const key of Object.keys(patch)) {
     if (!(key in NO_FAULTS)) throw new TypeError(`unknown fault ${key} (known: ${Object.keys(NO_FAULTS).join(', ')})`);

@@ -40,11 +40,15 @@ const hostKeyFile = values['host-key'] ?? fail('--host-key is required');
 const listen = /^(\d+\.\d+\.\d+\.\d+):(\d+)$/.exec(values.listen);
 if (!listen) fail(`--listen ${values.listen}: expected ADDRESS:PORT`);
 const host = listen[1]!;
-if (!host.startsWith('127.') && !inLabRange(host)) fail(`--listen ${host}: only loopback and lab addresses (198.18.0.0/15) are allowed`);
+if (!host.startsWith('127.') && !inLabRange(host))
+  fail(`--listen ${host}: only loopback and lab addresses (198.18.0.0/15) are allowed`);
 const rebootSeconds = Number(values['reboot-seconds']);
-if (!Number.isFinite(rebootSeconds) || rebootSeconds < 0) fail(`--reboot-seconds ${values['reboot-seconds']}: not a number of seconds`);
+if (!Number.isFinite(rebootSeconds) || rebootSeconds < 0)
+  fail(`--reboot-seconds ${values['reboot-seconds']}: not a number of seconds`);
 const password = process.env[values['password-env']] || undefined;
-const authorizedKey = values['authorized-key'] ? readFileSync(values['authorized-key'], 'utf8').trim().split('\n')[0] : undefined;
+const authorizedKey = values['authorized-key']
+  ? readFileSync(values['authorized-key'], 'utf8').trim().split('\n')[0]
+  : undefined;
 
 function readFaults(): Partial<WindowsNodeFaults> {
   const file = values['faults-file'];
@@ -59,8 +63,17 @@ function readFaults(): Partial<WindowsNodeFaults> {
 
 const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
 const running = await startSimulatedWindowsNode({
-  name, stateFile, hostKeyFile, listen: { host, port: Number(listen[2]) },
-  password, authorizedKey, user: values.user, rebootSeconds, faults: readFaults(), log, clusterState: values['cluster-state'],
+  name,
+  stateFile,
+  hostKeyFile,
+  listen: { host, port: Number(listen[2]) },
+  password,
+  authorizedKey,
+  user: values.user,
+  rebootSeconds,
+  faults: readFaults(),
+  log,
+  clusterState: values['cluster-state'],
 }).catch((e: Error) => fail(e.message));
 
 if (values.pidfile) writeFileSync(values.pidfile, `${process.pid}\n`);
@@ -68,7 +81,13 @@ log(`${name}: simulated Windows node up on ${running.host}:${running.port} (host
 
 process.on('SIGHUP', () => {
   try {
-    running.setFault({ latencyMs: 0, dropConnectionOnCommand: null, hangFunction: null, authFailure: false, ...readFaults() });
+    running.setFault({
+      latencyMs: 0,
+      dropConnectionOnCommand: null,
+      hangFunction: null,
+      authFailure: false,
+      ...readFaults(),
+    });
     log(`${name}: faults now ${JSON.stringify(running.server.faults)}`);
   } catch (e) {
     log(`${name}: faults not changed: ${(e as Error).message}`);

@@ -45,7 +45,11 @@ export class SimulatedWindowsNode extends EventEmitter<SimulatedWindowsNodeEvent
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
 
-  private constructor(public state: NodeState, readonly stateFile: string | undefined, rebootSeconds: number) {
+  private constructor(
+    public state: NodeState,
+    readonly stateFile: string | undefined,
+    rebootSeconds: number,
+  ) {
     super();
     this.rebootSeconds = rebootSeconds;
   }
@@ -55,7 +59,8 @@ export class SimulatedWindowsNode extends EventEmitter<SimulatedWindowsNodeEvent
     let state: NodeState;
     if (o.stateFile && existsSync(o.stateFile)) {
       state = JSON.parse(readFileSync(o.stateFile, 'utf8')) as NodeState;
-      if (state.version !== 1) throw new Error(`${o.stateFile}: not a simulated Windows node state (version ${String(state.version)})`);
+      if (state.version !== 1)
+        throw new Error(`${o.stateFile}: not a simulated Windows node state (version ${String(state.version)})`);
       state = upgradeNodeState(state);
     } else {
       state = defaultNodeState(o.name);
@@ -67,8 +72,12 @@ export class SimulatedWindowsNode extends EventEmitter<SimulatedWindowsNodeEvent
     return node;
   }
 
-  get isUp(): boolean { return this.state.boot.phase !== 'down'; }
-  get pendingReboot(): boolean { return this.state.pending.length > 0; }
+  get isUp(): boolean {
+    return this.state.boot.phase !== 'down';
+  }
+  get pendingReboot(): boolean {
+    return this.state.pending.length > 0;
+  }
 
   /** Writes the state file (atomically: temp file, then rename) when the state changed. */
   save(): void {

@@ -8,7 +8,9 @@ import { registryPath } from './win-paths.js';
 const TYPES: readonly RegistryType[] = ['String', 'ExpandString', 'DWord', 'QWord', 'MultiString', 'Binary'];
 
 function cannotConvert(data: unknown, type: string, why = ''): WindowsError {
-  return new WindowsError(`Cannot convert value "${Array.isArray(data) ? data.join(' ') : String(data)}" to type "${type}".${why}`);
+  return new WindowsError(
+    `Cannot convert value "${Array.isArray(data) ? data.join(' ') : String(data)}" to type "${type}".${why}`,
+  );
 }
 
 const RANGE = (t: string) => ` Error: "Value was either too large or too small for a ${t}."`;
@@ -16,10 +18,13 @@ const RANGE = (t: string) => ` Error: "Value was either too large or too small f
 /** Checks data against its type and returns it as it would read back. */
 export function coerceRegistryData(type: RegistryType, data: unknown): RegistryData {
   if (!TYPES.includes(type)) {
-    throw new WindowsError(`Cannot convert value "${String(type)}" to type "Microsoft.Win32.RegistryValueKind". Error: "Unable to match the identifier name ${String(type)} to a valid enumerator name. Specify one of the following enumerator names and try again:\nUnknown, String, ExpandString, Binary, DWord, MultiString, QWord, None"`);
+    throw new WindowsError(
+      `Cannot convert value "${String(type)}" to type "Microsoft.Win32.RegistryValueKind". Error: "Unable to match the identifier name ${String(type)} to a valid enumerator name. Specify one of the following enumerator names and try again:\nUnknown, String, ExpandString, Binary, DWord, MultiString, QWord, None"`,
+    );
   }
   switch (type) {
-    case 'String': case 'ExpandString':
+    case 'String':
+    case 'ExpandString':
       // [string]$a.data: a number as text, a list joined with spaces.
       return Array.isArray(data) ? data.join(' ') : String(data);
     case 'DWord': {

@@ -41,13 +41,26 @@ export interface ServerStats {
   hung: number;
 }
 
-interface Live { socket: Socket; gone: boolean; sessions: number }
+interface Live {
+  socket: Socket;
+  gone: boolean;
+  sessions: number;
+}
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class SimulatedWindowsSshServer {
   faults: WindowsNodeFaults;
-  readonly stats: ServerStats = { connections: 0, logins: 0, authFailures: 0, commands: 0, dropped: 0, refusedSessions: 0, peakSessions: 0, hung: 0 };
+  readonly stats: ServerStats = {
+    connections: 0,
+    logins: 0,
+    authFailures: 0,
+    commands: 0,
+    dropped: 0,
+    refusedSessions: 0,
+    peakSessions: 0,
+    hung: 0,
+  };
   readonly #net: NetServer;
   readonly #live = new Set<Live>();
   readonly #authorized: ParsedKey[];
@@ -58,7 +71,10 @@ export class SimulatedWindowsSshServer {
   #listening = false;
   #closed = false;
 
-  private constructor(readonly options: SimulatedWindowsServerOptions, listen: { host: string; port: number }) {
+  private constructor(
+    readonly options: SimulatedWindowsServerOptions,
+    listen: { host: string; port: number },
+  ) {
     this.faults = mergeFaults({ ...NO_FAULTS }, options.faults ?? {});
     this.#address = { ...listen };
     this.#authorized = (options.authorizedKeys ?? []).map((line) => {
@@ -66,36 +82,56 @@ export class SimulatedWindowsSshServer {
       if (k instanceof Error) throw new Error(`authorized key ${line.slice(0, 30)}...: ${k.message}`);
       return Array.isArray(k) ? k[0]! : k;
     });
-    const ssh = new Server({ hostKeys: [options.hostKey], ident: 'OpenSSH_for_Windows_7.7' }, (client) => this.#onClient(client));
+    const ssh = new Server({ hostKeys: [options.hostKey], ident: 'OpenSSH_for_Windows_7.7' }, (client) =>
+      this.#onClient(client),
+    );
     this.#net = createServer((socket) => {
       const live: Live = { socket, gone: false, sessions: 0 };
       this.#live.add(live);
       this.stats.connections++;
       socket.setNoDelay(true);
       socket.on('error', () => undefined);
-      socket.on('close', () => { live.gone = true; this.#live.delete(live); });
+      socket.on('close', () => {
+        live.gone = true;
+        this.#live.delete(live);
+      });
       ssh.injectSocket(socket);
     });
     const node = options.node;
     const drop = () => this.dropConnections();
     const down = () => this.#stopListening();
-    const up = () => { void this.#startListening().catch((e: Error) => this.#log(`cannot listen again: ${e.message}`)); };
+    const up = () => {
+      void this.#startListening().catch((e: Error) => this.#log(`cannot listen again: ${e.message}`));
+    };
     node.on('drop-connections', drop).on('down', down).on('up', up);
-    this.#unsubscribe = () => { node.off('drop-connections', drop).off('down', down).off('up', up); };
+    this.#unsubscribe = () => {
+      node.off('drop-connections', drop).off('down', down).off('up', up);
+    };
   }
 
   /** Starts listening (unless the node is down for a reboot: then it listens once it is back). */
-  static async start(options: SimulatedWindowsServerOptions, listen: { host: string; port: number }): Promise<SimulatedWindowsSshServer> {
+  static async start(
+    options: SimulatedWindowsServerOptions,
+    listen: { host: string; port: number },
+  ): Promise<SimulatedWindowsSshServer> {
     const server = new SimulatedWindowsSshServer(options, listen);
     if (options.node.isUp) await server.#startListening();
     else if (listen.port === 0) throw new Error('a node that is down for a reboot needs a fixed port to come back on');
     return server;
   }
 
-  get port(): number { return this.#address.port; }
-  get host(): string { return this.#address.host; }
-  get listening(): boolean { return this.#listening; }
-  get openConnections(): number { return this.#live.size; }
+  get port(): number {
+    return this.#address.port;
+  }
+  get host(): string {
+    return this.#address.host;
+  }
+  get listening(): boolean {
+    return this.#listening;
+  }
+  get openConnections(): number {
+    return this.#live.size;
+  }
 
   setFault(patch: Partial<WindowsNodeFaults>): void {
     this.faults = mergeFaults(this.faults, patch);
@@ -174,7 +210,12 @@ export class SimulatedWindowsSshServer {
       live.sessions++;
       this.stats.peakSessions = Math.max(this.stats.peakSessions, live.sessions);
       let open = true;
-      session.on('close', () => { if (open) { open = false; live.sessions--; } });
+      session.on('close', () => {
+        if (open) {
+          open = false;
+          live.sessions--;
+        }
+      });
       session.on('exec', (acceptExec, _reject, info) => {
         this.stats.commands++;
         const n = this.faults.dropConnectionOnCommand;
@@ -188,7 +229,9 @@ export class SimulatedWindowsSshServer {
         if (info.command !== this.#command) return this.#notACommand(stream, info.command);
         const chunks: Buffer[] = [];
         stream.on('data', (d: Buffer) => chunks.push(d));
-        stream.once('end', () => { void this.#runProgram(live, stream, Buffer.concat(chunks).toString('utf8')); });
+        stream.once('end', () => {
+          void this.#runProgram(live, stream, Buffer.concat(chunks).toString('utf8'));
+        });
       });
     });
   }
@@ -206,7 +249,10 @@ export class SimulatedWindowsSshServer {
   async #runProgram(live: Live, stream: ServerChannel, text: string): Promise<void> {
     if (this.faults.latencyMs > 0) await sleep(this.faults.latencyMs);
     if (live.gone) return;
-    const outcome = runProgram(this.options.node, text, { hangFunction: this.faults.hangFunction, gone: () => live.gone });
+    const outcome = runProgram(this.options.node, text, {
+      hangFunction: this.faults.hangFunction,
+      gone: () => live.gone,
+    });
     if (outcome.kind === 'hang') {
       // Windows' sshd ignores `signal`: the command hangs until the client closes its channel.
       this.stats.hung++;
@@ -226,7 +272,10 @@ export class SimulatedWindowsSshServer {
     if (this.#authorized.length > 0) methods.push('publickey');
     if (o.password !== undefined) methods.push('password');
     const userOk = ctx.username.toLowerCase() === (o.user ?? 'Administrator').toLowerCase();
-    if (ctx.method === 'none') return ctx.reject(methods);
+    if (ctx.method === 'none') {
+      ctx.reject(methods);
+      return;
+    }
     let ok = false;
     if (!this.faults.authFailure && userOk) {
       if (ctx.method === 'password') {
@@ -234,16 +283,22 @@ export class SimulatedWindowsSshServer {
       } else if (ctx.method === 'publickey') {
         const key = this.#authorized.find((k) => k.type === ctx.key.algo && k.getPublicSSH().equals(ctx.key.data));
         // Without a signature the client only asks whether the key would do (RFC 4252 7).
-        if (key && !ctx.signature) return ctx.accept();
+        if (key && !ctx.signature) {
+          ctx.accept();
+          return;
+        }
         ok = key !== undefined && ctx.blob !== undefined && key.verify(ctx.blob, ctx.signature!, ctx.hashAlgo) === true;
       }
     }
     if (ok) {
       this.stats.logins++;
-      return ctx.accept();
+      ctx.accept();
+      return;
     }
     this.stats.authFailures++;
-    this.#log(`authentication failed: ${ctx.method} for ${ctx.username}${this.faults.authFailure ? ' (authFailure fault)' : ''}`);
+    this.#log(
+      `authentication failed: ${ctx.method} for ${ctx.username}${this.faults.authFailure ? ' (authFailure fault)' : ''}`,
+    );
     ctx.reject(methods);
   }
 }

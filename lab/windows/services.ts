@@ -102,7 +102,10 @@ export function daemonInsecureRegistries(s: NodeState): string[] {
   const config = readFile(s, DAEMON_JSON);
   if (config === null) return [];
   const parsed: unknown = JSON.parse(config.toString('utf8').replace(/^\uFEFF/, ''));
-  const list = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>)['insecure-registries'] : undefined;
+  const list =
+    parsed !== null && typeof parsed === 'object'
+      ? (parsed as Record<string, unknown>)['insecure-registries']
+      : undefined;
   return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
 }
 
@@ -115,7 +118,8 @@ function halt(svc: ServiceRecord): void {
 export function stopService(s: NodeState, name: string): ServiceRecord {
   const svc = mustFindService(s, name);
   if (svc.state !== 'Running') return svc;
-  if (directDependentsOf(s, svc.name).some((d) => d.state === 'Running')) throw scFailure('ControlService', 1051, WIN32[1051]);
+  if (directDependentsOf(s, svc.name).some((d) => d.state === 'Running'))
+    throw scFailure('ControlService', 1051, WIN32[1051]);
   halt(svc);
   return svc;
 }

@@ -43,35 +43,54 @@ export interface RunningSimulatedWindowsNode {
   close(): Promise<void>;
 }
 
-export async function startSimulatedWindowsNode(config: SimulatedWindowsNodeConfig): Promise<RunningSimulatedWindowsNode> {
+export async function startSimulatedWindowsNode(
+  config: SimulatedWindowsNodeConfig,
+): Promise<RunningSimulatedWindowsNode> {
   if (config.password === undefined && config.authorizedKey === undefined) {
-    throw new Error(`simulated Windows node ${config.name}: give a password or an authorized key, or nobody can log in`);
+    throw new Error(
+      `simulated Windows node ${config.name}: give a password or an authorized key, or nobody can log in`,
+    );
   }
   const hostKey = loadOrCreateHostKey(config.hostKeyFile);
-  const node = SimulatedWindowsNode.open({ name: config.name, stateFile: config.stateFile, rebootSeconds: config.rebootSeconds, seed: config.seed });
+  const node = SimulatedWindowsNode.open({
+    name: config.name,
+    stateFile: config.stateFile,
+    rebootSeconds: config.rebootSeconds,
+    seed: config.seed,
+  });
   const loopback = config.listen.host.startsWith('127.');
   const detach = config.clusterState
-    ? attachClusterRegistration(node, config.clusterState, { address: loopback ? undefined : config.listen.host, log: config.log })
+    ? attachClusterRegistration(node, config.clusterState, {
+        address: loopback ? undefined : config.listen.host,
+        log: config.log,
+      })
     : () => {};
   let server: SimulatedWindowsSshServer;
   try {
-    server = await SimulatedWindowsSshServer.start({
-      node,
-      hostKey: hostKey.private,
-      user: config.user,
-      password: config.password,
-      authorizedKeys: config.authorizedKey ? [config.authorizedKey] : [],
-      faults: config.faults,
-      log: config.log,
-    }, config.listen);
+    server = await SimulatedWindowsSshServer.start(
+      {
+        node,
+        hostKey: hostKey.private,
+        user: config.user,
+        password: config.password,
+        authorizedKeys: config.authorizedKey ? [config.authorizedKey] : [],
+        faults: config.faults,
+        log: config.log,
+      },
+      config.listen,
+    );
   } catch (e) {
     detach();
     node.close();
     throw e;
   }
   return {
-    get port() { return server.port; },
-    get host() { return server.host; },
+    get port() {
+      return server.port;
+    },
+    get host() {
+      return server.host;
+    },
     hostKey: hostKey.public,
     node,
     server,

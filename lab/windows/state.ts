@@ -47,10 +47,18 @@ export interface MsuRecord {
 }
 
 export type FeatureState = 'Installed' | 'Available' | 'InstallPending' | 'Removed';
-export interface FeatureRecord { name: string; installState: FeatureState; restartNeeded: boolean }
+export interface FeatureRecord {
+  name: string;
+  installState: FeatureState;
+  restartNeeded: boolean;
+}
 
 export type CapabilityState = 'Installed' | 'NotPresent' | 'InstallPending';
-export interface CapabilityRecord { name: string; state: CapabilityState; restartNeeded: boolean }
+export interface CapabilityRecord {
+  name: string;
+  state: CapabilityState;
+  restartNeeded: boolean;
+}
 
 export interface DockerState {
   install: 'absent' | 'installed';
@@ -58,20 +66,48 @@ export interface DockerState {
 }
 
 /** An image in the local docker store, by the reference it was pulled as. */
-export interface DockerImageRecord { reference: string; id: string }
+export interface DockerImageRecord {
+  reference: string;
+  id: string;
+}
 /** An image a registry the node can reach holds; http: the registry speaks plain HTTP (needs insecure-registries). */
-export interface RegistryImageRecord { id: string; http: boolean }
+export interface RegistryImageRecord {
+  id: string;
+  http: boolean;
+}
 
-export interface FileRecord { path: string; contentBase64: string }
+export interface FileRecord {
+  path: string;
+  contentBase64: string;
+}
 
 export type RegistryData = string | number | string[];
-export interface RegistryValue { name: string; type: RegistryType; data: RegistryData }
-export interface RegistryKey { path: string; values: Record<string, RegistryValue> }
+export interface RegistryValue {
+  name: string;
+  type: RegistryType;
+  data: RegistryData;
+}
+export interface RegistryKey {
+  path: string;
+  values: Record<string, RegistryValue>;
+}
 
-export interface HnsNetworkRecord { id: string; name: string; type: string; addressPrefix: string; gateway: string; adapterName: string }
+export interface HnsNetworkRecord {
+  id: string;
+  name: string;
+  type: string;
+  addressPrefix: string;
+  gateway: string;
+  adapterName: string;
+}
 export interface HnsEndpointRecord {
-  id: string; name: string; networkName: string; ipAddress: string; gateway: string;
-  compartmentId: number | null; forwarding: boolean;
+  id: string;
+  name: string;
+  networkName: string;
+  ipAddress: string;
+  gateway: string;
+  compartmentId: number | null;
+  forwarding: boolean;
 }
 
 /**
@@ -92,11 +128,20 @@ export interface NetAdapterRecord {
 }
 
 /** A network device as Get-PnpDevice -Class Net lists it; Error: a ghost of a removed virtual adapter. */
-export interface PnpNetDevice { instanceId: string; friendlyName: string; status: 'OK' | 'Error' }
+export interface PnpNetDevice {
+  instanceId: string;
+  friendlyName: string;
+  status: 'OK' | 'Error';
+}
 
 export interface FirewallRuleRecord {
-  name: string; displayName: string; enabled: boolean; direction: 'Inbound' | 'Outbound';
-  protocol: string; localPort: string; action: 'Allow' | 'Block';
+  name: string;
+  displayName: string;
+  enabled: boolean;
+  direction: 'Inbound' | 'Outbound';
+  protocol: string;
+  localPort: string;
+  action: 'Allow' | 'Block';
 }
 
 /** What a restart applies. */

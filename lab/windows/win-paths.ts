@@ -22,7 +22,8 @@ function fromSegments(drive: string, segments: readonly string[]): WinPath {
 
 /** Normalizes a file system path; a relative one is taken from the session's home directory. */
 export function filePath(raw: string): WinPath {
-  if (typeof raw !== 'string' || raw.trim() === '') throw new WindowsError("Cannot bind argument to parameter 'Path' because it is an empty string.");
+  if (typeof raw !== 'string' || raw.trim() === '')
+    throw new WindowsError("Cannot bind argument to parameter 'Path' because it is an empty string.");
   let rest = raw.replace(/\//g, '\\');
   let drive = HOME[0]!;
   const base: string[] = [];
@@ -37,7 +38,10 @@ export function filePath(raw: string): WinPath {
   const segments = [...base];
   for (const part of rest.split('\\')) {
     if (part === '' || part === '.') continue;
-    if (part === '..') { segments.pop(); continue; }
+    if (part === '..') {
+      segments.pop();
+      continue;
+    }
     if (ILLEGAL.test(part) || part.includes(':')) throw new WindowsError('Illegal characters in path.');
     segments.push(part);
   }
@@ -64,15 +68,20 @@ export function baseName(p: WinPath): string {
 }
 
 const HIVES: Record<string, string> = {
-  hklm: 'HKLM', hkey_local_machine: 'HKLM',
-  hkcu: 'HKCU', hkey_current_user: 'HKCU',
-  hkcr: 'HKCR', hkey_classes_root: 'HKCR',
-  hku: 'HKU', hkey_users: 'HKU',
+  hklm: 'HKLM',
+  hkey_local_machine: 'HKLM',
+  hkcu: 'HKCU',
+  hkey_current_user: 'HKCU',
+  hkcr: 'HKCR',
+  hkey_classes_root: 'HKCR',
+  hku: 'HKU',
+  hkey_users: 'HKU',
 };
 
 /** Normalizes `HKLM:\SOFTWARE\x`, `HKEY_LOCAL_MACHINE\SOFTWARE\x` or `Registry::HKEY_LOCAL_MACHINE\SOFTWARE\x`. */
 export function registryPath(raw: string): WinPath {
-  if (typeof raw !== 'string' || raw.trim() === '') throw new WindowsError("Cannot bind argument to parameter 'Path' because it is an empty string.");
+  if (typeof raw !== 'string' || raw.trim() === '')
+    throw new WindowsError("Cannot bind argument to parameter 'Path' because it is an empty string.");
   const text = raw.replace(/^(Microsoft\.PowerShell\.Core\\)?Registry::/i, '').replace(/\//g, '\\');
   const m = /^([A-Za-z_]+):?(?:\\(.*))?$/.exec(text);
   const hive = m ? HIVES[m[1]!.toLowerCase()] : undefined;

@@ -35,21 +35,26 @@ export function ipv4(h: HostView, name: string): string {
 export function cidr(h: HostView, name: string): string {
   const v = stringVar(h, name);
   const c = parseCidr(v);
-  if (c === null || c.address !== c.network) throw new InputError(`${name} of ${h.name} must be a network in CIDR form like 10.160.0.0/12, got ${showValue(v)}`);
+  if (c === null || c.address !== c.network)
+    throw new InputError(`${name} of ${h.name} must be a network in CIDR form like 10.160.0.0/12, got ${showValue(v)}`);
   return v;
 }
 
 /** A value for a command-line flag: one word, no quotes (it goes into a service's binPath). */
 export function flagWord(h: HostView, name: string, fallback?: string): string {
   const v = stringVar(h, name, fallback);
-  if (!/^[^\s"'`]+$/.test(v)) throw new InputError(`${name} of ${h.name} must be one word without quotes or spaces (it is a kubelet/kube-proxy flag), got ${showValue(v)}`);
+  if (!/^[^\s"'`]+$/.test(v))
+    throw new InputError(
+      `${name} of ${h.name} must be one word without quotes or spaces (it is a kubelet/kube-proxy flag), got ${showValue(v)}`,
+    );
   return v;
 }
 
 /** The node's name in the cluster: node_name, else the inventory name, lower case (kubelet lower-cases it). */
 export function nodeName(h: HostView): string {
   const n = stringVar(h, 'node_name', h.name).toLowerCase();
-  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n)) throw new InputError(`node name ${showValue(n)} of ${h.name} is not a valid Kubernetes node name (set node_name)`);
+  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n))
+    throw new InputError(`node name ${showValue(n)} of ${h.name} is not a valid Kubernetes node name (set node_name)`);
   return n;
 }
 
@@ -67,14 +72,21 @@ export function localText(h: HostView, name: string): string {
 /** The pod gateway (the ToR VIP, `.1` unless pod_gateway says otherwise) and the host endpoint (`.2`). */
 export function podAddresses(h: HostView, podCidr: string): { gateway: string; endpoint: string } {
   const c = parseCidr(podCidr);
-  if (c === null || c.address !== c.network || c.prefix > 29) throw new InputError(`pod CIDR of ${h.name} must be a network like 10.160.11.0/24, got ${showValue(podCidr)}`);
+  if (c === null || c.address !== c.network || c.prefix > 29)
+    throw new InputError(`pod CIDR of ${h.name} must be a network like 10.160.11.0/24, got ${showValue(podCidr)}`);
   const gateway = optionalStringVar(h, 'pod_gateway') ?? vipFor(podCidr).address;
-  const endpoint = optionalStringVar(h, 'pod_endpoint') ?? vipFor(podCidr).address.replace(/\d+$/, (last) => String(Number(last) + 1));
+  const endpoint =
+    optionalStringVar(h, 'pod_endpoint') ?? vipFor(podCidr).address.replace(/\d+$/, (last) => String(Number(last) + 1));
   return { gateway, endpoint };
 }
 
 /** C:\k\cni\config\l2bridge.conf (docs/domain.md#step-9-cni-config). */
-export function cniConfig(o: { dnsIp: string; dnsSearch: readonly string[]; clusterPodCidr: string; serviceCidr: string }): Record<string, unknown> {
+export function cniConfig(o: {
+  dnsIp: string;
+  dnsSearch: readonly string[];
+  clusterPodCidr: string;
+  serviceCidr: string;
+}): Record<string, unknown> {
   return {
     cniVersion: '0.2.0',
     name: NETWORK,
@@ -95,22 +107,29 @@ export function cniConfig(o: { dnsIp: string; dnsSearch: readonly string[]; clus
 export function kubeletBinPath(h: HostView): (dnsIp: string) => string {
   const gates = optionalStringVar(h, 'kubelet_feature_gates');
   const before = [
-    PATHS.kubelet, '--windows-service',
+    PATHS.kubelet,
+    '--windows-service',
     `--hostname-override=${nodeName(h)}`,
     `--node-ip=${ipv4(h, 'cluster_ip')}`,
     `--kubeconfig=${PATHS.kubeconfig}`,
     `--pod-infra-container-image=${flagWord(h, 'pause_image')}`,
-    '--network-plugin=cni', `--cni-bin-dir=${PATHS.cniBin}`, `--cni-conf-dir=${PATHS.cniConf}`,
+    '--network-plugin=cni',
+    `--cni-bin-dir=${PATHS.cniBin}`,
+    `--cni-conf-dir=${PATHS.cniConf}`,
   ];
   const after = [
     `--cluster-domain=${flagWord(h, 'cluster_domain', 'cluster.local')}`,
-    '--resolv-conf=', '--cgroups-per-qos=false', '--enforce-node-allocatable=',
+    '--resolv-conf=',
+    '--cgroups-per-qos=false',
+    '--enforce-node-allocatable=',
     '--image-pull-progress-deadline=30m',
     ...(gates ? [`--feature-gates=${flagWord(h, 'kubelet_feature_gates')}`] : []),
-    '--logtostderr=false', `--log-dir=${PATHS.logs}`,
+    '--logtostderr=false',
+    `--log-dir=${PATHS.logs}`,
   ];
   return (dnsIp) => {
-    if (parseIPv4(dnsIp) === null) throw new Error(`the kube-dns service IP read for ${h.name} is not an IPv4 address: ${showValue(dnsIp)}`);
+    if (parseIPv4(dnsIp) === null)
+      throw new Error(`the kube-dns service IP read for ${h.name} is not an IPv4 address: ${showValue(dnsIp)}`);
     return [...before, `--cluster-dns=${dnsIp}`, ...after].join(' ');
   };
 }
@@ -118,14 +137,16 @@ export function kubeletBinPath(h: HostView): (dnsIp: string) => string {
 /** kube-proxy's service command line (docs/domain.md#step-12-kube-proxy-service). */
 export function kubeProxyBinPath(h: HostView): string {
   return [
-    PATHS.kubeProxy, '--windows-service',
+    PATHS.kubeProxy,
+    '--windows-service',
     '--proxy-mode=kernelspace',
     `--hostname-override=${nodeName(h)}`,
     `--kubeconfig=${PATHS.kubeconfig}`,
     `--network-name=${NETWORK}`,
     `--bind-address=${ipv4(h, 'cluster_ip')}`,
     `--cluster-cidr=${cidr(h, 'cluster_pod_cidr')}`,
-    '--logtostderr=false', `--log-dir=${PATHS.logs}`,
+    '--logtostderr=false',
+    `--log-dir=${PATHS.logs}`,
   ].join(' ');
 }
 
@@ -142,14 +163,23 @@ const NIC_KEYS = ['mac', 'name', 'ipv4', 'gateway', 'dns_servers'];
 export function nicOptions(h: HostView): NetAdaptersOptions | null {
   const v = hostVar(h, 'nics');
   if (v === undefined || v === null) return null;
-  if (!Array.isArray(v) || v.length === 0) throw new InputError(`nics of ${h.name} must be a list of { mac, name, ipv4, gateway, dns_servers }, got ${showValue(v)}`);
+  if (!Array.isArray(v) || v.length === 0)
+    throw new InputError(
+      `nics of ${h.name} must be a list of { mac, name, ipv4, gateway, dns_servers }, got ${showValue(v)}`,
+    );
   const adapters = v.map((nic, i) => {
-    if (nic === null || typeof nic !== 'object' || Array.isArray(nic)) throw new InputError(`nics[${i}] of ${h.name} must be a mapping with mac and optionally name, ipv4, gateway, dns_servers, got ${showValue(nic)}`);
+    if (nic === null || typeof nic !== 'object' || Array.isArray(nic))
+      throw new InputError(
+        `nics[${i}] of ${h.name} must be a mapping with mac and optionally name, ipv4, gateway, dns_servers, got ${showValue(nic)}`,
+      );
     const o = nic as Record<string, unknown>;
     const unknown = Object.keys(o).find((k) => !NIC_KEYS.includes(k));
-    if (unknown) throw new InputError(`nics[${i}].${unknown} of ${h.name} is not a NIC setting (${NIC_KEYS.join(', ')})`);
+    if (unknown)
+      throw new InputError(`nics[${i}].${unknown} of ${h.name} is not a NIC setting (${NIC_KEYS.join(', ')})`);
     if (typeof o.mac === 'number') {
-      throw new InputError(`nics[${i}].mac of ${h.name} is the number ${o.mac}: YAML reads an unquoted MAC with colons as a base-60 number; quote it, or write it with dashes (00-15-5D-00-00-01)`);
+      throw new InputError(
+        `nics[${i}].mac of ${h.name} is the number ${o.mac}: YAML reads an unquoted MAC with colons as a base-60 number; quote it, or write it with dashes (00-15-5D-00-00-01)`,
+      );
     }
     const { dns_servers: dnsServers, ...rest } = o;
     return { ...rest, ...(dnsServers !== undefined ? { dnsServers } : {}) } as NetAdapterSpec;
@@ -158,7 +188,10 @@ export function nicOptions(h: HostView): NetAdaptersOptions | null {
   if (clusterNic?.ipv4 !== undefined) {
     const ip = ipv4(h, 'cluster_ip');
     const list = typeof clusterNic.ipv4 === 'string' ? [clusterNic.ipv4] : clusterNic.ipv4;
-    if (!list.some((x) => x.split('/')[0] === ip)) throw new InputError(`nics of ${h.name}: the cluster NIC ${clusterNic.name} gets ${list.join(', ')}, which does not include cluster_ip ${ip}`);
+    if (!list.some((x) => x.split('/')[0] === ip))
+      throw new InputError(
+        `nics of ${h.name}: the cluster NIC ${clusterNic.name} gets ${list.join(', ')}, which does not include cluster_ip ${ip}`,
+      );
   }
   const host = optionalStringVar(h, 'ansible_host');
   return { adapters, ...(host !== undefined && parseIPv4(host) !== null ? { keepAddress: host } : {}) };
@@ -167,9 +200,13 @@ export function nicOptions(h: HostView): NetAdaptersOptions | null {
 /** dns_domain (the primary DNS suffix, NV Domain) and dns_suffix_search_list, or null when neither is set. */
 export function dnsClientOptions(h: HostView): DnsClientOptions | null {
   const domain = optionalStringVar(h, 'dns_domain');
-  const search = hostVar(h, 'dns_suffix_search_list') === undefined ? undefined : listVar(h, 'dns_suffix_search_list', true);
+  const search =
+    hostVar(h, 'dns_suffix_search_list') === undefined ? undefined : listVar(h, 'dns_suffix_search_list', true);
   if (domain === undefined && search === undefined) return null;
-  return { ...(domain !== undefined ? { primaryDomain: domain } : {}), ...(search !== undefined ? { suffixSearchList: search } : {}) };
+  return {
+    ...(domain !== undefined ? { primaryDomain: domain } : {}),
+    ...(search !== undefined ? { suffixSearchList: search } : {}),
+  };
 }
 
 /**

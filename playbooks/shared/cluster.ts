@@ -12,7 +12,8 @@ export const WINDOWS_GROUP = 'windows';
 
 export function kubectlOf(runsOn: HostView): string {
   const k = stringVar(runsOn, 'kubectl', 'kubectl');
-  if (/\s/.test(k) || k.startsWith('-')) throw new InputError(`kubectl of ${runsOn.name} must be the path of kubectl, got ${showValue(k)}`);
+  if (/\s/.test(k) || k.startsWith('-'))
+    throw new InputError(`kubectl of ${runsOn.name} must be the path of kubectl, got ${showValue(k)}`);
   return k;
 }
 
@@ -29,7 +30,8 @@ export function clusterPodCidrs(json: string): Record<string, string> {
   }
   const out: Record<string, string> = {};
   for (const item of list.items ?? []) {
-    const name = item.metadata?.name, cidr = item.spec?.podCIDR;
+    const name = item.metadata?.name,
+      cidr = item.spec?.podCIDR;
     if (typeof name === 'string' && typeof cidr === 'string' && cidr !== '') out[name] = cidr;
   }
   return out;

@@ -21,7 +21,8 @@ export function parseExtraVars(items: readonly string[]): Record<string, unknown
     const eq = item.indexOf('=');
     if (eq <= 0) throw new UsageError(`-e ${item}: expected key=value or a JSON object`);
     const key = item.slice(0, eq);
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw new UsageError(`-e ${item}: '${key}' is not a valid variable name`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+      throw new UsageError(`-e ${item}: '${key}' is not a valid variable name`);
     vars[key] = item.slice(eq + 1);
   }
   return vars;

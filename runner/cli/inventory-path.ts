@@ -12,7 +12,8 @@ export function inventoryPath(option: string | undefined): string {
   const given = option ?? process.env.PLAY_INVENTORY;
   if (given) {
     const p = resolve(given);
-    if (!existsSync(p)) throw new UsageError(`inventory ${p} does not exist (from ${option ? '-i' : 'PLAY_INVENTORY'})`);
+    if (!existsSync(p))
+      throw new UsageError(`inventory ${p} does not exist (from ${option ? '-i' : 'PLAY_INVENTORY'})`);
     loadLabEnv(p);
     return p;
   }
@@ -26,7 +27,7 @@ export function inventoryPath(option: string | undefined): string {
 
 /** When `inventory` is the lab's: its env file into process.env (variables already set win). */
 function loadLabEnv(inventory: string): void {
-  let paths;
+  let paths: ReturnType<typeof labPaths>;
   try {
     paths = labPaths(resolveLabDir());
   } catch {

@@ -1,7 +1,11 @@
 // `play lab up|down|status|inventory`: the built-in lab (lab/), wired to the CLI. The lab (esbuild,
 // the Windows simulator's modules) is imported here, when a lab command runs, not at every start.
 
-export async function labCommand(action: string, counts: { linux?: number; tor?: number; windows?: number; control?: number }, out: NodeJS.WritableStream): Promise<number> {
+export async function labCommand(
+  action: string,
+  counts: { linux?: number; tor?: number; windows?: number; control?: number },
+  out: NodeJS.WritableStream,
+): Promise<number> {
   const { labDown, labInventoryPath, labStatus, labUp } = await import('../../lab/lab.js');
   switch (action) {
     case 'up': {
@@ -24,11 +28,15 @@ export async function labCommand(action: string, counts: { linux?: number; tor?:
       return 0;
     case 'status': {
       const status = await labStatus();
-      out.write(`lab ${status.up ? 'up' : 'down'} (${status.dir})${status.inventoryPath ? `, inventory ${status.inventoryPath}` : ''}\n`);
+      out.write(
+        `lab ${status.up ? 'up' : 'down'} (${status.dir})${status.inventoryPath ? `, inventory ${status.inventoryPath}` : ''}\n`,
+      );
       for (const h of status.hosts) {
         const server = h.server === 'simulator' ? 'simulator' : 'sshd';
         const sshd = h.sshdAlive ? `${server} pid ${h.sshdPid}` : `${server} down`;
-        out.write(`  ${h.name.padEnd(10)} ${h.group.padEnd(8)} ${h.address.padEnd(15)} ${h.namespace ? 'netns' : 'no netns'}  ${sshd}  ${h.reachable ? 'reachable' : 'UNREACHABLE'}\n`);
+        out.write(
+          `  ${h.name.padEnd(10)} ${h.group.padEnd(8)} ${h.address.padEnd(15)} ${h.namespace ? 'netns' : 'no netns'}  ${sshd}  ${h.reachable ? 'reachable' : 'UNREACHABLE'}\n`,
+        );
       }
       return status.hosts.every((h) => h.reachable) ? 0 : 4;
     }

@@ -19,7 +19,11 @@ interface Io {
   code: number;
 }
 
-export async function main(argv: string[], out: NodeJS.WriteStream = process.stdout, err: NodeJS.WriteStream = process.stderr): Promise<number> {
+export async function main(
+  argv: string[],
+  out: NodeJS.WriteStream = process.stdout,
+  err: NodeJS.WriteStream = process.stderr,
+): Promise<number> {
   loadDotenv({ quiet: true });
   const controller = new AbortController();
   const io: Io = { out, err, signal: controller.signal, code: 0 };
@@ -65,83 +69,211 @@ export function reportError(e: unknown, err: NodeJS.WritableStream): number {
     err.write(`play: ${e.message}\n`);
     return e.exitCode;
   }
-  err.write(`play: internal error (a bug in play; please report it with this trace): ${(e instanceof Error && e.stack) || String(e)}\n`);
+  err.write(
+    `play: internal error (a bug in play; please report it with this trace): ${(e instanceof Error && e.stack) || String(e)}\n`,
+  );
   return 70;
 }
 
 /** `play hosts`, `play list`, `play graph`: read-only looks at inventories and playbooks. */
 function inspectCommands(y: Argv, io: Io) {
   return y
-    .option('inventory', { alias: 'i', type: 'string', describe: 'inventory file (default: $PLAY_INVENTORY, else the lab\'s)' })
-    .command('hosts <pattern>', 'print the hosts a pattern matches, one per line, in inventory order', (c) =>
-      c.positional('pattern', { type: 'string', demandOption: true }), async (a) => {
-      const [{ openInventory }, { selectHosts }] = await Promise.all([import('./open-inventory.js'), import('../inventory/pattern.js')]);
-      const inv = openInventory(a.inventory, io.err);
-      io.out.write(selectHosts(inv, a.pattern).map((h) => h.name + '\n').join(''));
+    .option('inventory', {
+      alias: 'i',
+      type: 'string',
+      describe: "inventory file (default: $PLAY_INVENTORY, else the lab's)",
     })
-    .command('list', 'list the playbooks with their descriptions', () => {}, async () => {
-      const { listPlaybookFiles, loadPlaybook, playbookName } = await import('../playbook/load.js');
-      // One playbook that does not load is named, and the others are still listed.
-      for (const f of listPlaybookFiles()) {
-        try {
-          const pb = await loadPlaybook(f);
-          io.out.write(`${playbookName(f).padEnd(20)} ${pb.description}\n`);
-        } catch (e) {
-          if (!(e instanceof PlayError)) throw e;
-          io.err.write(`play: ${e.message}\n`);
-          io.code ||= e.exitCode;
+    .command(
+      'hosts <pattern>',
+      'print the hosts a pattern matches, one per line, in inventory order',
+      (c) => c.positional('pattern', { type: 'string', demandOption: true }),
+      async (a) => {
+        const [{ openInventory }, { selectHosts }] = await Promise.all([
+          import('./open-inventory.js'),
+          import('../inventory/pattern.js'),
+        ]);
+        const inv = openInventory(a.inventory, io.err);
+        io.out.write(
+          selectHosts(inv, a.pattern)
+            .map((h) => h.name + '\n')
+            .join(''),
+        );
+      },
+    )
+    .command(
+      'list',
+      'list the playbooks with their descriptions',
+      () => {},
+      async () => {
+        const { listPlaybookFiles, loadPlaybook, playbookName } = await import('../playbook/load.js');
+        // One playbook that does not load is named, and the others are still listed.
+        for (const f of listPlaybookFiles()) {
+          try {
+            const pb = await loadPlaybook(f);
+            io.out.write(`${playbookName(f).padEnd(20)} ${pb.description}\n`);
+          } catch (e) {
+            if (!(e instanceof PlayError)) throw e;
+            io.err.write(`play: ${e.message}\n`);
+            io.code ||= e.exitCode;
+          }
         }
-      }
-    })
-    .command('graph <playbook>', 'show the task graph (with -i or a lab: the host-level order too)', (c) =>
-      c.positional('playbook', { type: 'string', demandOption: true }).option('limit', { alias: 'l', type: 'string' }), async (a) => {
-      const [{ loadPlaybook, resolvePlaybook }, { nodeGraphText, taskGraphText }, { compileGraph }, { openInventory }] = await Promise.all([
-        import('../playbook/load.js'), import('../playbook/graph-text.js'), import('../playbook/compile.js'), import('./open-inventory.js')]);
-      const pb = await loadPlaybook(resolvePlaybook(a.playbook));
-      io.out.write(taskGraphText(pb));
-      let inv;
-      try { inv = openInventory(a.inventory, io.err); } catch (e) { if (a.inventory) throw e; }
-      if (inv) io.out.write('\n' + nodeGraphText(compileGraph(pb, inv, { limit: a.limit })));
-    });
+      },
+    )
+    .command(
+      'graph <playbook>',
+      'show the task graph (with -i or a lab: the host-level order too)',
+      (c) =>
+        c
+          .positional('playbook', { type: 'string', demandOption: true })
+          .option('limit', { alias: 'l', type: 'string' }),
+      async (a) => {
+        const [
+          { loadPlaybook, resolvePlaybook },
+          { nodeGraphText, taskGraphText },
+          { compileGraph },
+          { openInventory },
+        ] = await Promise.all([
+          import('../playbook/load.js'),
+          import('../playbook/graph-text.js'),
+          import('../playbook/compile.js'),
+          import('./open-inventory.js'),
+        ]);
+        const pb = await loadPlaybook(resolvePlaybook(a.playbook));
+        io.out.write(taskGraphText(pb));
+        let inv: Awaited<ReturnType<typeof openInventory>> | undefined;
+        try {
+          inv = openInventory(a.inventory, io.err);
+        } catch (e) {
+          if (a.inventory) throw e;
+        }
+        if (inv) io.out.write('\n' + nodeGraphText(compileGraph(pb, inv, { limit: a.limit })));
+      },
+    );
 }
 
 function labCommands<T>(y: Argv<T>, io: Io) {
-  return y.command('lab <action>', 'the built-in lab of Linux hosts (and simulated Windows nodes) in network namespaces (root)', (c) =>
-    c.positional('action', { choices: ['up', 'down', 'status', 'inventory'] as const, demandOption: true })
-      // Counts are read as strings so that a mistake is quoted as typed (`--linux abc`), not as NaN.
-      .option('linux', { type: 'string', coerce: count('--linux'), describe: 'number of plain Linux hosts (up)' })
-      .option('tor', { type: 'string', coerce: count('--tor'), describe: 'number of ToR gateway hosts (up)' })
-      .option('windows', { type: 'string', coerce: count('--windows'), describe: 'number of simulated Windows nodes node009.. (up; a test double)' })
-      .option('control', { type: 'string', coerce: count('--control'), describe: 'the cluster control host control1 with a kubectl stand-in, 0 or 1 (up; a test double)' }), async (a) => {
-    const { labCommand } = await import('./lab-command.js');
-    const counts = { linux: a.linux as number | undefined, tor: a.tor as number | undefined, windows: a.windows as number | undefined, control: a.control as number | undefined };
-    io.code = await labCommand(a.action, counts, io.out);
-  });
+  return y.command(
+    'lab <action>',
+    'the built-in lab of Linux hosts (and simulated Windows nodes) in network namespaces (root)',
+    (c) =>
+      c
+        .positional('action', { choices: ['up', 'down', 'status', 'inventory'] as const, demandOption: true })
+        // Counts are read as strings so that a mistake is quoted as typed (`--linux abc`), not as NaN.
+        .option('linux', { type: 'string', coerce: count('--linux'), describe: 'number of plain Linux hosts (up)' })
+        .option('tor', { type: 'string', coerce: count('--tor'), describe: 'number of ToR gateway hosts (up)' })
+        .option('windows', {
+          type: 'string',
+          coerce: count('--windows'),
+          describe: 'number of simulated Windows nodes node009.. (up; a test double)',
+        })
+        .option('control', {
+          type: 'string',
+          coerce: count('--control'),
+          describe: 'the cluster control host control1 with a kubectl stand-in, 0 or 1 (up; a test double)',
+        }),
+    async (a) => {
+      const { labCommand } = await import('./lab-command.js');
+      const counts = {
+        linux: a.linux as number | undefined,
+        tor: a.tor as number | undefined,
+        windows: a.windows as number | undefined,
+        control: a.control as number | undefined,
+      };
+      io.code = await labCommand(a.action, counts, io.out);
+    },
+  );
 }
 
 /** `play PLAYBOOK [options]`, the default command. */
 function runCommandLine<T>(y: Argv<T>, io: Io) {
-  return y.command('$0 <playbook>', 'run a playbook', (c) => c
-    .positional('playbook', { type: 'string', demandOption: true, describe: 'a name from `play list`, or a path' })
-    .option('limit', { alias: 'l', type: 'string', describe: 'host pattern (Ansible grammar) narrowing the targets' })
-    .option('check', { alias: 'C', type: 'boolean', default: false, describe: 'plan only: report what would change, change nothing' })
-    .option('diff', { alias: 'D', type: 'boolean', default: false, describe: 'show before/after values and text diffs' })
-    .option('forks', { alias: 'f', type: 'string', default: String(DEFAULT_FORKS), coerce: positiveInteger('--forks'), describe: 'hosts worked on at once' })
-    .option('timeout', { type: 'string', default: '300', coerce: positiveNumber('--timeout'), describe: 'per-step time limit, seconds' })
-    .option('report', { type: 'string', describe: 'write the JSON report to this file' })
-    .option('json', { type: 'boolean', default: false, describe: 'print the JSON report on stdout (progress goes to stderr)' })
-    .option('extra-vars', { alias: 'e', type: 'string', array: true, default: [] as string[], describe: 'key=value or JSON; overrides inventory variables' })
-    .option('accept-new', { type: 'boolean', default: false, describe: 'record unknown host keys (a changed key is always refused)' })
-    .option('known-hosts', { type: 'string', describe: 'known_hosts file for every host (overrides the inventory; default ~/.ssh/known_hosts)' })
-    .option('live', { type: 'boolean', default: true, describe: 'live view on a terminal (--no-live: one line per host)' }), async (a) => {
-    const { runCommand } = await import('./run-command.js');
-    const result = await runCommand({
-      playbook: a.playbook, inventory: (a as { inventory?: string }).inventory, limit: a.limit, check: a.check, diff: a.diff,
-      forks: a.forks as unknown as number, timeout: a.timeout as unknown as number, report: a.report, json: a.json,
-      extraVars: a.extraVars.map(String), acceptNew: a.acceptNew, knownHosts: a.knownHosts, live: a.live ? 'auto' : 'never',
-    }, io.out, io.err, io.signal);
-    io.code = result.code;
-  });
+  return y.command(
+    '$0 <playbook>',
+    'run a playbook',
+    (c) =>
+      c
+        .positional('playbook', { type: 'string', demandOption: true, describe: 'a name from `play list`, or a path' })
+        .option('limit', {
+          alias: 'l',
+          type: 'string',
+          describe: 'host pattern (Ansible grammar) narrowing the targets',
+        })
+        .option('check', {
+          alias: 'C',
+          type: 'boolean',
+          default: false,
+          describe: 'plan only: report what would change, change nothing',
+        })
+        .option('diff', {
+          alias: 'D',
+          type: 'boolean',
+          default: false,
+          describe: 'show before/after values and text diffs',
+        })
+        .option('forks', {
+          alias: 'f',
+          type: 'string',
+          default: String(DEFAULT_FORKS),
+          coerce: positiveInteger('--forks'),
+          describe: 'hosts worked on at once',
+        })
+        .option('timeout', {
+          type: 'string',
+          default: '300',
+          coerce: positiveNumber('--timeout'),
+          describe: 'per-step time limit, seconds',
+        })
+        .option('report', { type: 'string', describe: 'write the JSON report to this file' })
+        .option('json', {
+          type: 'boolean',
+          default: false,
+          describe: 'print the JSON report on stdout (progress goes to stderr)',
+        })
+        .option('extra-vars', {
+          alias: 'e',
+          type: 'string',
+          array: true,
+          default: [] as string[],
+          describe: 'key=value or JSON; overrides inventory variables',
+        })
+        .option('accept-new', {
+          type: 'boolean',
+          default: false,
+          describe: 'record unknown host keys (a changed key is always refused)',
+        })
+        .option('known-hosts', {
+          type: 'string',
+          describe: 'known_hosts file for every host (overrides the inventory; default ~/.ssh/known_hosts)',
+        })
+        .option('live', {
+          type: 'boolean',
+          default: true,
+          describe: 'live view on a terminal (--no-live: one line per host)',
+        }),
+    async (a) => {
+      const { runCommand } = await import('./run-command.js');
+      const result = await runCommand(
+        {
+          playbook: a.playbook,
+          inventory: (a as { inventory?: string }).inventory,
+          limit: a.limit,
+          check: a.check,
+          diff: a.diff,
+          forks: a.forks as unknown as number,
+          timeout: a.timeout as unknown as number,
+          report: a.report,
+          json: a.json,
+          extraVars: a.extraVars.map(String),
+          acceptNew: a.acceptNew,
+          knownHosts: a.knownHosts,
+          live: a.live ? 'auto' : 'never',
+        },
+        io.out,
+        io.err,
+        io.signal,
+      );
+      io.code = result.code;
+    },
+  );
 }
 
 /** yargs gives the last of a repeated option as an array: the last one wins, as in ansible. */
@@ -159,14 +291,16 @@ function count(flag: string) {
 function positiveInteger(flag: string) {
   return (v: unknown): number => {
     const text = last(v);
-    if (!/^\+?\d+$/.test(text) || Number(text) < 1) throw new UsageError(`${flag} '${text}': expected a positive whole number`);
+    if (!/^\+?\d+$/.test(text) || Number(text) < 1)
+      throw new UsageError(`${flag} '${text}': expected a positive whole number`);
     return Number(text);
   };
 }
 
 function positiveNumber(flag: string) {
   return (v: unknown): number => {
-    const text = last(v), n = Number(text);
+    const text = last(v),
+      n = Number(text);
     if (!text || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} '${text}': expected a positive number`);
     return n;
   };
@@ -183,11 +317,20 @@ export function usageMessage(msg: string | undefined, argv: readonly string[]): 
   if (choice) return `${command ? `${command}: ` : ''}${choice[1]} ${choice[2]} is not one of ${choice[3]} (${help})`;
   const unknown = /^Unknown arguments?: (.+)$/.exec(text);
   if (unknown) {
-    const names = unknown[1]!.split(', ').map((n) => argv.find((w) => w === `--${n}` || w.startsWith(`--${n}=`) || w === `-${n}`)?.split('=')[0] ?? n);
+    const names = unknown[1]!
+      .split(', ')
+      .map((n) => argv.find((w) => w === `--${n}` || w.startsWith(`--${n}=`) || w === `-${n}`)?.split('=')[0] ?? n);
     return `unknown option${names.length > 1 ? 's' : ''} or argument${names.length > 1 ? 's' : ''}: ${names.join(', ')} (${help})`;
   }
   if (/^Not enough non-option arguments/.test(text)) {
-    const what = command === 'hosts' ? 'a host pattern' : command === 'graph' ? 'a playbook' : command === 'lab' ? 'an action: up, down, status or inventory' : 'a playbook (or a command)';
+    const what =
+      command === 'hosts'
+        ? 'a host pattern'
+        : command === 'graph'
+          ? 'a playbook'
+          : command === 'lab'
+            ? 'an action: up, down, status or inventory'
+            : 'a playbook (or a command)';
     return `${command ? `${command}: ` : ''}missing ${what} (${help})`;
   }
   return `${text.replace(/\s*\n\s*/g, '; ')} (${help})`;
@@ -195,6 +338,9 @@ export function usageMessage(msg: string | undefined, argv: readonly string[]): 
 
 export async function cli(): Promise<void> {
   // `play hosts all | head` closes our stdout early: that is the reader's choice, not an error.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0); else throw e; });
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    else throw e;
+  });
   process.exitCode = await main(hideBin(process.argv));
 }

@@ -37,7 +37,12 @@ export interface RunArgs {
 /** Up to this many hosts a terminal gets the live view; beyond, one line per host reads better. */
 const LIVE_MAX_HOSTS = 20;
 
-export async function runCommand(args: RunArgs, out: Writable, err: Writable, signal?: AbortSignal): Promise<{ code: number; report: RunReport }> {
+export async function runCommand(
+  args: RunArgs,
+  out: Writable,
+  err: Writable,
+  signal?: AbortSignal,
+): Promise<{ code: number; report: RunReport }> {
   // A mistyped playbook name (or command) is named before any inventory is looked for.
   const playbookFile = resolvePlaybook(args.playbook);
   const inventory = openInventory(args.inventory, err);
@@ -52,7 +57,8 @@ export async function runCommand(args: RunArgs, out: Writable, err: Writable, si
   const pool = new ConnectionPool({ knownHostsFile: args.knownHosts, acceptNew: args.acceptNew });
   const view = args.json ? err : out;
   const title = `${playbook.name}${args.check ? ' (check)' : ''}`;
-  const useLive = args.live === 'auto' && (view as NodeJS.WriteStream).isTTY === true && graph.hosts.length <= LIVE_MAX_HOSTS;
+  const useLive =
+    args.live === 'auto' && (view as NodeJS.WriteStream).isTTY === true && graph.hosts.length <= LIVE_MAX_HOSTS;
   const renderer: Renderer = useLive
     ? new LiveRenderer({ out: view, diff: args.diff, title })
     : new CompactRenderer({ out: view, diff: args.diff, title });
@@ -78,7 +84,9 @@ export async function runCommand(args: RunArgs, out: Writable, err: Writable, si
     try {
       writeFileSync(args.report, json);
     } catch (e) {
-      throw new UsageError(`--report ${args.report}: cannot write the report (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      throw new UsageError(
+        `--report ${args.report}: cannot write the report (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      );
     }
   }
   if (args.json) out.write(json);
@@ -101,9 +109,16 @@ function checkKeyFiles(hosts: readonly Host[]): void {
   const [file, names] = first;
   const host = hosts.find((h) => h.name === names[0])!;
   // Of ansible's two aliases, the one its ssh plugin lists last wins (as in connection.ts).
-  const variable = host.vars.ansible_ssh_private_key_file != null ? 'ansible_ssh_private_key_file' : 'ansible_private_key_file';
-  const others = names.length > 1 ? ` (also for ${names.slice(1, 6).join(', ')}${names.length > 6 ? ` and ${names.length - 6} more` : ''})` : '';
-  const more = culprits.size > 1 ? `; ${culprits.size - 1} other key file${culprits.size > 2 ? 's have' : ' has'} problems too` : '';
+  const variable =
+    host.vars.ansible_ssh_private_key_file != null ? 'ansible_ssh_private_key_file' : 'ansible_private_key_file';
+  const others =
+    names.length > 1
+      ? ` (also for ${names.slice(1, 6).join(', ')}${names.length > 6 ? ` and ${names.length - 6} more` : ''})`
+      : '';
+  const more =
+    culprits.size > 1
+      ? `; ${culprits.size - 1} other key file${culprits.size > 2 ? 's have' : ' has'} problems too`
+      : '';
   throw new InputError(`host ${host.name}: ${variable} ${file}: ${problems.get(file)}${others}${more}`);
 }
 
@@ -116,6 +131,8 @@ function checkReportFile(file: string): void {
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`--report ${file}: ${code === 'ENOENT' ? `directory ${dir} does not exist` : `cannot write in ${dir} (${code})`}`);
+    throw new UsageError(
+      `--report ${file}: ${code === 'ENOENT' ? `directory ${dir} does not exist` : `cannot write in ${dir} (${code})`}`,
+    );
   }
 }

@@ -28,7 +28,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     const bb = b as unknown[];
     return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
   }
-  const ka = Object.keys(a as object), kb = Object.keys(b as object);
+  const ka = Object.keys(a as object),
+    kb = Object.keys(b as object);
   if (ka.length !== kb.length) return false;
   return ka.every((k) => Object.hasOwn(b as object, k) && deepEqual((a as Fields)[k], (b as Fields)[k]));
 }

@@ -14,7 +14,10 @@ function describe(v: unknown): string {
 }
 
 export class OptionReader {
-  constructor(readonly kind: string, readonly opts: Options) {
+  constructor(
+    readonly kind: string,
+    readonly opts: Options,
+  ) {
     if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
       throw new StepOptionError(kind, '(options)', `must be an object, got ${describe(opts)}`);
     }
@@ -68,7 +71,8 @@ export class OptionReader {
   integer(field: string, range: { min?: number; max?: number } = {}, optional?: 'optional'): number | undefined {
     const v = this.opts[field];
     if (v === undefined && optional) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v)) this.fail(field, `must be an integer, got ${v === undefined ? 'nothing' : describe(v)}`);
+    if (typeof v !== 'number' || !Number.isInteger(v))
+      this.fail(field, `must be an integer, got ${v === undefined ? 'nothing' : describe(v)}`);
     if (range.min !== undefined && v < range.min) this.fail(field, `must be at least ${range.min}, got ${v}`);
     if (range.max !== undefined && v > range.max) this.fail(field, `must be at most ${range.max}, got ${v}`);
     return v;
@@ -90,7 +94,8 @@ export class OptionReader {
   /** A user or group name (or numeric id). */
   principal(field: string): string | undefined {
     const v = this.string(field, 'optional');
-    if (v !== undefined && !/^[A-Za-z0-9_][A-Za-z0-9_.-]*\$?$/.test(v)) this.fail(field, `must be a user or group name, got ${describe(v)}`);
+    if (v !== undefined && !/^[A-Za-z0-9_][A-Za-z0-9_.-]*\$?$/.test(v))
+      this.fail(field, `must be a user or group name, got ${describe(v)}`);
     return v;
   }
 

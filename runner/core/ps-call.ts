@@ -18,7 +18,10 @@ export function psFunction(name: string, body: string): PsFunction {
 
 /** A ps Script that is one call; `program()` in the transport renders it with its definition. */
 export class PsCall extends Script {
-  constructor(readonly fn: PsFunction, readonly args: Readonly<Record<string, unknown>>) {
+  constructor(
+    readonly fn: PsFunction,
+    readonly args: Readonly<Record<string, unknown>>,
+  ) {
     super('ps', `${fn.name} (ConvertFrom-Json -InputObject <args>)`);
   }
 }

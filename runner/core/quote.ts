@@ -9,8 +9,13 @@ import { isSecret } from './secret.js';
 export type Shell = 'sh' | 'ps';
 
 export class Script {
-  constructor(readonly shell: Shell, readonly text: string) {}
-  toString(): string { return this.text; }
+  constructor(
+    readonly shell: Shell,
+    readonly text: string,
+  ) {}
+  toString(): string {
+    return this.text;
+  }
 }
 
 export class Raw {
@@ -57,7 +62,9 @@ function render(shell: Shell, value: unknown): string {
 function tag(shell: Shell) {
   return (strings: TemplateStringsArray, ...values: Part[]): Script => {
     let text = strings[0]!;
-    values.forEach((v, i) => { text += render(shell, v) + strings[i + 1]; });
+    values.forEach((v, i) => {
+      text += render(shell, v) + strings[i + 1];
+    });
     return new Script(shell, text);
   };
 }

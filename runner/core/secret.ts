@@ -21,9 +21,15 @@ export class Secret {
     return this.#value;
   }
 
-  toString(): string { return MASK; }
-  toJSON(): string { return MASK; }
-  [inspect.custom](): string { return `Secret(${this.source})`; }
+  toString(): string {
+    return MASK;
+  }
+  toJSON(): string {
+    return MASK;
+  }
+  [inspect.custom](): string {
+    return `Secret(${this.source})`;
+  }
 }
 
 export function isSecret(v: unknown): v is Secret {

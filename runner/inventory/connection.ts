@@ -8,9 +8,22 @@ import type { VarDef } from './graph.js';
 import type { Origin, Source } from './source.js';
 import { describe } from './vars.js';
 
-const SSH_CONNECTIONS = new Set(['ssh', 'smart', 'paramiko', 'paramiko_ssh', 'ansible.builtin.ssh', 'ansible.builtin.paramiko_ssh']);
+const SSH_CONNECTIONS = new Set([
+  'ssh',
+  'smart',
+  'paramiko',
+  'paramiko_ssh',
+  'ansible.builtin.ssh',
+  'ansible.builtin.paramiko_ssh',
+]);
 const WINDOWS_CONNECTIONS = new Set(['winrm', 'psrp', 'ansible.builtin.winrm', 'ansible.builtin.psrp']);
-const SHELLS: Record<string, OsFamily> = { sh: 'linux', csh: 'linux', fish: 'linux', powershell: 'windows', cmd: 'windows' };
+const SHELLS: Record<string, OsFamily> = {
+  sh: 'linux',
+  csh: 'linux',
+  fish: 'linux',
+  powershell: 'windows',
+  cmd: 'windows',
+};
 
 /** The definition of the first-set variable among aliases, ansible-style: the last alias wins. */
 function pick(vars: ReadonlyMap<string, VarDef>, ...names: string[]): (VarDef & { name: string }) | undefined {
@@ -33,7 +46,13 @@ export function shellWords(text: string): string[] {
   let word: string | null = null;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    if (/\s/.test(c)) { if (word !== null) { words.push(word); word = null; } continue; }
+    if (/\s/.test(c)) {
+      if (word !== null) {
+        words.push(word);
+        word = null;
+      }
+      continue;
+    }
     word ??= '';
     if (c === "'") {
       const end = text.indexOf("'", i + 1);
@@ -80,23 +99,35 @@ function defaultUser(): string | undefined {
 }
 
 /** The ConnectionSpec of host `host` (defined at `origin`); problems go to `src`. */
-export function connectionSpec(src: Source, host: string, origin: Origin, vars: ReadonlyMap<string, VarDef>, baseDir: string): ConnectionSpec {
+export function connectionSpec(
+  src: Source,
+  host: string,
+  origin: Origin,
+  vars: ReadonlyMap<string, VarDef>,
+  baseDir: string,
+): ConnectionSpec {
   const text = (def: (VarDef & { name: string }) | undefined, what: string, allowEmpty = false): string | undefined => {
     if (!def) return undefined;
     if (typeof def.value === 'string' && (allowEmpty || def.value.trim())) return def.value;
-    src.problem(def.origin, `${def.name} must be ${what}, got ${describe(def.value)}`
-      + (def.value instanceof EnvRef ? ' (only passwords come from the environment)' : ''));
+    src.problem(
+      def.origin,
+      `${def.name} must be ${what}, got ${describe(def.value)}` +
+        (def.value instanceof EnvRef ? ' (only passwords come from the environment)' : ''),
+    );
     return undefined;
   };
 
   const conn = pick(vars, 'ansible_connection');
   const connName = text(conn, 'a connection type such as ssh');
   if (conn && connName && !SSH_CONNECTIONS.has(connName)) {
-    src.problem(conn.origin, WINDOWS_CONNECTIONS.has(connName)
-      ? `ansible_connection: ${connName} is not supported: play talks to Windows over OpenSSH; `
-        + 'set `ansible_connection: ssh` with `ansible_shell_type: powershell` (and install OpenSSH Server on the host)'
-      : `ansible_connection: ${connName} is not supported: play connects over SSH only `
-        + '(ssh, smart and paramiko are accepted as ssh)');
+    src.problem(
+      conn.origin,
+      WINDOWS_CONNECTIONS.has(connName)
+        ? `ansible_connection: ${connName} is not supported: play talks to Windows over OpenSSH; ` +
+            'set `ansible_connection: ssh` with `ansible_shell_type: powershell` (and install OpenSSH Server on the host)'
+        : `ansible_connection: ${connName} is not supported: play connects over SSH only ` +
+            '(ssh, smart and paramiko are accepted as ssh)',
+    );
   }
 
   let os: OsFamily = 'linux';
@@ -105,7 +136,11 @@ export function connectionSpec(src: Source, host: string, origin: Origin, vars: 
   if (shell && shellName) {
     const family = SHELLS[shellName.replace(/^ansible\.builtin\./, '')];
     if (family) os = family;
-    else src.problem(shell.origin, `ansible_shell_type '${shellName}' is not a shell ansible knows: expected sh, csh, fish, powershell or cmd`);
+    else
+      src.problem(
+        shell.origin,
+        `ansible_shell_type '${shellName}' is not a shell ansible knows: expected sh, csh, fish, powershell or cmd`,
+      );
   }
   const osVar = vars.get('os')?.value;
   if (typeof osVar === 'string' && osVar.toLowerCase() === 'windows') os = 'windows';
@@ -120,7 +155,11 @@ export function connectionSpec(src: Source, host: string, origin: Origin, vars: 
   }
 
   const user = text(pick(vars, 'ansible_user', 'ansible_ssh_user'), 'a user name') ?? defaultUser();
-  if (!user) src.problem(origin, `host ${host}: no ansible_user, and the current user has no name to default to: set ansible_user`);
+  if (!user)
+    src.problem(
+      origin,
+      `host ${host}: no ansible_user, and the current user has no name to default to: set ansible_user`,
+    );
 
   const spec: ConnectionSpec = {
     address: text(pick(vars, 'ansible_host', 'ansible_ssh_host'), 'a host name or address') ?? host,
@@ -131,8 +170,10 @@ export function connectionSpec(src: Source, host: string, origin: Origin, vars: 
   const key = text(pick(vars, 'ansible_private_key_file', 'ansible_ssh_private_key_file'), 'a file path');
   if (key) spec.keyFile = resolvePath(key, baseDir);
 
-  for (const [field, names] of [['password', ['ansible_password', 'ansible_ssh_pass', 'ansible_ssh_password']],
-    ['becomePassword', ['ansible_become_password', 'ansible_become_pass']]] as const) {
+  for (const [field, names] of [
+    ['password', ['ansible_password', 'ansible_ssh_pass', 'ansible_ssh_password']],
+    ['becomePassword', ['ansible_become_password', 'ansible_become_pass']],
+  ] as const) {
     const def = pick(vars, ...names);
     if (def?.value instanceof EnvRef) spec[field] = def.value;
   }
@@ -147,7 +188,10 @@ export function connectionSpec(src: Source, host: string, origin: Origin, vars: 
       if (!def || !args) continue;
       try {
         const file = knownHostsFromSshArgs(args);
-        if (file) { spec.knownHostsFile = resolvePath(file, baseDir); break; }
+        if (file) {
+          spec.knownHostsFile = resolvePath(file, baseDir);
+          break;
+        }
       } catch (e) {
         src.problem(def.origin, `${name} cannot be split into words: ${(e as Error).message}`);
       }

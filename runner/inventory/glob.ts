@@ -13,8 +13,10 @@ function jsClassBody(body: string): string {
   let out = '';
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
-    if (c === '\\') { out += c + (body[i + 1] ?? ''); i++; }
-    else out += c === '[' || c === ']' ? `\\${c}` : c;
+    if (c === '\\') {
+      out += c + (body[i + 1] ?? '');
+      i++;
+    } else out += c === '[' || c === ']' ? `\\${c}` : c;
   }
   return out;
 }
@@ -70,7 +72,10 @@ export function globRegExp(pat: string): RegExp {
       if (j < pat.length && pat[j] === ']') j++;
       while (j < pat.length && pat[j] !== ']') j++;
       if (j >= pat.length) parts.push('\\[');
-      else { parts.push(translateSet(pat, i, j)); i = j + 1; }
+      else {
+        parts.push(translateSet(pat, i, j));
+        i = j + 1;
+      }
     } else {
       parts.push(escapeChar(c));
     }
@@ -78,7 +83,9 @@ export function globRegExp(pat: string): RegExp {
   // Python uses atomic groups `(?>.*?fixed)` between stars for speed; for a whole-string match a
   // lazy `.*?fixed` accepts exactly the same names.
   let body = '';
-  parts.forEach((p, k) => { body += p === STAR ? (k === parts.length - 1 ? '[\\s\\S]*' : '[\\s\\S]*?') : p; });
+  parts.forEach((p, k) => {
+    body += p === STAR ? (k === parts.length - 1 ? '[\\s\\S]*' : '[\\s\\S]*?') : p;
+  });
   return new RegExp(`^(?:${body})$`);
 }
 

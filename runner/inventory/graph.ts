@@ -17,14 +17,20 @@ export class GroupNode {
   readonly hosts: HostNode[] = [];
   readonly children: GroupNode[] = [];
   readonly parents: GroupNode[] = [];
-  constructor(readonly name: string, readonly origin: Origin) {}
+  constructor(
+    readonly name: string,
+    readonly origin: Origin,
+  ) {}
 }
 
 export class HostNode {
   readonly vars = new Map<string, VarDef>();
   /** Groups that list the host directly. */
   readonly groups = new Set<GroupNode>();
-  constructor(readonly name: string, readonly origin: Origin) {}
+  constructor(
+    readonly name: string,
+    readonly origin: Origin,
+  ) {}
 }
 
 export class InventoryGraph {
@@ -43,7 +49,7 @@ export class InventoryGraph {
 
   group(name: string, origin: Origin): GroupNode {
     let g = this.groups.get(name);
-    if (!g) this.groups.set(name, g = new GroupNode(name, origin));
+    if (!g) this.groups.set(name, (g = new GroupNode(name, origin)));
     return g;
   }
 
@@ -155,7 +161,11 @@ export class InventoryGraph {
     const hosts: HostNode[] = [];
     const taken = new Set<HostNode>();
     for (const g of ordered) {
-      for (const h of g.hosts) if (!taken.has(h)) { taken.add(h); hosts.push(h); }
+      for (const h of g.hosts)
+        if (!taken.has(h)) {
+          taken.add(h);
+          hosts.push(h);
+        }
     }
     return hosts;
   }
@@ -178,7 +188,9 @@ export class InventoryGraph {
 
   /** ansible's sort_groups: by depth, then ansible_group_priority, then name; later wins for variables. */
   sortGroups(groups: Iterable<GroupNode>): GroupNode[] {
-    return [...groups].sort((a, b) =>
-      this.depth(a) - this.depth(b) || a.priority - b.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...groups].sort(
+      (a, b) =>
+        this.depth(a) - this.depth(b) || a.priority - b.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
   }
 }

@@ -15,21 +15,26 @@ const label = String.raw`(?:${w}|${alnumRange})(?:${w}|-|${alnumRange})*(?<![_-]
 const bracketedHostPort = /^\[(.+)\]:([0-9]+)$/;
 const hostPort = /^((?:[^:[\]]|\[[^\]]*\])*):([0-9]+)$/;
 export const ipv4 = new RegExp(`^(?:${v4}\\.){3}${v4}$`, 'i');
-export const ipv6 = new RegExp('^(?:' + [
-  `(?:${v6}:){7}${v6}`,
-  `(?:${v6}:){1,6}:`,
-  `(?:${v6}:)(?::${v6}){1,6}`,
-  `(?:${v6}:){2}(?::${v6}){1,5}`,
-  `(?:${v6}:){3}(?::${v6}){1,4}`,
-  `(?:${v6}:){4}(?::${v6}){1,3}`,
-  `(?:${v6}:){5}(?::${v6}){1,2}`,
-  `(?:${v6}:){6}(?::${v6})`,
-  `:(?::${v6}){1,6}`,
-  `${v6}?::`,
-  `(?:0:){6}(?:${v6}\\.){3}${v6}`,
-  `::(?:ffff:)?(?:${v6}\\.){3}${v6}`,
-  `(?:0:){5}ffff:(?:${v6}\\.){3}${v6}`,
-].join('|') + ')$', 'i');
+export const ipv6 = new RegExp(
+  '^(?:' +
+    [
+      `(?:${v6}:){7}${v6}`,
+      `(?:${v6}:){1,6}:`,
+      `(?:${v6}:)(?::${v6}){1,6}`,
+      `(?:${v6}:){2}(?::${v6}){1,5}`,
+      `(?:${v6}:){3}(?::${v6}){1,4}`,
+      `(?:${v6}:){4}(?::${v6}){1,3}`,
+      `(?:${v6}:){5}(?::${v6}){1,2}`,
+      `(?:${v6}:){6}(?::${v6})`,
+      `:(?::${v6}){1,6}`,
+      `${v6}?::`,
+      `(?:0:){6}(?:${v6}\\.){3}${v6}`,
+      `::(?:ffff:)?(?:${v6}\\.){3}${v6}`,
+      `(?:0:){5}ffff:(?:${v6}\\.){3}${v6}`,
+    ].join('|') +
+    ')$',
+  'i',
+);
 const hostname = new RegExp(`^${label}(?:\\.${label})*$`, 'iu');
 
 /**
@@ -40,7 +45,10 @@ export function parseAddress(address: string, allowRanges = false): { host: stri
   let port: number | undefined;
   for (const re of [bracketedHostPort, hostPort]) {
     const m = re.exec(address);
-    if (m) { address = m[1]!; port = Number(m[2]); }
+    if (m) {
+      address = m[1]!;
+      port = Number(m[2]);
+    }
   }
   if (!ipv4.test(address) && !ipv6.test(address) && !hostname.test(address)) return null;
   if (!allowRanges && address.includes('[')) return null;
@@ -58,18 +66,22 @@ export function expandHostRange(line: string): string[] {
   const head = line.slice(0, open);
   const range = line.slice(open + 1, close);
   const tail = line.slice(close + 1);
-  if (range.includes('|') || head.includes('|') || tail.includes('|')) throw new Error(`'|' is not allowed in a host range`);
+  if (range.includes('|') || head.includes('|') || tail.includes('|'))
+    throw new Error(`'|' is not allowed in a host range`);
   const bounds = range.split(':');
-  if (bounds.length !== 2 && bounds.length !== 3) throw new Error(`host range [${range}] must be begin:end or begin:end:step`);
+  if (bounds.length !== 2 && bounds.length !== 3)
+    throw new Error(`host range [${range}] must be begin:end or begin:end:step`);
   const beg = bounds[0] || '0';
   const end = bounds[1]!;
   const step = bounds.length === 3 ? Number(bounds[2]) : 1;
   if (!end) throw new Error(`host range [${range}] must specify an end value`);
-  if (!Number.isInteger(step) || step <= 0 || !/^[0-9]+$/.test(bounds[2] ?? '1')) throw new Error(`host range [${range}]: the step must be a positive integer`);
+  if (!Number.isInteger(step) || step <= 0 || !/^[0-9]+$/.test(bounds[2] ?? '1'))
+    throw new Error(`host range [${range}]: the step must be a positive integer`);
   let fill = (x: string | number) => String(x);
   if (beg[0] === '0' && beg.length > 1) {
     // A leading zero asks for fixed-width numbers: node[001:010] -> node001 ... node010.
-    if (beg.length !== end.length) throw new Error(`host range [${range}] must use begin and end of equal length (zero padding is kept)`);
+    if (beg.length !== end.length)
+      throw new Error(`host range [${range}] must use begin and end of equal length (zero padding is kept)`);
     fill = (x) => String(x).padStart(beg.length, '0');
   }
   let seq: (string | number)[];
@@ -80,7 +92,8 @@ export function expandHostRange(line: string): string[] {
     seq = [];
     for (let i = ib; i <= ie; i += step) seq.push(LETTERS[i]!);
   } else {
-    if (!/^[0-9]+$/.test(beg) || !/^[0-9]+$/.test(end)) throw new Error(`host range [${range}] must be numeric (0:9, 001:010) or single letters (a:f)`);
+    if (!/^[0-9]+$/.test(beg) || !/^[0-9]+$/.test(end))
+      throw new Error(`host range [${range}] must be numeric (0:9, 001:010) or single letters (a:f)`);
     seq = [];
     for (let i = Number(beg); i <= Number(end); i += step) seq.push(i);
   }

@@ -24,16 +24,32 @@ export function checkInventoryPath(path: string): void {
     isDirectory = statSync(path).isDirectory();
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new InventoryError(path, '', 'is a symbolic link loop (a link that leads back to itself): point it at a YAML inventory file');
-    if (code === 'ENOENT' && lstatSafe(path)?.isSymbolicLink()) throw new UsageError(`inventory ${path} is a symbolic link to ${readlinkSync(path)}, which does not exist`);
+    if (code === 'ELOOP')
+      throw new InventoryError(
+        path,
+        '',
+        'is a symbolic link loop (a link that leads back to itself): point it at a YAML inventory file',
+      );
+    if (code === 'ENOENT' && lstatSafe(path)?.isSymbolicLink())
+      throw new UsageError(`inventory ${path} is a symbolic link to ${readlinkSync(path)}, which does not exist`);
     return;
   }
   if (isDirectory) {
-    throw new InventoryError(path, '', 'is a directory: inventory directories are not supported yet; pass one YAML inventory file');
+    throw new InventoryError(
+      path,
+      '',
+      'is a directory: inventory directories are not supported yet; pass one YAML inventory file',
+    );
   }
 }
 
-const lstatSafe = (path: string) => { try { return lstatSync(path); } catch { return undefined; } };
+const lstatSafe = (path: string) => {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+};
 
 export function loadInventory(file: string): Inventory {
   const path = resolve(file);
@@ -42,7 +58,11 @@ export function loadInventory(file: string): Inventory {
   const graph = parseInventory(src);
   for (const name of graph.hosts.keys()) {
     const group = graph.groups.get(name);
-    if (group) src.warn(group.origin, `'${name}' is both a group and a host: a pattern '${name}' selects the host only (as in ansible)`);
+    if (group)
+      src.warn(
+        group.origin,
+        `'${name}' is both a group and a host: a pattern '${name}' selects the host only (as in ansible)`,
+      );
   }
   const baseDir = dirname(path);
 
@@ -76,12 +96,15 @@ export function loadInventory(file: string): Inventory {
 function buildGroups(graph: InventoryGraph): ReadonlyMap<string, Group> {
   const groups = new Map<string, Group>();
   for (const g of graph.groups.values()) {
-    groups.set(g.name, Object.freeze({
-      name: g.name,
-      hosts: Object.freeze(graph.hostsOf(g).map((h) => h.name)),
-      children: Object.freeze(g.children.map((c) => c.name)),
-      vars: deepFreeze(Object.fromEntries([...g.vars].map(([k, v]) => [k, v.value]))),
-    }));
+    groups.set(
+      g.name,
+      Object.freeze({
+        name: g.name,
+        hosts: Object.freeze(graph.hostsOf(g).map((h) => h.name)),
+        children: Object.freeze(g.children.map((c) => c.name)),
+        vars: deepFreeze(Object.fromEntries([...g.vars].map(([k, v]) => [k, v.value]))),
+      }),
+    );
   }
   return groups;
 }

@@ -7,7 +7,9 @@ export type OsFamily = 'linux' | 'windows';
 /** A variable written as `{{ lookup('env', 'NAME') }}`: resolved from the environment only when used. */
 export class EnvRef {
   constructor(readonly envVar: string) {}
-  toJSON(): string { return `{{ lookup('env', '${this.envVar}') }}`; }
+  toJSON(): string {
+    return `{{ lookup('env', '${this.envVar}') }}`;
+  }
 }
 
 export interface ConnectionSpec {

@@ -15,14 +15,23 @@ export function parseInventory(src: Source): InventoryGraph {
   const graph = new InventoryGraph();
   const root = src.doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) {
-    throw src.error(src.at(''), 'the file is empty: expected a mapping of groups, such as `all:` with `hosts:` and `children:`');
+    throw src.error(
+      src.at(''),
+      'the file is empty: expected a mapping of groups, such as `all:` with `hosts:` and `children:`',
+    );
   }
   if (!isMap(root)) {
-    throw src.error(src.at('', root), `expected a mapping of groups at the top level (such as \`all:\`), got ${describe(root)}`);
+    throw src.error(
+      src.at('', root),
+      `expected a mapping of groups at the top level (such as \`all:\`), got ${describe(root)}`,
+    );
   }
   if (root.items.some((p) => isScalar(p.key) && p.key.value === 'plugin')) {
-    throw src.error(src.at('plugin'), 'this is an inventory plugin configuration; play reads static YAML inventories only '
-      + '(export one with `ansible-inventory -i FILE --list --yaml`)');
+    throw src.error(
+      src.at('plugin'),
+      'this is an inventory plugin configuration; play reads static YAML inventories only ' +
+        '(export one with `ansible-inventory -i FILE --list --yaml`)',
+    );
   }
   for (const pair of root.items) {
     const name = groupName(src, pair, '');
@@ -47,16 +56,25 @@ const ANSIBLE_GROUP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 function groupName(src: Source, pair: Pair, base: string): string | null {
   const key = keyOf(pair);
   if (typeof key !== 'string') {
-    src.problem(src.at(base || '(top level)', pair.key as Node), `a group name must be a string, got ${describe(pair.key)}: quote it`);
+    src.problem(
+      src.at(base || '(top level)', pair.key as Node),
+      `a group name must be a string, got ${describe(pair.key)}: quote it`,
+    );
     return null;
   }
   const origin = src.at(joinPath(base, key), pair.key as Node);
   if (!key.trim()) src.problem(origin, 'a group name cannot be empty');
   else if (/[\s,:[\]*?]/.test(key) || /^[!&~@]/.test(key)) {
-    src.problem(origin, `'${key}' cannot be a group name: host patterns could not name it `
-      + '(no spaces or , : [ ] * ?, and no leading ! & ~ @; use letters, digits and underscores)');
+    src.problem(
+      origin,
+      `'${key}' cannot be a group name: host patterns could not name it ` +
+        '(no spaces or , : [ ] * ?, and no leading ! & ~ @; use letters, digits and underscores)',
+    );
   } else if (!ANSIBLE_GROUP_NAME.test(key)) {
-    src.warn(origin, `'${key}' is not a valid Ansible group name (letters, digits and underscores, not starting with a digit); ansible warns about it too`);
+    src.warn(
+      origin,
+      `'${key}' is not a valid Ansible group name (letters, digits and underscores, not starting with a digit); ansible warns about it too`,
+    );
   }
   return key;
 }
@@ -67,9 +85,10 @@ function sectionPairs(src: Source, node: Node | null, path: string, section: str
   // Ansible accepts `hosts: web1` as `hosts: {web1: }`.
   if (isScalar(node) && typeof node.value === 'string') return [{ key: node, value: null } as unknown as Pair];
   if (isMap(node)) return node.items;
-  const hint = isSeq(node) && section !== 'vars'
-    ? `: write one \`name:\` per line, e.g.\n    ${section}:\n      ${firstItem(node) ?? 'name'}:`
-    : '';
+  const hint =
+    isSeq(node) && section !== 'vars'
+      ? `: write one \`name:\` per line, e.g.\n    ${section}:\n      ${firstItem(node) ?? 'name'}:`
+      : '';
   src.problem(src.at(path, node), `'${section}' must be a mapping, got ${describe(node)}${hint}`);
   return null;
 }
@@ -79,10 +98,21 @@ function firstItem(node: Node): string | undefined {
   return isScalar(first) ? String(first.value) : undefined;
 }
 
-function parseGroup(src: Source, graph: InventoryGraph, name: string, node: Node | null, path: string, pair: Pair, visiting = new Set<Node>()): GroupNode | null {
+function parseGroup(
+  src: Source,
+  graph: InventoryGraph,
+  name: string,
+  node: Node | null,
+  path: string,
+  pair: Pair,
+  visiting = new Set<Node>(),
+): GroupNode | null {
   const origin = src.at(path, pair.key as Node);
   if (node !== null && !(isScalar(node) && node.value === null) && !isMap(node)) {
-    src.problem(src.at(path, node), `expected a group definition (a mapping with hosts, vars or children) or nothing, got ${describe(node)}`);
+    src.problem(
+      src.at(path, node),
+      `expected a group definition (a mapping with hosts, vars or children) or nothing, got ${describe(node)}`,
+    );
     return null;
   }
   const group = graph.group(name, origin);
@@ -109,7 +139,11 @@ function parseGroup(src: Source, graph: InventoryGraph, name: string, node: Node
         const child = parseGroup(src, graph, childName, deref(src, c.value), childPath, c, visiting);
         if (!child) continue;
         const cycle = graph.addChild(group, child);
-        if (cycle) src.problem(src.at(childPath, c.key as Node), `group '${name}' would be its own ancestor: ${cycle} (a group cannot contain itself)`);
+        if (cycle)
+          src.problem(
+            src.at(childPath, c.key as Node),
+            `group '${name}' would be its own ancestor: ${cycle} (a group cannot contain itself)`,
+          );
       }
     } else if (key === 'hosts') {
       for (const h of sectionPairs(src, value, keyPath, 'hosts') ?? []) parseHost(src, graph, group, h, keyPath);
@@ -123,18 +157,30 @@ function parseGroup(src: Source, graph: InventoryGraph, name: string, node: Node
 function unknownKeyDetail(key: unknown, value: Node | null): string {
   const shown = typeof key === 'string' ? `'${key}'` : describe(key);
   const close = typeof key === 'string' ? closeNames(key, SECTIONS, 1) : [];
-  if (close.length) return `unknown key ${shown} in a group: did you mean '${close[0]}'? (a group holds only hosts, vars and children)`;
+  if (close.length)
+    return `unknown key ${shown} in a group: did you mean '${close[0]}'? (a group holds only hosts, vars and children)`;
   const asHost = value === null || isMap(value) || (isScalar(value) && value.value === null);
-  return `unknown key ${shown} in a group: a group holds only hosts, vars and children`
-    + (asHost && typeof key === 'string' ? `; if '${key}' is a host, list it under 'hosts:', if it is a group, under 'children:'` : '');
+  return (
+    `unknown key ${shown} in a group: a group holds only hosts, vars and children` +
+    (asHost && typeof key === 'string'
+      ? `; if '${key}' is a host, list it under 'hosts:', if it is a group, under 'children:'`
+      : '')
+  );
 }
 
-interface ParsedVar { name: string; value: unknown; origin: Origin }
+interface ParsedVar {
+  name: string;
+  value: unknown;
+  origin: Origin;
+}
 
 function parseVar(src: Source, pair: Pair, base: string): ParsedVar | null {
   const name = keyOf(pair);
   if (typeof name !== 'string' || !name) {
-    src.problem(src.at(base, pair.key as Node), `a variable name must be a non-empty string, got ${describe(pair.key)}`);
+    src.problem(
+      src.at(base, pair.key as Node),
+      `a variable name must be a non-empty string, got ${describe(pair.key)}`,
+    );
     return null;
   }
   const valueNode = deref(src, pair.value);
@@ -157,8 +203,11 @@ function parseHost(src: Source, graph: InventoryGraph, group: GroupNode, pair: P
   const key = keyOf(pair);
   if (typeof key !== 'string') {
     const what = isSeq(pair.key) ? 'a list' : isMap(pair.key) ? 'a mapping' : describe(key);
-    src.problem(src.at(base, pair.key as Node), `a host name must be a string, got ${what}`
-      + (typeof key === 'number' || typeof key === 'boolean' ? ': enclose it in quotes' : ''));
+    src.problem(
+      src.at(base, pair.key as Node),
+      `a host name must be a string, got ${what}` +
+        (typeof key === 'number' || typeof key === 'boolean' ? ': enclose it in quotes' : ''),
+    );
     return;
   }
   const path = joinPath(base, key);
@@ -176,15 +225,25 @@ function parseHost(src: Source, graph: InventoryGraph, group: GroupNode, pair: P
   }
   const bad = expanded.names.find((n) => !parseAddress(n));
   if (bad !== undefined) {
-    src.problem(origin, `'${bad}' is not a valid host name: expected a DNS-style name (letters, digits, '-', '_', dots), `
-      + 'an IPv4 or IPv6 address, optionally with a :port or a range such as node[01:10]');
+    src.problem(
+      origin,
+      `'${bad}' is not a valid host name: expected a DNS-style name (letters, digits, '-', '_', dots), ` +
+        'an IPv4 or IPv6 address, optionally with a :port or a range such as node[01:10]',
+    );
     return;
   }
   const valueNode = deref(src, pair.value);
-  const varPairs = valueNode === null || (isScalar(valueNode) && valueNode.value === null) ? []
-    : isMap(valueNode) ? valueNode.items : null;
+  const varPairs =
+    valueNode === null || (isScalar(valueNode) && valueNode.value === null)
+      ? []
+      : isMap(valueNode)
+        ? valueNode.items
+        : null;
   if (varPairs === null) {
-    src.problem(src.at(path, valueNode), `expected the host's variables as a mapping (or nothing), got ${describe(valueNode)}`);
+    src.problem(
+      src.at(path, valueNode),
+      `expected the host's variables as a mapping (or nothing), got ${describe(valueNode)}`,
+    );
     return;
   }
   const vars = varPairs.map((p) => parseVar(src, p, path)).filter((v) => v !== null);

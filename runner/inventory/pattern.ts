@@ -75,7 +75,9 @@ function matcher(expr: string, term: string, pattern: string): RegExp {
   try {
     return expr[0] === '~' ? pythonRegExp(expr.slice(1)) : globRegExp(expr);
   } catch (e) {
-    throw new UsageError(`host pattern '${pattern}': invalid ${expr[0] === '~' ? 'regular expression' : 'pattern'} in '${term}': ${(e as Error).message}`);
+    throw new UsageError(
+      `host pattern '${pattern}': invalid ${expr[0] === '~' ? 'regular expression' : 'pattern'} in '${term}': ${(e as Error).message}`,
+    );
   }
 }
 
@@ -83,13 +85,16 @@ function noMatch(inv: Inventory, expr: string, term: string, pattern: string): U
   const { groups, hosts } = inventoryNames(inv);
   const close = expr[0] === '~' ? [] : closeNames(expr, [...groups, ...hosts]);
   const bare = term.replace(/^[&!]/, '');
-  const subscript = bare !== expr
-    ? ` (the [${bare.slice(expr.length + 1, -1)}] of '${bare}' picks hosts by position among what '${expr}' matches; `
-      + 'it is not a range of host names as in the inventory)'
-    : '';
-  return new UsageError(`host pattern '${pattern}': '${expr}' matches no host or group in ${inv.file}${subscript}`
-    + (close.length ? `; did you mean ${close.map((n) => `'${n}'`).join(', ')}?` : '')
-    + ` (groups: ${groups.join(', ')})`);
+  const subscript =
+    bare !== expr
+      ? ` (the [${bare.slice(expr.length + 1, -1)}] of '${bare}' picks hosts by position among what '${expr}' matches; ` +
+        'it is not a range of host names as in the inventory)'
+      : '';
+  return new UsageError(
+    `host pattern '${pattern}': '${expr}' matches no host or group in ${inv.file}${subscript}` +
+      (close.length ? `; did you mean ${close.map((n) => `'${n}'`).join(', ')}?` : '') +
+      ` (groups: ${groups.join(', ')})`,
+  );
 }
 
 /** ansible's _enumerate_matches: hosts of matching groups, plus matching host names when no group
@@ -125,8 +130,10 @@ function matchOne(inv: Inventory, term: string, pattern: string): string[] {
   }
   const picked = applySubscript(names, subscript);
   if (!picked) {
-    throw new UsageError(`host pattern '${pattern}': no host matched the subscripted pattern '${bare}': '${expr}' matches `
-      + `${names.length} host${names.length === 1 ? '' : 's'}, so an index runs from 0 to ${names.length - 1} (or -${names.length} to -1)`);
+    throw new UsageError(
+      `host pattern '${pattern}': no host matched the subscripted pattern '${bare}': '${expr}' matches ` +
+        `${names.length} host${names.length === 1 ? '' : 's'}, so an index runs from 0 to ${names.length - 1} (or -${names.length} to -1)`,
+    );
   }
   return picked;
 }
@@ -138,13 +145,19 @@ function expandFiles(terms: string[], pattern: string, cwd: string): string[] {
     const file = resolve(cwd, t.slice(1));
     let text: string;
     try {
-      if (statSync(file).isDirectory()) throw new UsageError(`host pattern '${pattern}': ${t}: a limit file must be a file, not a directory (${file})`);
+      if (statSync(file).isDirectory())
+        throw new UsageError(`host pattern '${pattern}': ${t}: a limit file must be a file, not a directory (${file})`);
       text = readFileSync(file, 'utf8');
     } catch (e) {
       if (e instanceof UsageError) throw e;
-      throw new UsageError(`host pattern '${pattern}': cannot read limit file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      throw new UsageError(
+        `host pattern '${pattern}': cannot read limit file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      );
     }
-    return text.split('\n').map((l) => l.trim()).filter((l) => l);
+    return text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l);
   });
 }
 
@@ -156,13 +169,17 @@ function expandFiles(terms: string[], pattern: string, cwd: string): string[] {
  */
 export function selectHosts(inventory: Inventory, pattern: string, options: SelectOptions = {}): Host[] {
   const terms = expandFiles(splitHostPattern(pattern), pattern, options.cwd ?? process.cwd());
-  if (terms.length === 0) throw new UsageError(`host pattern '${pattern}' has no terms: write 'all' to select every host`);
+  if (terms.length === 0)
+    throw new UsageError(`host pattern '${pattern}' has no terms: write 'all' to select every host`);
   // Insertion-ordered and without duplicates: a union of many terms (a --limit naming a thousand
   // hosts) costs one lookup per name, not a copy of the names so far per term.
   let names = new Set<string>();
   for (const term of orderPatterns(terms)) {
     // As in ansible, a term that is exactly a host's name is that host, even if a group shares the name.
-    if (inventory.host(term)) { names.add(term); continue; }
+    if (inventory.host(term)) {
+      names.add(term);
+      continue;
+    }
     const that = matchOne(inventory, term, pattern);
     if (term[0] === '!') {
       const drop = new Set(that);

@@ -16,8 +16,11 @@ function resolveRef(host: Host, variable: string, ref: EnvRef, env: NodeJS.Proce
   const value = env[ref.envVar];
   if (value === undefined || value === '') {
     const state = value === undefined ? 'which is not set' : 'which is empty';
-    throw new InventoryError(fileOf.get(host) ?? 'inventory', '',
-      `host ${host.name}: ${variable} needs environment variable ${ref.envVar}, ${state}: export it or put it in .env`);
+    throw new InventoryError(
+      fileOf.get(host) ?? 'inventory',
+      '',
+      `host ${host.name}: ${variable} needs environment variable ${ref.envVar}, ${state}: export it or put it in .env`,
+    );
   }
   return new Secret(value, `env:${ref.envVar}`);
 }
@@ -27,8 +30,20 @@ export function resolveSecrets(host: Host, env: NodeJS.ProcessEnv = process.env)
   const out: ResolvedSecrets = {};
   const { password, becomePassword } = host.connection;
   const name = (candidates: string[]) => candidates.find((v) => host.vars[v] instanceof EnvRef) ?? candidates[0]!;
-  if (password) out.password = resolveRef(host, name(['ansible_ssh_password', 'ansible_ssh_pass', 'ansible_password']), password, env);
-  if (becomePassword) out.becomePassword = resolveRef(host, name(['ansible_become_pass', 'ansible_become_password']), becomePassword, env);
+  if (password)
+    out.password = resolveRef(
+      host,
+      name(['ansible_ssh_password', 'ansible_ssh_pass', 'ansible_password']),
+      password,
+      env,
+    );
+  if (becomePassword)
+    out.becomePassword = resolveRef(
+      host,
+      name(['ansible_become_pass', 'ansible_become_password']),
+      becomePassword,
+      env,
+    );
   return out;
 }
 
@@ -36,7 +51,8 @@ export function resolveSecrets(host: Host, env: NodeJS.ProcessEnv = process.env)
 export function holdsEnvRef(value: unknown): boolean {
   if (value instanceof EnvRef) return true;
   if (Array.isArray(value)) return value.some(holdsEnvRef);
-  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return Object.values(value).some(holdsEnvRef);
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.values(value).some(holdsEnvRef);
   return false;
 }
 

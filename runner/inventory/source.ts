@@ -11,7 +11,9 @@ export interface Origin {
 }
 
 /** Anything with yaml's `range` (a node) or nothing. */
-export interface Positioned { range?: [number, number, number] | null }
+export interface Positioned {
+  range?: [number, number, number] | null;
+}
 
 /** At most this many problems are listed in one error; the rest are counted. */
 const MAX_LISTED = 10;
@@ -20,7 +22,11 @@ export class Source {
   readonly #problems: { origin: Origin; detail: string }[] = [];
   readonly warnings: string[] = [];
 
-  constructor(readonly file: string, readonly doc: Document, private readonly lines: LineCounter) {}
+  constructor(
+    readonly file: string,
+    readonly doc: Document,
+    private readonly lines: LineCounter,
+  ) {}
 
   /** The origin of `node` at `path`. */
   at(path: string, node?: Positioned | null): Origin {
@@ -35,22 +41,32 @@ export class Source {
   /** Records a problem; loading goes on so that one run reports all of them. */
   problem(origin: Origin, detail: string): void {
     // A group variable is checked once per host of the group: report it once.
-    if (this.#problems.some((p) => p.origin.path === origin.path && p.origin.line === origin.line && p.detail === detail)) return;
+    if (
+      this.#problems.some((p) => p.origin.path === origin.path && p.origin.line === origin.line && p.detail === detail)
+    )
+      return;
     this.#problems.push({ origin, detail });
   }
 
   warn(origin: Origin, detail: string): void {
-    this.warnings.push(`${origin.line ? `${this.file}:${origin.line}` : this.file}: ${origin.path ? `at ${origin.path}: ` : ''}${detail}`);
+    this.warnings.push(
+      `${origin.line ? `${this.file}:${origin.line}` : this.file}: ${origin.path ? `at ${origin.path}: ` : ''}${detail}`,
+    );
   }
 
-  get hasProblems(): boolean { return this.#problems.length > 0; }
+  get hasProblems(): boolean {
+    return this.#problems.length > 0;
+  }
 
   /** Throws the first problem; its message lists the others too, so one fix-run cycle shows them all. */
   throwIfProblems(): void {
     // In file order, whatever order the checks found them in.
     const [first, ...rest] = [...this.#problems].sort((a, b) => (a.origin.line ?? 0) - (b.origin.line ?? 0));
     if (!first) return;
-    const more = rest.slice(0, MAX_LISTED - 1).map((p) => `\n  also: ${this.error(p.origin, p.detail).message}`).join('');
+    const more = rest
+      .slice(0, MAX_LISTED - 1)
+      .map((p) => `\n  also: ${this.error(p.origin, p.detail).message}`)
+      .join('');
     const unlisted = rest.length > MAX_LISTED - 1 ? `\n  ... and ${rest.length - (MAX_LISTED - 1)} more` : '';
     throw this.error(first.origin, first.detail + more + unlisted);
   }
@@ -67,7 +83,10 @@ export function joinPath(base: string, key: string): string {
 const PYYAML_TESTS: [RegExp, RegExp][] = [
   [/^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/, /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/],
   [/^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/, /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/],
-  [/^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/, /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)[eE][-+][0-9]+$/],
+  [
+    /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
+    /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)[eE][-+][0-9]+$/,
+  ],
   [/^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/, /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)$/],
 ];
 
@@ -90,7 +109,11 @@ export function readSource(file: string): Source {
   let text: string;
   try {
     if (statSync(file).isDirectory()) {
-      throw new InventoryError(file, '', 'is a directory: expected one YAML inventory file (play does not read inventory directories)');
+      throw new InventoryError(
+        file,
+        '',
+        'is a directory: expected one YAML inventory file (play does not read inventory directories)',
+      );
     }
     text = readFileSync(file, 'utf8');
   } catch (e) {
@@ -101,15 +124,23 @@ export function readSource(file: string): Source {
   }
   const firstLine = text.split('\n').find((l) => l.trim() && !/^\s*[#;]/.test(l));
   if (firstLine && INI_SECTION.test(firstLine)) {
-    throw new InventoryError(file, '', 'this looks like an INI inventory; play reads Ansible\'s YAML inventory format: '
-      + `convert it with \`ansible-inventory -i ${file} --list --yaml > inventory.yaml\``);
+    throw new InventoryError(
+      file,
+      '',
+      "this looks like an INI inventory; play reads Ansible's YAML inventory format: " +
+        `convert it with \`ansible-inventory -i ${file} --list --yaml > inventory.yaml\``,
+    );
   }
   const lines = new LineCounter();
   const doc = parseDocument(text, { version: '1.1', lineCounter: lines, customTags: pyyamlTags });
   const syntax = doc.errors[0];
   if (syntax) {
     const line = syntax.linePos?.[0].line;
-    throw new InventoryError(line ? `${file}:${line}` : file, '', `YAML syntax error: ${syntax.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`);
+    throw new InventoryError(
+      line ? `${file}:${line}` : file,
+      '',
+      `YAML syntax error: ${syntax.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+    );
   }
   return new Source(file, doc, lines);
 }

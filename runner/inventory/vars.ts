@@ -8,7 +8,11 @@ import type { Origin, Source } from './source.js';
 
 /** Variables that hold a password: never accepted as literal text. */
 export const PASSWORD_VARS: ReadonlySet<string> = new Set([
-  'ansible_password', 'ansible_ssh_pass', 'ansible_ssh_password', 'ansible_become_password', 'ansible_become_pass',
+  'ansible_password',
+  'ansible_ssh_pass',
+  'ansible_ssh_password',
+  'ansible_become_password',
+  'ansible_become_pass',
 ]);
 
 // `{{ lookup('env', 'NAME') }}`, single or double quotes, any spacing; `ansible.builtin.env` too.
@@ -26,13 +30,19 @@ function convert(value: unknown, src: Source, origin: Origin): unknown {
     const name = envLookupName(value);
     if (name === null) {
       if (value.includes('{{')) {
-        src.warn(origin, 'play does not evaluate Jinja2 templates: this value is used as written '
-          + `(only a whole value of the form {{ lookup('env', 'NAME') }} is understood)`);
+        src.warn(
+          origin,
+          'play does not evaluate Jinja2 templates: this value is used as written ' +
+            `(only a whole value of the form {{ lookup('env', 'NAME') }} is understood)`,
+        );
       }
       return value;
     }
     if (!ENV_NAME.test(name)) {
-      src.problem(origin, `'${name}' is not an environment variable name: expected letters, digits and underscores, not starting with a digit`);
+      src.problem(
+        origin,
+        `'${name}' is not an environment variable name: expected letters, digits and underscores, not starting with a digit`,
+      );
     }
     return new EnvRef(name);
   }
@@ -48,10 +58,17 @@ function convert(value: unknown, src: Source, origin: Origin): unknown {
 export function varValue(src: Source, node: Node | null | undefined, origin: Origin): unknown {
   if (!node) return null;
   let vaulted = false;
-  visit(node, { Node: (_, n) => { if ('tag' in n && n.tag === '!vault') vaulted = true; } });
+  visit(node, {
+    Node: (_, n) => {
+      if ('tag' in n && n.tag === '!vault') vaulted = true;
+    },
+  });
   if (vaulted) {
-    src.problem(origin, 'ansible-vault encrypted values are not supported: keep the secret in the environment '
-      + `(or .env) and write {{ lookup('env', 'SOME_VAR') }}`);
+    src.problem(
+      origin,
+      'ansible-vault encrypted values are not supported: keep the secret in the environment ' +
+        `(or .env) and write {{ lookup('env', 'SOME_VAR') }}`,
+    );
     return null;
   }
   return convert(isScalar(node) ? node.value : node.toJS(src.doc), src, origin);
@@ -63,8 +80,11 @@ export function varValue(src: Source, node: Node | null | undefined, origin: Ori
  */
 export function defineVar(src: Source, vars: Map<string, VarDef>, name: string, value: unknown, origin: Origin): void {
   if (PASSWORD_VARS.has(name) && value !== null && !(value instanceof EnvRef)) {
-    src.problem(origin, `${name} is written as a literal value; passwords never go in the inventory: write `
-      + `${name}: "{{ lookup('env', 'SOME_VAR') }}" and put the value in the environment or in .env`);
+    src.problem(
+      origin,
+      `${name} is written as a literal value; passwords never go in the inventory: write ` +
+        `${name}: "{{ lookup('env', 'SOME_VAR') }}" and put the value in the environment or in .env`,
+    );
     return;
   }
   vars.set(name, { value, origin });

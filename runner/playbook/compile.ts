@@ -51,7 +51,9 @@ export function taskOrder(pb: Playbook): string[] {
     const all = [...(spec.needs ?? []), ...(spec.triggeredBy ?? [])];
     for (const d of all) {
       if (!Object.hasOwn(pb.tasks, d)) {
-        throw new InputError(`playbook ${pb.name}: task '${id}' needs '${d}', which is not a task of this playbook (tasks: ${ids.join(', ')})`);
+        throw new InputError(
+          `playbook ${pb.name}: task '${id}' needs '${d}', which is not a task of this playbook (tasks: ${ids.join(', ')})`,
+        );
       }
       if (d === id) throw new InputError(`playbook ${pb.name}: task '${id}' needs itself`);
     }
@@ -87,7 +89,9 @@ function select(inv: Inventory, pattern: string, what: string, options: { cwd?: 
 
 export function compileGraph(pb: Playbook, inv: Inventory, options: CompileOptions = {}): TaskGraph {
   const order = taskOrder(pb);
-  const limited = options.limit ? new Set(selectHosts(inv, options.limit, { cwd: options.cwd }).map((h) => h.name)) : null;
+  const limited = options.limit
+    ? new Set(selectHosts(inv, options.limit, { cwd: options.cwd }).map((h) => h.name))
+    : null;
   const nodes: TaskNode[] = [];
   const byTask = new Map<string, TaskNode[]>();
   /** A task's nodes by target: a node's deps are found without scanning all of a task's nodes (which,
@@ -98,22 +102,25 @@ export function compileGraph(pb: Playbook, inv: Inventory, options: CompileOptio
   for (const task of order) {
     const spec = pb.tasks[task]!;
     const how = { cwd: options.cwd, optional: spec.optional === true };
-    const targets = select(inv, spec.on, `playbook ${pb.name}, task '${task}', on '${spec.on}'`, how)
-      .filter((h) => !limited || limited.has(h.name));
+    const targets = select(inv, spec.on, `playbook ${pb.name}, task '${task}', on '${spec.on}'`, how).filter(
+      (h) => !limited || limited.has(h.name),
+    );
     const delegates = spec.delegateTo
       ? select(inv, spec.delegateTo, `playbook ${pb.name}, task '${task}', delegateTo '${spec.delegateTo}'`, how)
       : null;
     const mine: TaskNode[] = [];
     for (const target of targets) {
-      const depsOf = (ids: readonly string[]) => ids.flatMap((d) => {
-        const sameTarget = byTaskTarget.get(d)?.get(target.name);
-        return sameTarget ?? byTask.get(d) ?? [];
-      });
+      const depsOf = (ids: readonly string[]) =>
+        ids.flatMap((d) => {
+          const sameTarget = byTaskTarget.get(d)?.get(target.name);
+          return sameTarget ?? byTask.get(d) ?? [];
+        });
       const triggers = depsOf(spec.triggeredBy ?? []);
       const deps = [...new Set([...depsOf(spec.needs ?? []), ...triggers])];
       // An optional task without nodes is not unmet: its dependents run without it.
-      const unmet = [...(spec.needs ?? []), ...(spec.triggeredBy ?? [])]
-        .filter((d) => (byTask.get(d) ?? []).length === 0 && pb.tasks[d]!.optional !== true);
+      const unmet = [...(spec.needs ?? []), ...(spec.triggeredBy ?? [])].filter(
+        (d) => (byTask.get(d) ?? []).length === 0 && pb.tasks[d]!.optional !== true,
+      );
       for (const runsOn of delegates ?? [target]) {
         const id = runsOn === target ? `${task}@${target.name}` : `${task}@${target.name}>${runsOn.name}`;
         const node: TaskNode = { id, task, spec, target, runsOn, deps, triggers, unmet, order: nodes.length };
@@ -132,9 +139,11 @@ export function compileGraph(pb: Playbook, inv: Inventory, options: CompileOptio
     byTaskTarget.set(task, byTarget);
   }
   if (nodes.length === 0) {
-    throw new UsageError(options.limit
-      ? `--limit '${options.limit}' selects no host that any task of ${pb.name} runs on`
-      : `playbook ${pb.name} has no task with a host in this inventory`);
+    throw new UsageError(
+      options.limit
+        ? `--limit '${options.limit}' selects no host that any task of ${pb.name} runs on`
+        : `playbook ${pb.name} has no task with a host in this inventory`,
+    );
   }
   const used = new Set(nodes.map((n) => n.runsOn.name));
   return { playbook: pb, taskOrder: order, nodes, hosts: inv.hosts.filter((h) => used.has(h.name)), emptyTasks };

@@ -12,7 +12,9 @@ export function taskGraphText(pb: Playbook): string {
     const where = t.delegateTo ? `for ${t.on}, runs on ${t.delegateTo}` : `on ${t.on}`;
     const needs = t.needs?.length ? `  needs ${t.needs.join(', ')}` : '';
     const trig = t.triggeredBy?.length ? `  when changed: ${t.triggeredBy.join(', ')}` : '';
-    lines.push(`${String(i + 1).padStart(3)}. ${id}  (${where})${needs}${trig}${t.description ? `  - ${t.description}` : ''}`);
+    lines.push(
+      `${String(i + 1).padStart(3)}. ${id}  (${where})${needs}${trig}${t.description ? `  - ${t.description}` : ''}`,
+    );
   });
   return lines.join('\n') + '\n';
 }

@@ -20,7 +20,8 @@ export function hostVar(h: HostView, name: string): unknown {
 
 export function stringVar(h: HostView, name: string, fallback?: string): string {
   const v = hostVar(h, name) ?? fallback;
-  if (typeof v !== 'string' || v.trim() === '') throw new InputError(`${name} of ${h.name} must be a non-empty string, got ${showValue(v)}`);
+  if (typeof v !== 'string' || v.trim() === '')
+    throw new InputError(`${name} of ${h.name} must be a non-empty string, got ${showValue(v)}`);
   return v;
 }
 
@@ -36,11 +37,20 @@ export function boolVar(h: HostView, name: string, fallback: boolean): boolean {
 }
 
 /** An integer in [min, max]; `what` says what it becomes, e.g. "keepalived's priority". */
-export function intVar(h: HostView, name: string, fallback: number | undefined, min: number, max: number, what?: string): number {
+export function intVar(
+  h: HostView,
+  name: string,
+  fallback: number | undefined,
+  min: number,
+  max: number,
+  what?: string,
+): number {
   const v = hostVar(h, name) ?? fallback;
   const n = typeof v === 'string' && /^\s*-?[0-9]+\s*$/.test(v) ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
-    throw new InputError(`${name} of ${h.name}${what ? ` (${what})` : ''} must be an integer ${min}-${max}, got ${showValue(v)}`);
+    throw new InputError(
+      `${name} of ${h.name}${what ? ` (${what})` : ''} must be an integer ${min}-${max}, got ${showValue(v)}`,
+    );
   }
   return n;
 }
@@ -52,8 +62,15 @@ export function listVar(h: HostView, name: string, required: boolean): string[] 
     if (required) throw new InputError(`${name} of ${h.name} is required (a list)`);
     return [];
   }
-  const items = typeof v === 'string' ? v.split(',').map((x) => x.trim()).filter(Boolean) : v;
-  if (!Array.isArray(items) || items.some((x) => typeof x !== 'string' || x.trim() === '')) throw new InputError(`${name} of ${h.name} must be a list of strings, got ${showValue(v)}`);
+  const items =
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : v;
+  if (!Array.isArray(items) || items.some((x) => typeof x !== 'string' || x.trim() === ''))
+    throw new InputError(`${name} of ${h.name} must be a list of strings, got ${showValue(v)}`);
   if (required && items.length === 0) throw new InputError(`${name} of ${h.name} must not be empty`);
   return items as string[];
 }

@@ -76,11 +76,14 @@ function loadError(file: string, e: unknown): PlayError {
   // esbuild (through tsx) reports a syntax error as "Transform failed with 1 error:\nFILE:L:C: ERROR: msg".
   // Its column counts from 0; editors (and this message) count from 1.
   const syntax = /^(\/.+?:\d+):(\d+): (?:ERROR: )?(.+)$/m.exec(err.message);
-  if (syntax && /Transform failed/.test(err.message)) return new InputError(`${syntax[1]}:${Number(syntax[2]) + 1}: ${syntax[3]}`);
+  if (syntax && /Transform failed/.test(err.message))
+    return new InputError(`${syntax[1]}:${Number(syntax[2]) + 1}: ${syntax[3]}`);
   if (err instanceof SyntaxError) return new InputError(`${file}: syntax error: ${err.message.split('\n')[0]}`);
   const first = err.message.split('\n').find((l) => l.trim()) ?? err.name;
   const where = thrownAt(err, file);
-  return new InputError(`${file}: cannot load playbook: ${first}${where && !first.includes(where) ? ` (at ${where})` : ''}`);
+  return new InputError(
+    `${file}: cannot load playbook: ${first}${where && !first.includes(where) ? ` (at ${where})` : ''}`,
+  );
 }
 
 /** Node does not tell where a JavaScript syntax error is (only an uncaught one's printout shows it):
@@ -91,8 +94,13 @@ async function syntaxErrorAt(file: string, e: unknown): Promise<InputError | und
     const { transform } = await import('esbuild');
     await transform(readFileSync(file, 'utf8'), { loader: 'js', format: 'esm', sourcefile: file, logLevel: 'silent' });
   } catch (parse) {
-    const first = (parse as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }).errors?.[0];
-    if (first?.location) return new InputError(`${first.location.file}:${first.location.line}:${first.location.column + 1}: ${first.text}`);
+    const first = (
+      parse as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }
+    ).errors?.[0];
+    if (first?.location)
+      return new InputError(
+        `${first.location.file}:${first.location.line}:${first.location.column + 1}: ${first.text}`,
+      );
   }
   return undefined;
 }
@@ -102,7 +110,8 @@ function thrownAt(err: Error, file: string): string | undefined {
   const dir = dirname(file);
   for (const m of (err.stack ?? '').matchAll(/(?:file:\/\/)?(\/[^\s():]+):(\d+):(\d+)/g)) {
     const path = m[1]!;
-    if (path.startsWith(dir + '/') && !path.includes('/node_modules/')) return `${relative(process.cwd(), path) || path}:${m[2]}:${m[3]}`;
+    if (path.startsWith(dir + '/') && !path.includes('/node_modules/'))
+      return `${relative(process.cwd(), path) || path}:${m[2]}:${m[3]}`;
   }
   return undefined;
 }

@@ -22,27 +22,31 @@ export class LiveRenderer implements Renderer {
 
   start(hosts: readonly string[]): void {
     for (const h of hosts) this.#rows.set(h, {});
-    const list = new Listr(hosts.map((host) => ({
-      title: host,
-      task: (_ctx: unknown, task: ListrTaskWrapper<unknown, any, any>) => new Promise<void>((resolve, reject) => {
-        const row = this.#rows.get(host)!;
-        row.task = task;
-        if (row.current) task.title = `${host} › ${row.current}`;
-        const settle = (r: HostReport) => {
-          task.title = `${host}: ${r.status} (${countLine(r)})`;
-          const bad = r.steps.find((s) => s.status === 'failed' || s.status === 'unreachable');
-          if (bad) reject(new Error(`${host}: ${stepLine(bad)}`));
-          else resolve();
-        };
-        if (row.early) settle(row.early);
-        else row.settle = settle;
-      }),
-    })), {
-      concurrent: true,
-      exitOnError: false,
-      registerSignalListeners: false,
-      rendererOptions: { collapseErrors: false },
-    });
+    const list = new Listr(
+      hosts.map((host) => ({
+        title: host,
+        task: (_ctx: unknown, task: ListrTaskWrapper<unknown, any, any>) =>
+          new Promise<void>((resolve, reject) => {
+            const row = this.#rows.get(host)!;
+            row.task = task;
+            if (row.current) task.title = `${host} › ${row.current}`;
+            const settle = (r: HostReport) => {
+              task.title = `${host}: ${r.status} (${countLine(r)})`;
+              const bad = r.steps.find((s) => s.status === 'failed' || s.status === 'unreachable');
+              if (bad) reject(new Error(`${host}: ${stepLine(bad)}`));
+              else resolve();
+            };
+            if (row.early) settle(row.early);
+            else row.settle = settle;
+          }),
+      })),
+      {
+        concurrent: true,
+        exitOnError: false,
+        registerSignalListeners: false,
+        rendererOptions: { collapseErrors: false },
+      },
+    );
     this.#running = list.run().catch(() => undefined);
   }
 

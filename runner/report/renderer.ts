@@ -24,7 +24,8 @@ export interface RenderOptions {
 
 export function printClosing(out: Writable, report: RunReport, diff: boolean): void {
   const lines = groupedChanges(report, diff || report.mode === 'check');
-  if (lines.length) out.write(`${report.mode === 'check' ? 'would change' : 'changes and failures'}:\n${lines.join('\n')}\n`);
+  if (lines.length)
+    out.write(`${report.mode === 'check' ? 'would change' : 'changes and failures'}:\n${lines.join('\n')}\n`);
   out.write(summaryLine(report) + '\n');
 }
 
@@ -49,7 +50,12 @@ export class CompactRenderer implements Renderer {
   }
 
   finish(report: RunReport): void {
-    if (this.#grouped) this.options.out.write(outcomeLines(report).map((l) => `${l}\n`).join(''));
+    if (this.#grouped)
+      this.options.out.write(
+        outcomeLines(report)
+          .map((l) => `${l}\n`)
+          .join(''),
+      );
     printClosing(this.options.out, report, this.options.diff);
   }
 }

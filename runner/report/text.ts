@@ -6,7 +6,7 @@ const clip = (s: string, n = 120) => (s.length > n ? s.slice(0, n - 1) + '…' :
 
 export function show(v: unknown): string {
   if (v === null || v === undefined) return '(absent)';
-  return clip(typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v));
+  return clip(typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v)));
 }
 
 export function stepLine(s: StepReport): string {
@@ -15,7 +15,8 @@ export function stepLine(s: StepReport): string {
   if (s.status === 'failed' || s.status === 'unreachable' || s.status === 'skipped' || s.status === 'unknown') {
     return `${s.task}${target}: ${s.status}${s.error ? `: ${s.error}` : ''}`;
   }
-  const change = s.action && s.action !== 'noop' ? ` ${s.action}${s.fields.length ? ` ${s.fields.join(', ')}` : ''}` : '';
+  const change =
+    s.action && s.action !== 'noop' ? ` ${s.action}${s.fields.length ? ` ${s.fields.join(', ')}` : ''}` : '';
   return `${s.task}${target}: ${what}${change}`;
 }
 
@@ -42,7 +43,12 @@ export function hostRanges(hosts: readonly string[]): string[] {
   const out: string[] = [];
   let run: { prefix: string; width: number; first: number; last: number; name: string } | undefined;
   const flush = () => {
-    if (run) out.push(Number.isNaN(run.first) || run.first === run.last ? run.name : `${run.prefix}${pad(run.first, run.width)}..${run.prefix}${pad(run.last, run.width)}`);
+    if (run)
+      out.push(
+        Number.isNaN(run.first) || run.first === run.last
+          ? run.name
+          : `${run.prefix}${pad(run.first, run.width)}..${run.prefix}${pad(run.last, run.width)}`,
+      );
   };
   for (const host of hosts) {
     const m = /^(.*?)([0-9]+)$/.exec(host);
@@ -52,7 +58,9 @@ export function hostRanges(hosts: readonly string[]): string[] {
       continue;
     }
     flush();
-    run = m ? { prefix: m[1]!, width, first: Number(m[2]), last: Number(m[2]), name: host } : { prefix: host, width: -1, first: NaN, last: NaN, name: host };
+    run = m
+      ? { prefix: m[1]!, width, first: Number(m[2]), last: Number(m[2]), name: host }
+      : { prefix: host, width: -1, first: NaN, last: NaN, name: host };
   }
   flush();
   return out;
@@ -80,7 +88,10 @@ const MAX_VARIANTS = 3;
 /** Changed, failed and unknown steps, identical ones (same task, change and error) grouped across
  *  hosts. With details, each distinct before/after is shown once with the hosts it is on, at most
  *  MAX_VARIANTS of them: a thousand hosts whose files differ only by their host name are one group. */
-interface HostsOf { hosts: string[]; step: StepReport }
+interface HostsOf {
+  hosts: string[];
+  step: StepReport;
+}
 
 export function groupedChanges(report: RunReport, withDetails: boolean): string[] {
   const groups = new Map<string, HostsOf & { variants: Map<string, HostsOf> }>();
@@ -124,7 +135,9 @@ export function outcomeLines(report: RunReport): string[] {
     hosts.push(host);
     groups.set(key, hosts);
   }
-  return [...groups].map(([outcome, hosts]) => `${hosts.length} host${hosts.length === 1 ? '' : 's'} ${outcome}: ${hostList(hosts)}`);
+  return [...groups].map(
+    ([outcome, hosts]) => `${hosts.length} host${hosts.length === 1 ? '' : 's'} ${outcome}: ${hostList(hosts)}`,
+  );
 }
 
 export function summaryLine(report: RunReport): string {

@@ -7,7 +7,10 @@ import type { HostView, TaskContext } from '../playbook/define.js';
 import type { TaskNode } from '../playbook/compile.js';
 
 export class UnknownOutput extends Error {
-  constructor(readonly task: string, readonly host: string) {
+  constructor(
+    readonly task: string,
+    readonly host: string,
+  ) {
     super(`unknown (needs ${task} on ${host})`);
     this.name = 'UnknownOutput';
   }
@@ -54,7 +57,11 @@ export class ContextFactory {
   readonly #views = new Map<string, HostView>();
   readonly #all: HostView[];
 
-  constructor(private readonly inventory: Inventory, private readonly outputs: OutputStore, extraVars: Readonly<Record<string, unknown>>) {
+  constructor(
+    private readonly inventory: Inventory,
+    private readonly outputs: OutputStore,
+    extraVars: Readonly<Record<string, unknown>>,
+  ) {
     this.#all = inventory.hosts.map((h) => {
       const v = hostView(h, extraVars);
       this.#views.set(h.name, v);

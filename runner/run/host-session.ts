@@ -26,10 +26,17 @@ export class HostSession implements Remote {
   /** Round trips made, for reports and benchmarks. */
   roundTrips = 0;
 
-  constructor(readonly host: Host, private readonly connect: Connect) {}
+  constructor(
+    readonly host: Host,
+    private readonly connect: Connect,
+  ) {}
 
-  get name(): string { return this.host.name; }
-  get unreachable(): UnreachableError | null { return this.#unreachable; }
+  get name(): string {
+    return this.host.name;
+  }
+  get unreachable(): UnreachableError | null {
+    return this.#unreachable;
+  }
 
   /** The run is done with this host: forget the connection (the pool closes it), so it can be freed. */
   detach(): void {
@@ -39,7 +46,8 @@ export class HostSession implements Remote {
   async connection(): Promise<ShellConnection> {
     if (this.#unreachable) throw this.#unreachable;
     this.#connection ??= this.connect(this.host).catch((e: unknown) => {
-      this.#unreachable = e instanceof UnreachableError ? e : new UnreachableError(this.host.name, (e as Error).message);
+      this.#unreachable =
+        e instanceof UnreachableError ? e : new UnreachableError(this.host.name, (e as Error).message);
       throw this.#unreachable;
     });
     return this.#connection;
@@ -48,7 +56,9 @@ export class HostSession implements Remote {
   async run(script: Script, options?: ExecOptions): Promise<ExecResult> {
     const windows = this.host.connection.os === 'windows';
     if (windows !== (script.shell === 'ps')) {
-      throw new Error(`${this.host.name} is a ${windows ? 'Windows' : 'Linux'} host: it cannot run a ${script.shell === 'ps' ? 'PowerShell' : 'sh'} script`);
+      throw new Error(
+        `${this.host.name} is a ${windows ? 'Windows' : 'Linux'} host: it cannot run a ${script.shell === 'ps' ? 'PowerShell' : 'sh'} script`,
+      );
     }
     if (script instanceof PsCall) {
       const [result] = await this.callPowerShell([script], options);
@@ -59,7 +69,8 @@ export class HostSession implements Remote {
     const conn = await this.connection();
     this.roundTrips++;
     if (script.shell === 'ps') {
-      if (options?.stdin !== undefined) throw new Error('a PowerShell program already takes stdin: pass data in the call arguments');
+      if (options?.stdin !== undefined)
+        throw new Error('a PowerShell program already takes stdin: pass data in the call arguments');
       const out = await conn.exec(bootstrapCommand(), { ...options, stdin: script.text });
       return { ...out, stderr: decodeClixml(out.stderr) };
     }
@@ -85,7 +96,13 @@ export class HostSession implements Remote {
     if (probes.length === 0) return [];
     if (probes.every((p) => p.script instanceof PsCall)) return this.#probePowerShell(probes, timeoutMs);
     const nonce = newNonce();
-    const out = await this.run(batchScript(probes.map((p) => p.script), nonce), { timeoutMs });
+    const out = await this.run(
+      batchScript(
+        probes.map((p) => p.script),
+        nonce,
+      ),
+      { timeoutMs },
+    );
     let parts: ExecResult[];
     try {
       parts = splitBatch(out, nonce, probes.length);
@@ -104,7 +121,10 @@ export class HostSession implements Remote {
   async #probePowerShell(probes: readonly Probe<unknown>[], timeoutMs?: number): Promise<ProbeOutcome[]> {
     let results: PsCallResult[];
     try {
-      results = await this.callPowerShell(probes.map((p) => p.script as PsCall), { timeoutMs });
+      results = await this.callPowerShell(
+        probes.map((p) => p.script as PsCall),
+        { timeoutMs },
+      );
     } catch (e) {
       if (e instanceof UnreachableError) throw e;
       return probes.map(() => ({ ok: false, error: e as Error }));

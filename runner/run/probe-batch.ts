@@ -28,7 +28,9 @@ export function splitBatch(out: ExecResult, nonce: string, count: number): ExecR
     const e = b < 0 ? -1 : out.stdout.indexOf(endMark, b + begin.length);
     if (b < 0 || e < 0) {
       const why = out.code === 0 ? 'output was cut short' : `the batch exited ${out.code ?? 'by a signal'}`;
-      throw new Error(`probe ${i + 1} of ${count} returned no result (${why})${out.stderr ? `: ${out.stderr.trim().slice(0, 500)}` : ''}`);
+      throw new Error(
+        `probe ${i + 1} of ${count} returned no result (${why})${out.stderr ? `: ${out.stderr.trim().slice(0, 500)}` : ''}`,
+      );
     }
     const codeEnd = out.stdout.indexOf('\n', e + endMark.length);
     const code = Number(out.stdout.slice(e + endMark.length, codeEnd < 0 ? undefined : codeEnd));

@@ -16,7 +16,11 @@ export interface RunOptions extends SchedulerOptions {
 }
 
 /** Builds every step that does not need outputs, so bad options fail before any host is touched. */
-export function prebuildSteps(graph: TaskGraph, inventory: Inventory, extraVars: Readonly<Record<string, unknown>> = {}): Map<string, AnyStep> {
+export function prebuildSteps(
+  graph: TaskGraph,
+  inventory: Inventory,
+  extraVars: Readonly<Record<string, unknown>> = {},
+): Map<string, AnyStep> {
   const steps = new Map<string, AnyStep>();
   const env = { contexts: new ContextFactory(inventory, new OutputStore(), extraVars), steps };
   for (const node of graph.nodes) {
@@ -32,7 +36,12 @@ export function prebuildSteps(graph: TaskGraph, inventory: Inventory, extraVars:
   return steps;
 }
 
-export async function runGraph(graph: TaskGraph, inventory: Inventory, steps: Map<string, AnyStep>, options: RunOptions): Promise<RunReport> {
+export async function runGraph(
+  graph: TaskGraph,
+  inventory: Inventory,
+  steps: Map<string, AnyStep>,
+  options: RunOptions,
+): Promise<RunReport> {
   const startedAt = new Date();
   const outputs = new OutputStore();
   const contexts = new ContextFactory(inventory, outputs, options.extraVars ?? {});

@@ -6,7 +6,14 @@
 import PQueue from 'p-queue';
 import type { AnyStep } from '../core/step.js';
 import type { TaskGraph, TaskNode } from '../playbook/compile.js';
-import { BENIGN_SKIPS, hostStatus, type HostReport, type Mode, type SkipReason, type StepReport } from '../report/model.js';
+import {
+  BENIGN_SKIPS,
+  hostStatus,
+  type HostReport,
+  type Mode,
+  type SkipReason,
+  type StepReport,
+} from '../report/model.js';
 import type { ContextFactory, OutputStore } from './context.js';
 import { HostSession, type Connect, type ProbeOutcome } from './host-session.js';
 import { runLifecycle, skippedReport, stepReport, type LifecycleEnv } from './step-lifecycle.js';
@@ -44,10 +51,16 @@ class HostLane {
   /** Nodes not done yet, in graph order (their probes are batched with the running one's). */
   pending: TaskNode[];
   busy = false;
-  constructor(readonly session: HostSession, readonly env: LifecycleEnv, readonly nodes: TaskNode[]) {
+  constructor(
+    readonly session: HostSession,
+    readonly env: LifecycleEnv,
+    readonly nodes: TaskNode[],
+  ) {
     this.pending = [...nodes];
   }
-  get started(): boolean { return this.pending.length < this.nodes.length; }
+  get started(): boolean {
+    return this.pending.length < this.nodes.length;
+  }
   enqueue(node: TaskNode): void {
     // Kept sorted: a lane holds a handful of ready nodes at most, so insertion is cheap.
     let i = this.ready.length;
@@ -69,8 +82,12 @@ export class Scheduler {
   #done = 0;
   #allDone!: () => void;
 
-  constructor(private readonly graph: TaskGraph, private readonly steps: Map<string, AnyStep>, private readonly options: SchedulerOptions,
-    shared: { contexts: ContextFactory; outputs: OutputStore }) {
+  constructor(
+    private readonly graph: TaskGraph,
+    private readonly steps: Map<string, AnyStep>,
+    private readonly options: SchedulerOptions,
+    shared: { contexts: ContextFactory; outputs: OutputStore },
+  ) {
     this.#queue = new PQueue({ concurrency: Math.max(1, options.forks) });
     const byHost = new Map<string, TaskNode[]>();
     for (const node of graph.nodes) {
@@ -84,16 +101,25 @@ export class Scheduler {
       list.push(node);
     }
     for (const [host, nodes] of byHost) {
-      const lane: HostLane = new HostLane(new HostSession(nodes[0]!.runsOn, options.connect), {
-        mode: options.mode, timeoutMs: options.timeoutMs, ...shared, steps,
-        prefetched: new Map<string, ProbeOutcome>(),
-        pendingOnHost: () => lane.pending,
-      }, nodes);
+      const lane: HostLane = new HostLane(
+        new HostSession(nodes[0]!.runsOn, options.connect),
+        {
+          mode: options.mode,
+          timeoutMs: options.timeoutMs,
+          ...shared,
+          steps,
+          prefetched: new Map<string, ProbeOutcome>(),
+          pendingOnHost: () => lane.pending,
+        },
+        nodes,
+      );
       this.#lanes.set(host, lane);
     }
   }
 
-  get interrupted(): boolean { return this.#interrupted; }
+  get interrupted(): boolean {
+    return this.#interrupted;
+  }
 
   /** Runs every node; resolves when each has a report. */
   async run(signal?: AbortSignal): Promise<void> {
@@ -102,7 +128,9 @@ export class Scheduler {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       if (this.graph.nodes.length === 0) return;
-      const allDone = new Promise<void>((r) => { this.#allDone = r; });
+      const allDone = new Promise<void>((r) => {
+        this.#allDone = r;
+      });
       for (const node of this.graph.nodes) if (node.deps.length === 0) this.#becomeReady(node);
       await allDone;
     } finally {
@@ -112,7 +140,9 @@ export class Scheduler {
 
   /** A host's report: its nodes' results in graph order. */
   hostReport(host: string): HostReport {
-    const steps = (this.#lanes.get(host)?.nodes ?? []).filter((n) => this.results.has(n.id)).map((n) => this.results.get(n.id)!);
+    const steps = (this.#lanes.get(host)?.nodes ?? [])
+      .filter((n) => this.results.has(n.id))
+      .map((n) => this.results.get(n.id)!);
     return { status: hostStatus(steps), steps };
   }
 
@@ -124,7 +154,11 @@ export class Scheduler {
     if (lane.pending.length === 0) {
       lane.session.detach();
       this.options.release?.(lane.session.name);
-      this.options.onEvent?.({ type: 'host-done', host: lane.session.name, report: this.hostReport(lane.session.name) });
+      this.options.onEvent?.({
+        type: 'host-done',
+        host: lane.session.name,
+        report: this.hostReport(lane.session.name),
+      });
     }
     this.#done++;
     for (const next of this.#dependents.get(node.id) ?? []) {
@@ -138,28 +172,55 @@ export class Scheduler {
   /** Why a node must not run, or null. */
   #skipReason(node: TaskNode): Skip | null {
     if (this.#interrupted) return INTERRUPTED;
-    if (node.unmet.length) return { skip: 'unmet', text: `needs ${node.unmet.join(', ')}, which runs on no selected host (widen --limit or use delegateTo)` };
+    if (node.unmet.length)
+      return {
+        skip: 'unmet',
+        text: `needs ${node.unmet.join(', ')}, which runs on no selected host (widen --limit or use delegateTo)`,
+      };
     for (const d of node.deps) {
       const r = this.results.get(d.id)!;
       if (r.status === 'failed' || r.status === 'unreachable') {
-        return { skip: 'dependency', text: `needs ${d.task} on ${d.runsOn.name}, which ${r.status === 'failed' ? 'failed' : 'was unreachable'}` };
+        return {
+          skip: 'dependency',
+          text: `needs ${d.task} on ${d.runsOn.name}, which ${r.status === 'failed' ? 'failed' : 'was unreachable'}`,
+        };
       }
-      if (r.status === 'skipped' && !isBenignSkip(r)) return { skip: 'dependency', text: `needs ${d.task} on ${d.runsOn.name}, which was skipped` };
+      if (r.status === 'skipped' && !isBenignSkip(r))
+        return { skip: 'dependency', text: `needs ${d.task} on ${d.runsOn.name}, which was skipped` };
     }
     if (node.triggers.length === 0) return null;
-    const fired = [...new Set(node.triggers.filter((t) => this.results.get(t.id)!.status === 'changed').map((t) => t.task))];
-    if (fired.length === 0) return { skip: 'not-triggered', text: `not triggered: ${[...new Set(node.triggers.map((t) => t.task))].join(', ')} did not change` };
+    const fired = [
+      ...new Set(node.triggers.filter((t) => this.results.get(t.id)!.status === 'changed').map((t) => t.task)),
+    ];
+    if (fired.length === 0)
+      return {
+        skip: 'not-triggered',
+        text: `not triggered: ${[...new Set(node.triggers.map((t) => t.task))].join(', ')} did not change`,
+      };
     // A triggered task is a consequence of a change, not drift: check mode names it, runs nothing.
-    if (this.options.mode === 'check') return { skip: 'would-run', text: `would run: triggered by ${fired.join(', ')} (check mode does not run triggered tasks)` };
+    if (this.options.mode === 'check')
+      return {
+        skip: 'would-run',
+        text: `would run: triggered by ${fired.join(', ')} (check mode does not run triggered tasks)`,
+      };
     return null;
   }
 
   #becomeReady(node: TaskNode): void {
     const lane = this.#lanes.get(node.runsOn.name)!;
     const unreachable = lane.session.unreachable;
-    if (unreachable) return this.#finish(node, stepReport(node, this.steps.get(node.id) ?? null, null, 'unreachable', Date.now(), unreachable.message));
+    if (unreachable) {
+      this.#finish(
+        node,
+        stepReport(node, this.steps.get(node.id) ?? null, null, 'unreachable', Date.now(), unreachable.message),
+      );
+      return;
+    }
     const reason = this.#skipReason(node);
-    if (reason !== null) return this.#finish(node, skippedReport(node, this.steps.get(node.id) ?? null, reason.skip, reason.text));
+    if (reason !== null) {
+      this.#finish(node, skippedReport(node, this.steps.get(node.id) ?? null, reason.skip, reason.text));
+      return;
+    }
     lane.enqueue(node);
     if (!lane.busy) this.#idleWithWork.add(lane);
     this.#dispatch();
@@ -175,22 +236,30 @@ export class Scheduler {
       const unreachable = lane.session.unreachable;
       if (this.#interrupted || unreachable) {
         if (lane.ready.length > 0) this.#idleWithWork.add(lane);
-        this.#finish(node, this.#interrupted
-          ? skippedReport(node, null, INTERRUPTED.skip, INTERRUPTED.text)
-          : stepReport(node, null, null, 'unreachable', Date.now(), unreachable!.message));
+        this.#finish(
+          node,
+          this.#interrupted
+            ? skippedReport(node, null, INTERRUPTED.skip, INTERRUPTED.text)
+            : stepReport(node, null, null, 'unreachable', Date.now(), unreachable!.message),
+        );
         continue;
       }
       lane.busy = true;
       // Hosts that have begun go first, so hosts finish rather than all crawl along together.
-      void this.#queue.add(async () => {
-        this.options.onEvent?.({ type: 'step-start', node });
-        return runLifecycle(node, lane.session, lane.env);
-      }, { priority: lane.started ? 1 : 0 }).then((report) => {
-        lane.busy = false;
-        if (lane.ready.length > 0) this.#idleWithWork.add(lane);
-        this.#finish(node, report!);
-        this.#dispatch();
-      });
+      void this.#queue
+        .add(
+          async () => {
+            this.options.onEvent?.({ type: 'step-start', node });
+            return runLifecycle(node, lane.session, lane.env);
+          },
+          { priority: lane.started ? 1 : 0 },
+        )
+        .then((report) => {
+          lane.busy = false;
+          if (lane.ready.length > 0) this.#idleWithWork.add(lane);
+          this.#finish(node, report!);
+          this.#dispatch();
+        });
     }
   }
 

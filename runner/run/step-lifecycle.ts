@@ -47,7 +47,13 @@ export function buildStep(node: TaskNode, env: StepBuilder): AnyStep {
  * this node's time limit. Only the others' successful probes are kept: a failure (a hung probe, a
  * dropped connection) is this node's to report; the others probe again on their turn.
  */
-async function probeWithOthers(node: TaskNode, step: AnyStep, session: HostSession, env: LifecycleEnv, timeoutMs: number): Promise<ProbeOutcome> {
+async function probeWithOthers(
+  node: TaskNode,
+  step: AnyStep,
+  session: HostSession,
+  env: LifecycleEnv,
+  timeoutMs: number,
+): Promise<ProbeOutcome> {
   const have = env.prefetched.get(node.id);
   if (have) return have;
   const batch: { node: TaskNode; step: AnyStep }[] = [{ node, step }];
@@ -60,8 +66,13 @@ async function probeWithOthers(node: TaskNode, step: AnyStep, session: HostSessi
       // not buildable yet (its inputs are unknown): it will be probed when its turn comes
     }
   }
-  const outcomes = await session.probe(batch.map((b) => b.step.probe()), timeoutMs);
-  batch.forEach((b, i) => { if (i > 0 && outcomes[i]!.ok) env.prefetched.set(b.node.id, outcomes[i]!); });
+  const outcomes = await session.probe(
+    batch.map((b) => b.step.probe()),
+    timeoutMs,
+  );
+  batch.forEach((b, i) => {
+    if (i > 0 && outcomes[i]!.ok) env.prefetched.set(b.node.id, outcomes[i]!);
+  });
   return outcomes[0]!;
 }
 
@@ -76,7 +87,14 @@ function withDeadline(session: HostSession, deadline: number): Remote {
   };
 }
 
-export function stepReport(node: TaskNode, step: AnyStep | null, change: Change | null, status: StepStatus, startedAt: number, error: string | null): StepReport {
+export function stepReport(
+  node: TaskNode,
+  step: AnyStep | null,
+  change: Change | null,
+  status: StepStatus,
+  startedAt: number,
+  error: string | null,
+): StepReport {
   const c = change ?? NOOP;
   return {
     task: node.task,
@@ -108,7 +126,8 @@ export async function runLifecycle(node: TaskNode, session: HostSession, env: Li
     try {
       step = buildStep(node, env);
     } catch (e) {
-      if (e instanceof UnknownOutput && env.mode === 'check') return stepReport(node, null, null, 'unknown', started, e.message);
+      if (e instanceof UnknownOutput && env.mode === 'check')
+        return stepReport(node, null, null, 'unknown', started, e.message);
       throw e;
     }
     const timeoutMs = (node.spec.timeoutSec ?? env.timeoutMs / 1000) * 1000;
@@ -128,16 +147,24 @@ export async function runLifecycle(node: TaskNode, session: HostSession, env: Li
     if (!after.ok) throw after.error;
     const rest = step.diff(step.desired, after.actual);
     if (rest.action !== 'noop' && step.converges !== false) {
-      return stepReport(node, step, change, 'failed', started, `not converged: ${rest.fields.join(', ') || rest.action}`);
+      return stepReport(
+        node,
+        step,
+        change,
+        'failed',
+        started,
+        `not converged: ${rest.fields.join(', ') || rest.action}`,
+      );
     }
     env.outputs.set(node, { ...(step.outputs?.(step.desired, after.actual) ?? {}), ...(applied ?? {}) });
     return stepReport(node, step, change, 'changed', started, null);
   } catch (e) {
     const err = e as Error;
     const status: StepStatus = err instanceof UnreachableError ? 'unreachable' : 'failed';
-    const msg = err.name === 'TimeoutError' || err instanceof TimeoutError
-      ? `timed out after ${node.spec.timeoutSec ?? env.timeoutMs / 1000} s: ${err.message}`
-      : err.message;
+    const msg =
+      err.name === 'TimeoutError' || err instanceof TimeoutError
+        ? `timed out after ${node.spec.timeoutSec ?? env.timeoutMs / 1000} s: ${err.message}`
+        : err.message;
     return stepReport(node, step, change, status, started, msg);
   }
 }

@@ -15,7 +15,12 @@ export type HandshakeFailure =
   | 'protocol'; // anything else the server or ssh2 said
 
 export class HandshakeError extends UnreachableError {
-  constructor(host: string, readonly failure: HandshakeFailure, message: string, readonly attempts = 1) {
+  constructor(
+    host: string,
+    readonly failure: HandshakeFailure,
+    message: string,
+    readonly attempts = 1,
+  ) {
     super(host, message);
     this.name = 'HandshakeError';
   }
@@ -36,8 +41,14 @@ export class ConnectionLostError extends UnreachableError {
 }
 
 export class TimeoutError extends Error {
-  constructor(readonly host: string, readonly timeoutMs: number, where: string) {
-    super(`host ${where}: command did not finish within ${formatMs(timeoutMs)}; its channel was closed and sshd asked to kill it`);
+  constructor(
+    readonly host: string,
+    readonly timeoutMs: number,
+    where: string,
+  ) {
+    super(
+      `host ${where}: command did not finish within ${formatMs(timeoutMs)}; its channel was closed and sshd asked to kill it`,
+    );
     this.name = 'TimeoutError';
   }
 }

@@ -13,7 +13,10 @@ export interface Live {
 
 /** The channel never opened, so the command never ran: safe to retry on a new connection. */
 export class ChannelNotOpened extends Error {
-  constructor(readonly connectionGone: boolean, message: string) {
+  constructor(
+    readonly connectionGone: boolean,
+    message: string,
+  ) {
     super(message);
     this.name = 'ChannelNotOpened';
   }
@@ -108,16 +111,32 @@ export function runChannel(live: Live, r: ChannelRequest): Promise<ExecResult> {
       s.on('data', (d: Buffer) => out.push(d));
       s.stderr.on('data', (d: Buffer) => errOut.push(d));
       // exit-status gives a number; exit-signal gives (null, signalName, ...): code null.
-      s.on('exit', (c: unknown) => { code = typeof c === 'number' ? c : null; });
-      s.on('error', () => { /* the close that follows decides */ });
+      s.on('exit', (c: unknown) => {
+        code = typeof c === 'number' ? c : null;
+      });
+      s.on('error', () => {
+        /* the close that follows decides */
+      });
       s.on('close', () => {
         finish();
         if (code === undefined && live.gone) {
-          return settle(() => reject(new ConnectionLostError(r.hostName,
-            `host ${r.where}: the connection was lost while a command ran; it may or may not have completed`)));
+          return settle(() =>
+            reject(
+              new ConnectionLostError(
+                r.hostName,
+                `host ${r.where}: the connection was lost while a command ran; it may or may not have completed`,
+              ),
+            ),
+          );
         }
         // Decode once at the end: a chunk boundary may split a UTF-8 character.
-        settle(() => resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(errOut).toString('utf8'), code: code ?? null }));
+        settle(() =>
+          resolve({
+            stdout: Buffer.concat(out).toString('utf8'),
+            stderr: Buffer.concat(errOut).toString('utf8'),
+            code: code ?? null,
+          }),
+        );
       });
       if (timedOut) return abandon(s);
       const input = isSecret(r.stdin) ? r.stdin.reveal() : r.stdin;

@@ -30,9 +30,12 @@ export interface ThrottleOptions {
 export function attemptsFor(error: unknown, transientAttempts: number): number {
   if (!(error instanceof HandshakeError)) return 1;
   switch (error.failure) {
-    case 'dropped': return transientAttempts;
-    case 'refused': return Math.min(3, transientAttempts);
-    default: return 1;
+    case 'dropped':
+      return transientAttempts;
+    case 'refused':
+      return Math.min(3, transientAttempts);
+    default:
+      return 1;
   }
 }
 
@@ -58,7 +61,9 @@ export class HandshakeThrottle {
   }
 
   /** Most handshakes seen in flight to one endpoint. */
-  get peakPerEndpoint(): number { return this.#peakPerEndpoint; }
+  get peakPerEndpoint(): number {
+    return this.#peakPerEndpoint;
+  }
 
   /** Delay before retry number `retry` (1-based): base * 2^(retry-1), jittered to 50-100 %. */
   backoffMs(retry: number): number {

@@ -5,15 +5,27 @@
 import { quoteSh } from '../core/quote.js';
 import { HandshakeError } from './errors.js';
 import {
-  appendHost, fingerprint, hostKeyName, keyTypeOf, knownKeyTypes, lookup, readKnownHosts,
-  type KnownHosts, type LookupResult,
+  appendHost,
+  fingerprint,
+  hostKeyName,
+  keyTypeOf,
+  knownKeyTypes,
+  lookup,
+  readKnownHosts,
+  type KnownHosts,
+  type LookupResult,
 } from './known-hosts.js';
 import { where, type SshTarget } from './target.js';
 
 // Host key algorithms we offer, modern OpenSSH's order; ssh-rsa (SHA-1 signatures) left out as
 // OpenSSH 8.8+ does. An RSA key listed in known_hosts is asked for with SHA-2 signatures.
 const HOST_KEY_ALGORITHMS = [
-  'ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'rsa-sha2-512', 'rsa-sha2-256',
+  'ssh-ed25519',
+  'ecdsa-sha2-nistp256',
+  'ecdsa-sha2-nistp384',
+  'ecdsa-sha2-nistp521',
+  'rsa-sha2-512',
+  'rsa-sha2-256',
 ];
 
 function algorithmsFor(keyType: string): string[] {
@@ -21,14 +33,22 @@ function algorithmsFor(keyType: string): string[] {
   return HOST_KEY_ALGORITHMS.includes(keyType) ? [keyType] : [];
 }
 
-interface Offered { keyType: string; keyBlob: Buffer; result: LookupResult }
+interface Offered {
+  keyType: string;
+  keyBlob: Buffer;
+  result: LookupResult;
+}
 
 export class HostKeyCheck {
   readonly #known: KnownHosts;
   #offered: Offered | null = null;
   #recorded = false;
 
-  constructor(private readonly target: SshTarget, readonly file: string, readonly acceptNew: boolean) {
+  constructor(
+    private readonly target: SshTarget,
+    readonly file: string,
+    readonly acceptNew: boolean,
+  ) {
     this.#known = readKnownHosts(file);
   }
 
@@ -59,8 +79,11 @@ export class HostKeyCheck {
     try {
       appendHost(this.file, this.target.address, this.target.port, o.keyType, o.keyBlob);
     } catch (e) {
-      throw new HandshakeError(this.target.hostName, 'config',
-        `host ${where(this.target)}: cannot record its host key in ${this.file}: ${(e as Error).message}`);
+      throw new HandshakeError(
+        this.target.hostName,
+        'config',
+        `host ${where(this.target)}: cannot record its host key in ${this.file}: ${(e as Error).message}`,
+      );
     }
   }
 
@@ -75,16 +98,19 @@ export class HostKeyCheck {
     let message: string;
     switch (o.result.status) {
       case 'unknown':
-        message = `host ${where(t)}: host key not known (${o.keyType} ${offered}). Check the fingerprint out of band, `
-          + `then run again with --accept-new to record it in ${this.file}`;
+        message =
+          `host ${where(t)}: host key not known (${o.keyType} ${offered}). Check the fingerprint out of band, ` +
+          `then run again with --accept-new to record it in ${this.file}`;
         break;
       case 'changed':
-        message = `HOST KEY CHANGED for ${where(t)}: ${at} has ${o.result.knownFingerprint}, the host offered ${offered}. `
-          + `Refusing to connect: this may be an attack. If the host was rebuilt, remove the old key with: ${remove}`;
+        message =
+          `HOST KEY CHANGED for ${where(t)}: ${at} has ${o.result.knownFingerprint}, the host offered ${offered}. ` +
+          `Refusing to connect: this may be an attack. If the host was rebuilt, remove the old key with: ${remove}`;
         break;
       case 'revoked':
-        message = `REVOKED HOST KEY for ${where(t)}: the host offered ${o.keyType} ${offered}, which ${at} marks @revoked. `
-          + `Refusing to connect: a revoked key may be in someone else's hands. Give the host a new host key and check it out of band`;
+        message =
+          `REVOKED HOST KEY for ${where(t)}: the host offered ${o.keyType} ${offered}, which ${at} marks @revoked. ` +
+          `Refusing to connect: a revoked key may be in someone else's hands. Give the host a new host key and check it out of band`;
         break;
     }
     return new HandshakeError(t.hostName, 'hostkey', message);

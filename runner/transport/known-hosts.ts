@@ -56,29 +56,42 @@ export function keyTypeOf(keyBlob: Buffer): string {
 export function parseKnownHosts(text: string, file = 'known_hosts'): KnownHosts {
   const entries: KnownHostEntry[] = [];
   const skipped: { line: number; reason: string }[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
     const line = i + 1;
     const s = raw.trim();
-    if (s === '' || s.startsWith('#')) return;
+    if (s === '' || s.startsWith('#')) continue;
     const fields = s.split(/[ \t]+/);
     let marker: Marker | null = null;
     if (fields[0]!.startsWith('@')) {
       const m = fields.shift()!;
       if (m === '@revoked') marker = 'revoked';
       else if (m === '@cert-authority') marker = 'cert-authority';
-      else return void skipped.push({ line, reason: `unknown marker ${m}` });
+      else {
+        skipped.push({ line, reason: `unknown marker ${m}` });
+        continue;
+      }
     }
     const [hosts, keyType, b64] = fields;
-    if (!hosts || !keyType || !b64) return void skipped.push({ line, reason: 'fewer than three fields' });
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) return void skipped.push({ line, reason: 'key is not base64' });
+    if (!hosts || !keyType || !b64) {
+      skipped.push({ line, reason: 'fewer than three fields' });
+      continue;
+    }
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) {
+      skipped.push({ line, reason: 'key is not base64' });
+      continue;
+    }
     const keyBlob = Buffer.from(b64, 'base64');
     try {
-      if (keyTypeOf(keyBlob) !== keyType) return void skipped.push({ line, reason: `key is not of type ${keyType}` });
+      if (keyTypeOf(keyBlob) !== keyType) {
+        skipped.push({ line, reason: `key is not of type ${keyType}` });
+        continue;
+      }
     } catch (e) {
-      return void skipped.push({ line, reason: (e as Error).message });
+      skipped.push({ line, reason: (e as Error).message });
+      continue;
     }
     entries.push({ line, marker, hosts, keyType, keyBlob });
-  });
+  }
   return { file, entries, skipped };
 }
 
@@ -89,7 +102,7 @@ const parsed = new Map<string, { mtimeMs: number; size: number; known: KnownHost
 /** Reads a known_hosts file; a missing file is an empty one (first contact). */
 export function readKnownHosts(file: string): KnownHosts {
   let text: string;
-  let stat;
+  let stat: ReturnType<typeof statSync>;
   try {
     stat = statSync(file);
     const hit = parsed.get(file);
@@ -113,7 +126,13 @@ function globMatch(name: string, pattern: string): boolean {
   if (!/[*?]/.test(pattern)) return name.toLowerCase() === pattern.toLowerCase();
   let re = patterns.get(pattern);
   if (!re) {
-    re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i');
+    re = new RegExp(
+      `^${pattern
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`,
+      'i',
+    );
     patterns.set(pattern, re);
   }
   return re.test(name);
@@ -148,7 +167,9 @@ function entriesFor(known: KnownHosts, address: string, port: number): KnownHost
 
 /** Key types recorded for the host, in file order: offered first in the key exchange. */
 export function knownKeyTypes(known: KnownHosts, address: string, port: number): string[] {
-  const types = entriesFor(known, address, port).filter((e) => e.marker === null).map((e) => e.keyType);
+  const types = entriesFor(known, address, port)
+    .filter((e) => e.marker === null)
+    .map((e) => e.keyType);
   return [...new Set(types)];
 }
 
@@ -156,14 +177,27 @@ export function knownKeyTypes(known: KnownHosts, address: string, port: number):
  * Checks the key a host offered. A revoked key is refused before anything else; `changed` means
  * the host has entries but none holds the offered key (any type: we ask for known types first).
  */
-export function lookup(file: KnownHosts | string, address: string, port: number, keyType: string, keyBlob: Buffer): LookupResult {
+export function lookup(
+  file: KnownHosts | string,
+  address: string,
+  port: number,
+  keyType: string,
+  keyBlob: Buffer,
+): LookupResult {
   const known = typeof file === 'string' ? readKnownHosts(file) : file;
   const entries = entriesFor(known, address, port);
   const revoked = entries.find((e) => e.marker === 'revoked' && e.keyBlob.equals(keyBlob));
-  if (revoked) return { status: 'revoked', line: revoked.line, knownFingerprint: fingerprint(revoked.keyBlob), knownKeyType: revoked.keyType };
+  if (revoked)
+    return {
+      status: 'revoked',
+      line: revoked.line,
+      knownFingerprint: fingerprint(revoked.keyBlob),
+      knownKeyType: revoked.keyType,
+    };
   const plain = entries.filter((e) => e.marker === null);
   const hit = plain.find((e) => e.keyType === keyType && e.keyBlob.equals(keyBlob));
-  if (hit) return { status: 'match', line: hit.line, knownFingerprint: fingerprint(hit.keyBlob), knownKeyType: hit.keyType };
+  if (hit)
+    return { status: 'match', line: hit.line, knownFingerprint: fingerprint(hit.keyBlob), knownKeyType: hit.keyType };
   if (plain.length === 0) return { status: 'unknown' };
   const old = plain.find((e) => e.keyType === keyType) ?? plain[0]!;
   return { status: 'changed', line: old.line, knownFingerprint: fingerprint(old.keyBlob), knownKeyType: old.keyType };

@@ -79,7 +79,10 @@ export class ConnectionPool {
     const pending = this.#connections.get(hostName);
     if (!pending) return;
     this.#connections.delete(hostName);
-    await pending.then((c) => c.close(), () => undefined);
+    await pending.then(
+      (c) => c.close(),
+      () => undefined,
+    );
   }
 
   /** Closes every connection, including ones still being opened. */
@@ -87,7 +90,14 @@ export class ConnectionPool {
     this.#closed = true;
     const all = [...this.#connections.values()];
     this.#connections.clear();
-    await Promise.all(all.map((p) => p.then((c) => c.close(), () => undefined)));
+    await Promise.all(
+      all.map((p) =>
+        p.then(
+          (c) => c.close(),
+          () => undefined,
+        ),
+      ),
+    );
   }
 
   #optionsFor(host: Host): ConnectionOptions {
@@ -95,7 +105,9 @@ export class ConnectionPool {
     const home = homedir();
     return {
       // An explicit option beats the inventory, which beats OpenSSH's default.
-      knownHostsFile: expandHome(o.knownHostsFile ?? host.connection.knownHostsFile ?? join(home, '.ssh', 'known_hosts')),
+      knownHostsFile: expandHome(
+        o.knownHostsFile ?? host.connection.knownHostsFile ?? join(home, '.ssh', 'known_hosts'),
+      ),
       acceptNew: o.acceptNew ?? false,
       readyTimeoutMs: o.connectTimeoutMs ?? 10_000,
       keepaliveIntervalMs: o.keepaliveIntervalMs ?? 15_000,

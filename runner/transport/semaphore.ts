@@ -10,14 +10,23 @@ export class Semaphore {
   readonly #waiters: (() => void)[] = [];
 
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`semaphore limit must be a positive integer, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`semaphore limit must be a positive integer, got ${limit}`);
   }
 
-  get active(): number { return this.#active; }
+  get active(): number {
+    return this.#active;
+  }
   /** The most slots ever held at once: tests and benchmarks read it. */
-  get peak(): number { return this.#peak; }
-  get waiting(): number { return this.#waiters.length; }
-  get idle(): boolean { return this.#active === 0 && this.#waiters.length === 0; }
+  get peak(): number {
+    return this.#peak;
+  }
+  get waiting(): number {
+    return this.#waiters.length;
+  }
+  get idle(): boolean {
+    return this.#active === 0 && this.#waiters.length === 0;
+  }
 
   /** Resolves with a release function once a slot is free; release is idempotent. */
   async acquire(): Promise<Release> {

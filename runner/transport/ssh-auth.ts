@@ -46,7 +46,9 @@ function readKey(path: string): KeyRead {
   const parsed = utils.parseKey(data);
   if (parsed instanceof Error) {
     if (/passphrase/i.test(parsed.message)) {
-      return { problem: `is encrypted and play cannot ask for its passphrase: load it into ssh-agent (ssh-add ${path}) instead` };
+      return {
+        problem: `is encrypted and play cannot ask for its passphrase: load it into ssh-agent (ssh-add ${path}) instead`,
+      };
     }
     return { problem: `is not a private key ssh2 can read (${parsed.message})` };
   }
@@ -63,30 +65,53 @@ export class AuthPlan {
   #next = 0;
 
   /** Throws a `config` HandshakeError for a key file that is missing or unusable, or no method at all. */
-  constructor(private readonly target: SshTarget, sources: AuthSources) {
+  constructor(
+    private readonly target: SshTarget,
+    sources: AuthSources,
+  ) {
     const user = target.user;
     if (target.keyFile) {
       const r = readKey(target.keyFile);
       if ('problem' in r) {
-        throw new HandshakeError(target.hostName, 'config',
-          `host ${target.hostName}: key file ${target.keyFile} ${r.problem} (set by ansible_ssh_private_key_file)`);
+        throw new HandshakeError(
+          target.hostName,
+          'config',
+          `host ${target.hostName}: key file ${target.keyFile} ${r.problem} (set by ansible_ssh_private_key_file)`,
+        );
       }
-      this.#candidates.push({ label: `key file ${target.keyFile}`, method: 'publickey', make: () => ({ type: 'publickey', username: user, key: r.key }) });
+      this.#candidates.push({
+        label: `key file ${target.keyFile}`,
+        method: 'publickey',
+        make: () => ({ type: 'publickey', username: user, key: r.key }),
+      });
     }
     const agent = sources.agentSocket;
     if (agent) {
-      this.#candidates.push({ label: `ssh-agent (${agent})`, method: 'publickey', make: () => ({ type: 'agent', username: user, agent }) });
+      this.#candidates.push({
+        label: `ssh-agent (${agent})`,
+        method: 'publickey',
+        make: () => ({ type: 'agent', username: user, agent }),
+      });
     }
     if (!target.keyFile) {
       for (const path of sources.defaultKeyFiles) {
         const r = readKey(path);
-        if ('key' in r) this.#candidates.push({ label: `key file ${path}`, method: 'publickey', make: () => ({ type: 'publickey', username: user, key: r.key }) });
+        if ('key' in r)
+          this.#candidates.push({
+            label: `key file ${path}`,
+            method: 'publickey',
+            make: () => ({ type: 'publickey', username: user, key: r.key }),
+          });
       }
     }
     const password = target.password;
     if (password) {
       const label = `password from ${target.passwordFrom ? `env var ${target.passwordFrom}` : password.source}`;
-      this.#candidates.push({ label, method: 'password', make: () => ({ type: 'password', username: user, password: password.reveal() }) });
+      this.#candidates.push({
+        label,
+        method: 'password',
+        make: () => ({ type: 'password', username: user, password: password.reveal() }),
+      });
       // sshd with PAM and PasswordAuthentication off asks for the password this way instead.
       this.#candidates.push({
         label: `${label} (keyboard-interactive)`,
@@ -95,13 +120,17 @@ export class AuthPlan {
         make: () => ({
           type: 'keyboard-interactive',
           username: user,
-          prompt: (_name, _instructions, _lang, prompts, finish) => finish(prompts.map((p) => (p.echo ? '' : password.reveal()))),
+          prompt: (_name, _instructions, _lang, prompts, finish) =>
+            finish(prompts.map((p) => (p.echo ? '' : password.reveal()))),
         }),
       });
     }
     if (this.#candidates.length === 0) {
-      throw new HandshakeError(target.hostName, 'config',
-        `host ${target.hostName}: no way to authenticate as ${user}: set ansible_ssh_private_key_file or ansible_password, or start an ssh-agent (SSH_AUTH_SOCK)`);
+      throw new HandshakeError(
+        target.hostName,
+        'config',
+        `host ${target.hostName}: no way to authenticate as ${user}: set ansible_ssh_private_key_file or ansible_password, or start an ssh-agent (SSH_AUTH_SOCK)`,
+      );
     }
   }
 
@@ -127,7 +156,9 @@ export class AuthPlan {
 
   failureMessage(): string {
     const t = this.target;
-    const tried = this.#tried.length ? `tried ${this.#tried.join(', ')}` : `tried nothing the server accepts (we have: ${this.#candidates.map((c) => c.label).join(', ')})`;
+    const tried = this.#tried.length
+      ? `tried ${this.#tried.join(', ')}`
+      : `tried nothing the server accepts (we have: ${this.#candidates.map((c) => c.label).join(', ')})`;
     const accepts = this.#serverMethods ? `; the server accepts: ${this.#serverMethods.join(', ')}` : '';
     const notes = this.#notes.length ? `; ${this.#notes.join('; ')}` : '';
     return `host ${t.hostName}: authentication failed for user ${t.user} at ${endpointOf(t)}; ${tried}${accepts}${notes}`;

@@ -32,7 +32,10 @@ export class SshConnection {
   #connecting: Promise<Live> | null = null;
   #closed = false;
 
-  private constructor(readonly target: SshTarget, private readonly options: ConnectionOptions) {
+  private constructor(
+    readonly target: SshTarget,
+    private readonly options: ConnectionOptions,
+  ) {
     this.channels = new Semaphore(options.maxChannels ?? 8);
   }
 
@@ -43,8 +46,12 @@ export class SshConnection {
     return c;
   }
 
-  get where(): string { return where(this.target); }
-  get connected(): boolean { return this.#current !== null && !this.#current.gone; }
+  get where(): string {
+    return where(this.target);
+  }
+  get connected(): boolean {
+    return this.#current !== null && !this.#current.gone;
+  }
 
   /**
    * Runs a command. Rejects with TimeoutError (the connection stays usable), ConnectionLostError
@@ -98,14 +105,24 @@ export class SshConnection {
       throw new ChannelNotOpened(true, 'the connection closed while the command waited for a channel');
     }
     return runChannel(live, {
-      hostName: this.target.hostName, where: this.where, command,
-      stdin: options.stdin, timeoutMs: options.timeoutMs, onDone: release,
+      hostName: this.target.hostName,
+      where: this.where,
+      command,
+      stdin: options.stdin,
+      timeoutMs: options.timeoutMs,
+      onDone: release,
     });
   }
 
   #explain(e: ChannelNotOpened, refusals: number): Error {
-    if (e.connectionGone) return new ConnectionLostError(this.target.hostName, `host ${this.where}: the connection was lost before the command started (${e.message})`);
-    return new Error(`host ${this.where}: the server refused a channel for the command (${e.message}), ${refusals + 1} times; is its MaxSessions below ${this.channels.limit}?`);
+    if (e.connectionGone)
+      return new ConnectionLostError(
+        this.target.hostName,
+        `host ${this.where}: the connection was lost before the command started (${e.message})`,
+      );
+    return new Error(
+      `host ${this.where}: the server refused a channel for the command (${e.message}), ${refusals + 1} times; is its MaxSessions below ${this.channels.limit}?`,
+    );
   }
 
   /** Opens a new connection unless another caller already replaced `stale`; concurrent callers share one attempt. */
@@ -115,13 +132,17 @@ export class SshConnection {
     this.#connecting ??= this.options.throttle
       .run(endpointOf(this.target), () => handshake(this.target, this.options))
       .then((client) => this.#adopt(client))
-      .finally(() => { this.#connecting = null; });
+      .finally(() => {
+        this.#connecting = null;
+      });
     return this.#connecting;
   }
 
   #adopt(client: SshClient): Live {
     const live: Live = { client, gone: false };
-    const lost = () => { live.gone = true; };
+    const lost = () => {
+      live.gone = true;
+    };
     client.on('end', lost).on('close', lost);
     // After the handshake, errors (keepalive timeout, reset) are followed by close: that is what counts.
     client.on('error', () => undefined);

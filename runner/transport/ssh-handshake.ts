@@ -12,8 +12,14 @@ import { where, type SshTarget } from './target.js';
 // curve25519 first: the fastest exchange both OpenSSH and Windows' OpenSSH offer (the lab measured
 // ~127 ms per fresh connection against ~200 ms with OpenSSH's default sntrup761 hybrid).
 const KEX: KexAlgorithm[] = [
-  'curve25519-sha256', 'curve25519-sha256@libssh.org', 'ecdh-sha2-nistp256', 'ecdh-sha2-nistp384', 'ecdh-sha2-nistp521',
-  'diffie-hellman-group-exchange-sha256', 'diffie-hellman-group14-sha256', 'diffie-hellman-group16-sha512',
+  'curve25519-sha256',
+  'curve25519-sha256@libssh.org',
+  'ecdh-sha2-nistp256',
+  'ecdh-sha2-nistp384',
+  'ecdh-sha2-nistp521',
+  'diffie-hellman-group-exchange-sha256',
+  'diffie-hellman-group14-sha256',
+  'diffie-hellman-group16-sha512',
 ];
 
 export interface HandshakeOptions {
@@ -28,27 +34,47 @@ export interface HandshakeOptions {
 
 type SshError = Error & { level?: string; code?: string | number };
 
-function classify(err: SshError, t: SshTarget, check: HostKeyCheck, auth: AuthPlan, o: HandshakeOptions): HandshakeError {
+function classify(
+  err: SshError,
+  t: SshTarget,
+  check: HostKeyCheck,
+  auth: AuthPlan,
+  o: HandshakeOptions,
+): HandshakeError {
   const refusal = check.refusal();
   if (refusal) return refusal;
   const w = where(t);
-  const fail = (failure: HandshakeError['failure'], message: string) => new HandshakeError(t.hostName, failure, message);
+  const fail = (failure: HandshakeError['failure'], message: string) =>
+    new HandshakeError(t.hostName, failure, message);
   if (err.level === 'client-authentication') return fail('auth', auth.failureMessage());
   if (err.level === 'client-timeout' || err.code === 'ETIMEDOUT') {
-    return fail('timeout', `host ${w}: no SSH connection within ${formatMs(o.readyTimeoutMs)} (is the host up and the address right?)`);
+    return fail(
+      'timeout',
+      `host ${w}: no SSH connection within ${formatMs(o.readyTimeoutMs)} (is the host up and the address right?)`,
+    );
   }
   switch (err.code) {
     case 'ECONNREFUSED':
       return fail('refused', `host ${w}: connection refused (is sshd running and listening on port ${t.port}?)`);
-    case 'ECONNRESET': case 'EPIPE': case 'EAGAIN':
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'EAGAIN':
       return fail('dropped', `host ${w}: the server reset the connection during the SSH handshake (${err.code})`);
-    case 'EHOSTUNREACH': case 'ENETUNREACH': case 'EHOSTDOWN': case 'EADDRNOTAVAIL':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'EHOSTDOWN':
+    case 'EADDRNOTAVAIL':
       return fail('unreachable', `host ${w}: address unreachable (${err.code})`);
-    case 'ENOTFOUND': case 'EAI_AGAIN': case 'EAI_NONAME':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NONAME':
       return fail('unreachable', `host ${t.hostName}: cannot resolve ${t.address} (${err.code})`);
   }
   if (/Connection lost before handshake|kex_exchange_identification|banner exchange/i.test(err.message)) {
-    return fail('dropped', `host ${w}: the server closed the connection before the SSH handshake (sshd MaxStartups throttling, or sshd not ready)`);
+    return fail(
+      'dropped',
+      `host ${w}: the server closed the connection before the SSH handshake (sshd MaxStartups throttling, or sshd not ready)`,
+    );
   }
   return fail('protocol', `host ${w}: SSH handshake failed: ${redact(err.message)}`);
 }
@@ -62,7 +88,13 @@ export function handshake(target: SshTarget, o: HandshakeOptions): Promise<SshCl
     auth = new AuthPlan(target, o.auth);
   } catch (e) {
     if (e instanceof HandshakeError) return Promise.reject(e);
-    return Promise.reject(new HandshakeError(target.hostName, 'config', `host ${target.hostName}: cannot read ${o.knownHostsFile}: ${(e as Error).message}`));
+    return Promise.reject(
+      new HandshakeError(
+        target.hostName,
+        'config',
+        `host ${target.hostName}: cannot read ${o.knownHostsFile}: ${(e as Error).message}`,
+      ),
+    );
   }
   // node-ssh opens the connection (its connect() creates the ssh2 Client synchronously when no
   // key path is given: keys, agent and password go through our authHandler). We keep the ssh2
@@ -97,7 +129,10 @@ export function handshake(target: SshTarget, o: HandshakeOptions): Promise<SshCl
       return fail(new HandshakeError(target.hostName, 'config', `host ${where(target)}: ${(e as Error).message}`));
     }
     const client = nodeSsh.connection;
-    if (!client || !connecting) return fail(new HandshakeError(target.hostName, 'config', `host ${where(target)}: node-ssh did not start a connection`));
+    if (!client || !connecting)
+      return fail(
+        new HandshakeError(target.hostName, 'config', `host ${where(target)}: node-ssh did not start a connection`),
+      );
     // Commands and their replies are small packets: Nagle's delay would cost a round trip each.
     client.setNoDelay(true);
     // Listeners stay attached after a failure: a destroyed socket may still emit errors.
@@ -116,8 +151,16 @@ export function handshake(target: SshTarget, o: HandshakeOptions): Promise<SshCl
         fail(e as HandshakeError);
       }
     });
-    client.once('close', () => fail(check.refusal()
-      ?? new HandshakeError(target.hostName, 'dropped', `host ${where(target)}: the server closed the connection during the SSH handshake`)));
+    client.once('close', () =>
+      fail(
+        check.refusal() ??
+          new HandshakeError(
+            target.hostName,
+            'dropped',
+            `host ${where(target)}: the server closed the connection during the SSH handshake`,
+          ),
+      ),
+    );
     client.once('ready', () => {
       if (settled) return;
       settled = true;

@@ -62,13 +62,18 @@ function readCommand(r: OptionReader): Pick<CommandDesired, 'argv' | 'shell'> {
     if (c.includes('\0')) r.fail('command', 'must not contain a NUL byte');
     return { argv: null, shell: c };
   }
-  if (!Array.isArray(c)) r.fail('command', `must be an argv array of strings or a shell string, got ${c === undefined ? 'nothing' : c === null ? 'null' : typeof c}`);
+  if (!Array.isArray(c))
+    r.fail(
+      'command',
+      `must be an argv array of strings or a shell string, got ${c === undefined ? 'nothing' : c === null ? 'null' : typeof c}`,
+    );
   if (c.length === 0) r.fail('command', 'must have at least the program name');
   c.forEach((v, i) => {
     if (typeof v !== 'string') r.fail(`command[${i}]`, `must be a string, got ${v === null ? 'null' : typeof v}`);
     if (v.includes('\0')) r.fail(`command[${i}]`, 'must not contain a NUL byte');
   });
-  if (c[0] === '' || c[0].startsWith('-')) r.fail('command[0]', 'must be a program name (not empty, not starting with -)');
+  if (c[0] === '' || c[0].startsWith('-'))
+    r.fail('command[0]', 'must be a program name (not empty, not starting with -)');
   return { argv: Object.freeze([...(c as string[])]), shell: null };
 }
 
@@ -91,8 +96,13 @@ export function command(options: CommandOptions): Step<CommandDesired, CommandAc
 
   // `exec` replaces our shell, so argv[0] is never taken as a shell keyword or builtin; stdin is
   // /dev/null so that a command waiting for input fails instead of hanging until the timeout.
-  const program = desired.argv ? sh`exec ${desired.argv} < /dev/null` : sh`exec /bin/sh -c ${desired.shell!} < /dev/null`;
-  const script: Script = chdir === undefined ? program : sh`cd ${chdir} || exit
+  const program = desired.argv
+    ? sh`exec ${desired.argv} < /dev/null`
+    : sh`exec /bin/sh -c ${desired.shell!} < /dev/null`;
+  const script: Script =
+    chdir === undefined
+      ? program
+      : sh`cd ${chdir} || exit
 ${program}`;
 
   return Object.freeze({
@@ -102,7 +112,10 @@ ${program}`;
     converges: creates !== undefined,
     probe: () => ({
       // Output: `creates present` or `creates absent`; nothing without `creates`.
-      script: creates === undefined ? sh`:` : sh`if [ -e ${creates} ]; then echo 'creates present'; else echo 'creates absent'; fi`,
+      script:
+        creates === undefined
+          ? sh`:`
+          : sh`if [ -e ${creates} ]; then echo 'creates present'; else echo 'creates absent'; fi`,
       parse: (result: ExecResult): CommandActual | null => {
         const lines = new ProbeLines(title, result);
         if (creates === undefined) {

@@ -33,7 +33,8 @@ const FIELDS = ['exists', 'mode', 'owner', 'group'] as const;
 
 function diffDirectory(d: Readonly<DirectoryDesired>, a: FsEntry | null): Change {
   const managed = FIELDS.filter((f) => d[f] !== undefined);
-  const after = (fields: readonly string[]): Fields => Object.fromEntries(fields.map((f) => [f, d[f as keyof DirectoryDesired]]));
+  const after = (fields: readonly string[]): Fields =>
+    Object.fromEntries(fields.map((f) => [f, d[f as keyof DirectoryDesired]]));
   if (a === null) return { action: 'create', fields: managed, before: null, after: after(managed) };
   if (a.type !== 'directory') return wrongTypeChange(d.path, a.type, 'directory', 'exists', { exists: true });
   const st = a.stat!;
@@ -44,12 +45,21 @@ function diffDirectory(d: Readonly<DirectoryDesired>, a: FsEntry | null): Change
     group: d.group !== undefined && /^\d+$/.test(d.group) ? st.gid : st.group,
   };
   const changed = managed.filter((f) =>
-    f === 'mode' ? d.mode !== st.mode
-    : f === 'owner' ? !principalMatches(d.owner!, st.owner, st.uid)
-    : f === 'group' ? !principalMatches(d.group!, st.group, st.gid)
-    : false);
+    f === 'mode'
+      ? d.mode !== st.mode
+      : f === 'owner'
+        ? !principalMatches(d.owner!, st.owner, st.uid)
+        : f === 'group'
+          ? !principalMatches(d.group!, st.group, st.gid)
+          : false,
+  );
   if (changed.length === 0) return NOOP;
-  return { action: 'update', fields: changed, before: Object.fromEntries(changed.map((f) => [f, actual[f]])), after: after(changed) };
+  return {
+    action: 'update',
+    fields: changed,
+    before: Object.fromEntries(changed.map((f) => [f, actual[f]])),
+    after: after(changed),
+  };
 }
 
 export function directory(options: DirectoryOptions): Step<DirectoryDesired, FsEntry> {
@@ -83,10 +93,18 @@ export function directory(options: DirectoryOptions): Step<DirectoryDesired, FsE
       refuseWrongType(path, actual, 'directory');
       const scripts: Script[] = [];
       await applyFields(change, FIELDS, {
-        exists: async () => { scripts.push(sh`mkdir -p ${path}`); },
-        mode: async () => { scripts.push(chmodScript(path, desired.mode!, true)); },
-        owner: async () => { scripts.push(chownScript(path, desired.owner!)); },
-        group: async () => { scripts.push(chgrpScript(path, desired.group!)); },
+        exists: async () => {
+          scripts.push(sh`mkdir -p ${path}`);
+        },
+        mode: async () => {
+          scripts.push(chmodScript(path, desired.mode!, true));
+        },
+        owner: async () => {
+          scripts.push(chownScript(path, desired.owner!));
+        },
+        group: async () => {
+          scripts.push(chgrpScript(path, desired.group!));
+        },
       });
       await runApply(remote, title, scripts);
     },

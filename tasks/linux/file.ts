@@ -15,7 +15,16 @@ import type { Script } from '../../runner/core/quote.js';
 import { isSecret, MASK, type Secret } from '../../runner/core/secret.js';
 import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
 import { fsProbeScript, parseFsProbe, principalMatches, sha256Hex, textOf, type FsEntry } from './fs-probe.js';
-import { atomicWriteScript, chgrpScript, chmodScript, chownScript, keptAttributes, refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
+import {
+  atomicWriteScript,
+  chgrpScript,
+  chmodScript,
+  chownScript,
+  keptAttributes,
+  refuseWrongType,
+  runApply,
+  wrongTypeChange,
+} from './fs-write.js';
 import { ProbeLines } from './probe-lines.js';
 import { readVars, renderTemplate, type TemplateValue } from './template.js';
 import { unifiedDiff } from './text-diff.js';
@@ -54,13 +63,19 @@ function describeContent(secret: boolean, size: number, sha256: string): string 
 
 function diffFile(d: Readonly<FileDesired>, a: FsEntry | null): Change {
   const secret = isSecret(d.content);
-  const desiredView: Fields = { content: describeContent(secret, d.size, d.sha256), mode: d.mode, owner: d.owner, group: d.group };
+  const desiredView: Fields = {
+    content: describeContent(secret, d.size, d.sha256),
+    mode: d.mode,
+    owner: d.owner,
+    group: d.group,
+  };
   const managed = FIELDS.filter((f) => d[f] !== undefined);
   const pick = (view: Fields, fields: readonly string[]): Fields => Object.fromEntries(fields.map((f) => [f, view[f]]));
   const textDiff = (before: string | null): { textDiff?: string } =>
     secret ? {} : { textDiff: unifiedDiff(before, d.content as string, { path: d.path }) };
 
-  if (a === null) return { action: 'create', fields: managed, before: null, after: pick(desiredView, managed), ...textDiff(null) };
+  if (a === null)
+    return { action: 'create', fields: managed, before: null, after: pick(desiredView, managed), ...textDiff(null) };
   if (a.type !== 'file') return wrongTypeChange(d.path, a.type, 'file', 'content', { content: desiredView.content });
   const st = a.stat!;
   const actualView: Fields = {
@@ -70,10 +85,14 @@ function diffFile(d: Readonly<FileDesired>, a: FsEntry | null): Change {
     group: d.group !== undefined && /^\d+$/.test(d.group) ? st.gid : st.group,
   };
   const changed = managed.filter((f) =>
-    f === 'content' ? d.sha256 !== a.sha256
-    : f === 'mode' ? d.mode !== st.mode
-    : f === 'owner' ? !principalMatches(d.owner!, st.owner, st.uid)
-    : !principalMatches(d.group!, st.group, st.gid));
+    f === 'content'
+      ? d.sha256 !== a.sha256
+      : f === 'mode'
+        ? d.mode !== st.mode
+        : f === 'owner'
+          ? !principalMatches(d.owner!, st.owner, st.uid)
+          : !principalMatches(d.group!, st.group, st.gid),
+  );
   if (changed.length === 0) return NOOP;
   const oldText = textOf(a.content);
   return {
@@ -91,7 +110,8 @@ export function file(options: FileOptions): Step<FileDesired, FsEntry> {
   r.only(['path', 'content', 'template', 'vars', 'mode', 'owner', 'group']);
   const path = r.absolutePath('path');
   if (path === '/') r.fail('path', 'must name a file, not /');
-  const hasContent = r.opts.content !== undefined, hasTemplate = r.opts.template !== undefined;
+  const hasContent = r.opts.content !== undefined,
+    hasTemplate = r.opts.template !== undefined;
   if (hasContent && hasTemplate) r.fail('template', 'cannot be combined with content (give one of them)');
   if (!hasContent && !hasTemplate) r.fail('content', 'is required (or template, with vars)');
   if (!hasTemplate && r.opts.vars !== undefined) r.fail('vars', 'is only used with template');
@@ -135,9 +155,15 @@ export function file(options: FileOptions): Step<FileDesired, FsEntry> {
           scripts.push(atomicWriteScript({ path, ...keptAttributes(actual, desired) }));
           stdin = desired.content;
         },
-        mode: async () => { scripts.push(chmodScript(path, desired.mode!, false)); },
-        owner: async () => { scripts.push(chownScript(path, desired.owner!)); },
-        group: async () => { scripts.push(chgrpScript(path, desired.group!)); },
+        mode: async () => {
+          scripts.push(chmodScript(path, desired.mode!, false));
+        },
+        owner: async () => {
+          scripts.push(chownScript(path, desired.owner!));
+        },
+        group: async () => {
+          scripts.push(chgrpScript(path, desired.group!));
+        },
       });
       await runApply(remote, title, scripts, stdin);
     },

@@ -48,9 +48,10 @@ export function fsProbeScript(path: string, opts: FsProbeOptions = {}): Script {
   const isLink = opts.follow ? sh`[ -L ${path} ] && ! [ -e ${path} ]` : sh`[ -L ${path} ]`;
   const statLine = sh`play_st=$(${stat}) && printf 'stat %s\\n' "$play_st"`;
   // The size is the last field of the stat line; `&&` so a failed stat prints nothing more.
-  const content = opts.contentLimit === undefined
-    ? sh``
-    : sh` && if [ "\${play_st##* }" -le ${opts.contentLimit} ]; then echo base64; base64 < ${path} && echo end; else printf 'sha256 '; sha256sum < ${path}; fi`;
+  const content =
+    opts.contentLimit === undefined
+      ? sh``
+      : sh` && if [ "\${play_st##* }" -le ${opts.contentLimit} ]; then echo base64; base64 < ${path} && echo end; else printf 'sha256 '; sha256sum < ${path}; fi`;
   return sh`if ${isLink}; then echo 'type symlink'
 elif [ -d ${path} ]; then echo 'type directory'; ${statLine}
 elif [ -f ${path} ]; then echo 'type file'; ${statLine}${content}
@@ -78,7 +79,14 @@ export function parseFsProbe(lines: ProbeLines, opts: FsProbeOptions = {}): FsEn
   if (type === 'symlink' || type === 'other') return { type, stat: null, sha256: null, content: null };
   if (type !== 'file' && type !== 'directory') lines.fail(`unknown type ${JSON.stringify(type)}`);
   const m = lines.match('stat', /^([0-7]{1,4}) (\d+) (\d+) (\S+) (\S+) (\d+)$/);
-  const stat: FsStat = { mode: m[1]!.padStart(4, '0'), uid: m[2]!, gid: m[3]!, owner: m[4]!, group: m[5]!, size: Number(m[6]) };
+  const stat: FsStat = {
+    mode: m[1]!.padStart(4, '0'),
+    uid: m[2]!,
+    gid: m[3]!,
+    owner: m[4]!,
+    group: m[5]!,
+    size: Number(m[6]),
+  };
   if (type === 'directory' || opts.contentLimit === undefined) return { type, stat, sha256: null, content: null };
   if (lines.peek() === 'base64') {
     lines.next('base64');
@@ -108,9 +116,13 @@ export function principalMatches(desired: string, name: string, id: string): boo
 
 export function describeType(type: FsType): string {
   switch (type) {
-    case 'file': return 'a regular file';
-    case 'directory': return 'a directory';
-    case 'symlink': return 'a symbolic link';
-    case 'other': return 'a special file (device, socket or FIFO)';
+    case 'file':
+      return 'a regular file';
+    case 'directory':
+      return 'a directory';
+    case 'symlink':
+      return 'a symbolic link';
+    case 'other':
+      return 'a special file (device, socket or FIFO)';
   }
 }

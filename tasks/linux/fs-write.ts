@@ -36,7 +36,9 @@ export function atomicWriteScript(t: WriteTarget): Script {
     sh`play_tmp=$(mktemp ${template})`,
     sh`trap 'rm -f "$play_tmp"' EXIT`,
     sh`cat > "$play_tmp"`,
-    t.mode !== undefined ? sh`chmod ${t.mode} "$play_tmp"` : sh`chmod "$(printf '%04o' $(( 0666 & ~$(umask) )))" "$play_tmp"`,
+    t.mode !== undefined
+      ? sh`chmod ${t.mode} "$play_tmp"`
+      : sh`chmod "$(printf '%04o' $(( 0666 & ~$(umask) )))" "$play_tmp"`,
   ];
   if (t.owner !== undefined) parts.push(sh`chown ${t.owner} "$play_tmp"`);
   if (t.group !== undefined) parts.push(sh`chgrp ${t.group} "$play_tmp"`);
@@ -68,14 +70,22 @@ export function chgrpScript(path: string, group: string): Script {
 }
 
 /** Runs the collected setter scripts as one script (one round trip), stopping at the first error. */
-export async function runApply(remote: Remote, what: string, scripts: readonly Script[], stdin?: string | Buffer | Secret): Promise<void> {
+export async function runApply(
+  remote: Remote,
+  what: string,
+  scripts: readonly Script[],
+  stdin?: string | Buffer | Secret,
+): Promise<void> {
   if (scripts.length === 0) return;
   const script = joinScripts('sh', [sh`set -e`, ...scripts]);
   await mustRun(remote, script, what, stdin === undefined ? undefined : { stdin });
 }
 
 /** The attributes a rewritten file keeps: its current ones, unless desired says otherwise. */
-export function keptAttributes(actual: FsEntry | null, desired: { mode?: string; owner?: string; group?: string }): Pick<WriteTarget, 'mode' | 'owner' | 'group'> {
+export function keptAttributes(
+  actual: FsEntry | null,
+  desired: { mode?: string; owner?: string; group?: string },
+): Pick<WriteTarget, 'mode' | 'owner' | 'group'> {
   return {
     mode: desired.mode ?? actual?.stat?.mode,
     owner: desired.owner ?? actual?.stat?.uid,
@@ -102,5 +112,6 @@ export function wrongTypeChange(path: string, type: FsType, expected: FsType, fi
 }
 
 export function refuseWrongType(path: string, actual: FsEntry | null, expected: FsType): void {
-  if (actual !== null && actual.type !== expected) throw new Error(refusal(path, actual.type, expected).replace('apply will refuse', 'refusing'));
+  if (actual !== null && actual.type !== expected)
+    throw new Error(refusal(path, actual.type, expected).replace('apply will refuse', 'refusing'));
 }

@@ -47,11 +47,12 @@ export function formatCidr(c: { network: number; prefix: number }): string {
 }
 
 export function cidrContains(c: { network: number; prefix: number }, address: number): boolean {
-  return ((address & maskOf(c.prefix)) >>> 0) === c.network;
+  return (address & maskOf(c.prefix)) >>> 0 === c.network;
 }
 
 /** Two CIDR blocks overlap exactly when the shorter prefix contains the other's network. */
 export function cidrsOverlap(a: { network: number; prefix: number }, b: { network: number; prefix: number }): boolean {
-  const shorter = a.prefix <= b.prefix ? a : b, other = shorter === a ? b : a;
+  const shorter = a.prefix <= b.prefix ? a : b,
+    other = shorter === a ? b : a;
   return cidrContains(shorter, other.network);
 }

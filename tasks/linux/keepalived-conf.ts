@@ -16,9 +16,31 @@ import { OptionReader, type Options } from '../../runner/core/options.js';
 import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
 import { MASK, type Secret } from '../../runner/core/secret.js';
 import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
-import { fsProbeScript, parseFsProbe, principalMatches, readBase64Section, sha256Hex, textOf, type FsEntry } from './fs-probe.js';
-import { atomicWriteScript, chgrpScript, chmodScript, chownScript, refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
-import { AUTH_PASS_SED, renderKeepalivedConf, renderKeepalivedConfMasked, validateKeepalivedConfig, type KeepalivedConfig } from './keepalived-config.js';
+import {
+  fsProbeScript,
+  parseFsProbe,
+  principalMatches,
+  readBase64Section,
+  sha256Hex,
+  textOf,
+  type FsEntry,
+} from './fs-probe.js';
+import {
+  atomicWriteScript,
+  chgrpScript,
+  chmodScript,
+  chownScript,
+  refuseWrongType,
+  runApply,
+  wrongTypeChange,
+} from './fs-write.js';
+import {
+  AUTH_PASS_SED,
+  renderKeepalivedConf,
+  renderKeepalivedConfMasked,
+  validateKeepalivedConfig,
+  type KeepalivedConfig,
+} from './keepalived-config.js';
 import { ProbeLines } from './probe-lines.js';
 import { unifiedDiff } from './text-diff.js';
 
@@ -68,12 +90,22 @@ const CHECK_PREFIX = '.play-check-';
 
 function diffConf(d: Readonly<KeepalivedConfDesired>, a: KeepalivedConfActual | null): Change {
   const warnings = [...d.warnings];
-  if (a !== null && !a.keepalived) warnings.push(`${d.keepalivedBin} is not installed: apply cannot test the new config with keepalived -t and will fail (install keepalived first)`);
+  if (a !== null && !a.keepalived)
+    warnings.push(
+      `${d.keepalivedBin} is not installed: apply cannot test the new config with keepalived -t and will fail (install keepalived first)`,
+    );
   const desiredView: Fields = { content: MASK, mode: d.mode, owner: d.owner, group: d.group };
   const pick = (view: Fields, fields: readonly string[]): Fields => Object.fromEntries(fields.map((f) => [f, view[f]]));
   const file = a?.file ?? null;
   if (file === null) {
-    return { action: 'create', fields: FIELDS, before: null, after: desiredView, textDiff: unifiedDiff(null, d.masked, { path: d.path }), ...(warnings.length ? { warnings } : {}) };
+    return {
+      action: 'create',
+      fields: FIELDS,
+      before: null,
+      after: desiredView,
+      textDiff: unifiedDiff(null, d.masked, { path: d.path }),
+      ...(warnings.length ? { warnings } : {}),
+    };
   }
   if (file.type !== 'file') {
     const blocked = wrongTypeChange(d.path, file.type, 'file', 'content', { content: MASK });
@@ -81,10 +113,14 @@ function diffConf(d: Readonly<KeepalivedConfDesired>, a: KeepalivedConfActual | 
   }
   const st = file.stat!;
   const changed = FIELDS.filter((f) =>
-    f === 'content' ? d.sha256 !== file.sha256
-    : f === 'mode' ? d.mode !== st.mode
-    : f === 'owner' ? !principalMatches(d.owner, st.owner, st.uid)
-    : !principalMatches(d.group, st.group, st.gid));
+    f === 'content'
+      ? d.sha256 !== file.sha256
+      : f === 'mode'
+        ? d.mode !== st.mode
+        : f === 'owner'
+          ? !principalMatches(d.owner, st.owner, st.uid)
+          : !principalMatches(d.group, st.group, st.gid),
+  );
   if (changed.length === 0) return NOOP;
   const actualView: Fields = { content: MASK, mode: st.mode, owner: st.owner, group: st.group };
   let textDiff: string | undefined;
@@ -200,9 +236,15 @@ export function keepalivedConf(options: KeepalivedConfOptions): Step<KeepalivedC
           scripts.push(checkedWriteScript(desired, current?.sha256 ?? 'absent'));
           stdin = desired.content;
         },
-        mode: async () => { scripts.push(chmodScript(path, desired.mode, false)); },
-        owner: async () => { scripts.push(chownScript(path, desired.owner)); },
-        group: async () => { scripts.push(chgrpScript(path, desired.group)); },
+        mode: async () => {
+          scripts.push(chmodScript(path, desired.mode, false));
+        },
+        owner: async () => {
+          scripts.push(chownScript(path, desired.owner));
+        },
+        group: async () => {
+          scripts.push(chgrpScript(path, desired.group));
+        },
       });
       try {
         await runApply(remote, title, scripts, stdin);

@@ -79,20 +79,27 @@ const PLAIN_PASS = /^[A-Za-z0-9_.,:;@%+=/-]+$/;
 type Obj = Record<string, unknown>;
 
 class Reader {
-  constructor(readonly kind: string, readonly root: string) {}
+  constructor(
+    readonly kind: string,
+    readonly root: string,
+  ) {}
 
   fail(path: string, detail: string): never {
     throw new StepOptionError(this.kind, `${this.root}${path ? `.${path}` : ''}`, detail);
   }
 
   object(v: unknown, path: string, known: readonly string[]): Obj {
-    if (v === null || typeof v !== 'object' || Array.isArray(v) || isSecret(v)) this.fail(path, `must be an object, got ${show(v)}`);
-    for (const k of Object.keys(v)) if (!known.includes(k)) this.fail(path ? `${path}.${k}` : k, `is not a keepalived setting here (known: ${known.join(', ')})`);
+    if (v === null || typeof v !== 'object' || Array.isArray(v) || isSecret(v))
+      this.fail(path, `must be an object, got ${show(v)}`);
+    for (const k of Object.keys(v))
+      if (!known.includes(k))
+        this.fail(path ? `${path}.${k}` : k, `is not a keepalived setting here (known: ${known.join(', ')})`);
     return v as Obj;
   }
 
   integer(v: unknown, path: string, keyword: string, min: number, max: number): number {
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) this.fail(path, `(${keyword}) must be an integer ${min}-${max}, got ${show(v)}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+      this.fail(path, `(${keyword}) must be an integer ${min}-${max}, got ${show(v)}`);
     return v;
   }
 
@@ -103,13 +110,17 @@ class Reader {
   }
 
   token(v: unknown, path: string, keyword: string): string {
-    if (typeof v !== 'string' || !TOKEN.test(v)) this.fail(path, `(${keyword}) must be one word of letters, digits and _ . : @ + -, got ${show(v)}`);
+    if (typeof v !== 'string' || !TOKEN.test(v))
+      this.fail(path, `(${keyword}) must be one word of letters, digits and _ . : @ + -, got ${show(v)}`);
     return v;
   }
 
   ifname(v: unknown, path: string, keyword: string): string {
     if (typeof v !== 'string' || !IFNAME.test(v) || v === '.' || v === '..') {
-      this.fail(path, `(${keyword}) must be a Linux interface name: 1-15 letters, digits, '.', '_' or '-' (no spaces, slashes or colons), got ${show(v)}`);
+      this.fail(
+        path,
+        `(${keyword}) must be a Linux interface name: 1-15 letters, digits, '.', '_' or '-' (no spaces, slashes or colons), got ${show(v)}`,
+      );
     }
     return v;
   }
@@ -122,10 +133,22 @@ class Reader {
 
   interval(v: unknown, path: string, keyword: string, warnings: string[]): number | undefined {
     if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > MAX_INTERVAL || Math.abs(Math.round(v * 1e6) - v * 1e6) > 1e-3) {
-      this.fail(path, `(${keyword}) must be a number of seconds 0-${MAX_INTERVAL} with at most 6 decimals, got ${show(v)}`);
+    if (
+      typeof v !== 'number' ||
+      !Number.isFinite(v) ||
+      v < 0 ||
+      v > MAX_INTERVAL ||
+      Math.abs(Math.round(v * 1e6) - v * 1e6) > 1e-3
+    ) {
+      this.fail(
+        path,
+        `(${keyword}) must be a number of seconds 0-${MAX_INTERVAL} with at most 6 decimals, got ${show(v)}`,
+      );
     }
-    if (v === 0) warnings.push(`${this.root}.${path}: keepalived 2.x rejects '${keyword} 0' (its range starts at 0.000001; 0 is the default anyway), so keepalived -t will fail: leave it out`);
+    if (v === 0)
+      warnings.push(
+        `${this.root}.${path}: keepalived 2.x rejects '${keyword} 0' (its range starts at 0.000001; 0 is the default anyway), so keepalived -t will fail: leave it out`,
+      );
     return v;
   }
 }
@@ -140,30 +163,58 @@ function show(v: unknown): string {
 
 function readAuthPass(r: Reader, v: unknown, warnings: string[]): Secret {
   const path = 'instance.authPass';
-  if (!isSecret(v)) r.fail(path, `(auth_pass) must be a Secret (from the environment), got ${typeof v === 'string' ? 'plain text' : show(v)}`);
+  if (!isSecret(v))
+    r.fail(
+      path,
+      `(auth_pass) must be a Secret (from the environment), got ${typeof v === 'string' ? 'plain text' : show(v)}`,
+    );
   const clear = v.reveal();
   // Never echo the value: say what is wrong with it, not what it is.
   if (clear === '') r.fail(path, '(auth_pass) must not be empty');
   if (!/^[\x20-\x7e]+$/.test(clear) || /["\\]/.test(clear)) {
-    r.fail(path, `(auth_pass, from ${v.source}) may hold printable ASCII except '"' and '\\' (keepalived cannot read those)`);
+    r.fail(
+      path,
+      `(auth_pass, from ${v.source}) may hold printable ASCII except '"' and '\\' (keepalived cannot read those)`,
+    );
   }
   if (clear.length > AUTH_PASS_MAX) {
-    warnings.push(`${r.root}.${path} (from ${v.source}) is ${clear.length} characters; keepalived uses only the first ${AUTH_PASS_MAX} (and keepalived -t rejects a longer one), so the first ${AUTH_PASS_MAX} are written`);
+    warnings.push(
+      `${r.root}.${path} (from ${v.source}) is ${clear.length} characters; keepalived uses only the first ${AUTH_PASS_MAX} (and keepalived -t rejects a longer one), so the first ${AUTH_PASS_MAX} are written`,
+    );
   }
   if (/[#!]/.test(clear.slice(0, AUTH_PASS_MAX))) {
-    warnings.push(`${r.root}.${path} contains '#' or '!', which start a comment in keepalived.conf: it is written in quotes; a peer configured by hand without quotes uses only the part before it`);
+    warnings.push(
+      `${r.root}.${path} contains '#' or '!', which start a comment in keepalived.conf: it is written in quotes; a peer configured by hand without quotes uses only the part before it`,
+    );
   }
   return v;
 }
 
 function readInstance(r: Reader, v: unknown, warnings: string[]): KeepalivedInstance {
-  const o = r.object(v, 'instance', ['name', 'state', 'interface', 'virtualRouterId', 'priority', 'nopreempt', 'advertInt', 'authPass', 'unicastSrcIp', 'unicastPeers']);
-  if (o.state !== 'MASTER' && o.state !== 'BACKUP') r.fail('instance.state', `(state) must be 'MASTER' or 'BACKUP', got ${show(o.state)}`);
+  const o = r.object(v, 'instance', [
+    'name',
+    'state',
+    'interface',
+    'virtualRouterId',
+    'priority',
+    'nopreempt',
+    'advertInt',
+    'authPass',
+    'unicastSrcIp',
+    'unicastPeers',
+  ]);
+  if (o.state !== 'MASTER' && o.state !== 'BACKUP')
+    r.fail('instance.state', `(state) must be 'MASTER' or 'BACKUP', got ${show(o.state)}`);
   const priority = r.integer(o.priority, 'instance.priority', 'priority', 1, 254);
   const nopreempt = r.boolean(o.nopreempt, 'instance.nopreempt', false);
-  if (nopreempt && o.state === 'MASTER') r.fail('instance.nopreempt', 'needs state BACKUP (keepalived ignores nopreempt with state MASTER, and keepalived -t rejects the pair)');
+  if (nopreempt && o.state === 'MASTER')
+    r.fail(
+      'instance.nopreempt',
+      'needs state BACKUP (keepalived ignores nopreempt with state MASTER, and keepalived -t rejects the pair)',
+    );
   const src = r.ipv4(o.unicastSrcIp, 'instance.unicastSrcIp', 'unicast_src_ip');
-  if (!Array.isArray(o.unicastPeers) || o.unicastPeers.length === 0) r.fail('instance.unicastPeers', `(unicast_peer) must list the other hosts' addresses, got ${show(o.unicastPeers)}`);
+  if (!Array.isArray(o.unicastPeers) || o.unicastPeers.length === 0)
+    r.fail('instance.unicastPeers', `(unicast_peer) must list the other hosts' addresses, got ${show(o.unicastPeers)}`);
   const peers = new Map<number, number>();
   o.unicastPeers.forEach((p, i) => {
     const path = `instance.unicastPeers[${i}]`;
@@ -187,7 +238,11 @@ function readInstance(r: Reader, v: unknown, warnings: string[]): KeepalivedInst
 }
 
 function readVips(r: Reader, v: unknown): readonly KeepalivedVip[] {
-  if (!Array.isArray(v) || v.length === 0) r.fail('vips', `(virtual_ipaddress) must list at least one VIP (keepalived -t rejects an instance without one), got ${show(v)}`);
+  if (!Array.isArray(v) || v.length === 0)
+    r.fail(
+      'vips',
+      `(virtual_ipaddress) must list at least one VIP (keepalived -t rejects an instance without one), got ${show(v)}`,
+    );
   const seen = new Map<number, number>();
   const vips = v.map((item, i): [number, KeepalivedVip] => {
     const path = `vips[${i}]`;
@@ -199,11 +254,19 @@ function readVips(r: Reader, v: unknown): readonly KeepalivedVip[] {
     let label: string | undefined;
     if (o.label !== undefined) {
       if (typeof o.label !== 'string' || !LABEL.test(o.label) || (o.label !== dev && !o.label.startsWith(`${dev}:`))) {
-        r.fail(`${path}.label`, `(label) must be at most 15 characters, the device name or '${dev}:' and a suffix (as ip address add requires), got ${show(o.label)}`);
+        r.fail(
+          `${path}.label`,
+          `(label) must be at most 15 characters, the device name or '${dev}:' and a suffix (as ip address add requires), got ${show(o.label)}`,
+        );
       }
       label = o.label;
     }
-    const vip: KeepalivedVip = { address: formatIPv4(n), prefix: r.integer(o.prefix, `${path}.prefix`, 'prefix length', 1, 32), dev, ...(label !== undefined ? { label } : {}) };
+    const vip: KeepalivedVip = {
+      address: formatIPv4(n),
+      prefix: r.integer(o.prefix, `${path}.prefix`, 'prefix length', 1, 32),
+      dev,
+      ...(label !== undefined ? { label } : {}),
+    };
     return [n, Object.freeze(vip)];
   });
   return Object.freeze(vips.sort((a, b) => a[0] - b[0]).map(([, vip]) => vip));
@@ -214,11 +277,18 @@ function readVips(r: Reader, v: unknown): readonly KeepalivedVip[] {
  * field (`config.instance.priority`); warnings are things keepalived would do differently from
  * what was written.
  */
-export function validateKeepalivedConfig(input: unknown, kind = 'linux.keepalivedConf', root = 'config'): ValidatedKeepalivedConfig {
+export function validateKeepalivedConfig(
+  input: unknown,
+  kind = 'linux.keepalivedConf',
+  root = 'config',
+): ValidatedKeepalivedConfig {
   const r = new Reader(kind, root);
   const warnings: string[] = [];
   const o = r.object(input, '', ['routerId', 'instance', 'vips', 'globalDefs']);
-  const g = o.globalDefs === undefined ? {} : r.object(o.globalDefs, 'globalDefs', ['vrrpSkipCheckAdvAddr', 'vrrpGarpInterval', 'vrrpGnaInterval']);
+  const g =
+    o.globalDefs === undefined
+      ? {}
+      : r.object(o.globalDefs, 'globalDefs', ['vrrpSkipCheckAdvAddr', 'vrrpGarpInterval', 'vrrpGnaInterval']);
   const globalDefs: KeepalivedGlobalDefs = {
     vrrpSkipCheckAdvAddr: r.boolean(g.vrrpSkipCheckAdvAddr, 'globalDefs.vrrpSkipCheckAdvAddr', true),
     vrrpGarpInterval: r.interval(g.vrrpGarpInterval, 'globalDefs.vrrpGarpInterval', 'vrrp_garp_interval', warnings),
@@ -271,7 +341,9 @@ function renderText(c: KeepalivedConfig, authPass: string): string {
     '    }',
     '',
     '    virtual_ipaddress {',
-    ...c.vips.map((v) => `        ${v.address}/${v.prefix} dev ${v.dev}${v.label !== undefined ? ` label ${v.label}` : ''}`),
+    ...c.vips.map(
+      (v) => `        ${v.address}/${v.prefix} dev ${v.dev}${v.label !== undefined ? ` label ${v.label}` : ''}`,
+    ),
     '    }',
     '}',
   );

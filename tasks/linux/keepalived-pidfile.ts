@@ -23,9 +23,23 @@ export interface KeepalivedPidfileOptions {
 export function keepalivedPidfile(o: KeepalivedPidfileOptions): NonNullable<ServiceOptions['pidfile']> {
   const at = (name: string) => posix.join(o.runDir, name);
   const bin = o.bin ?? DEFAULT_KEEPALIVED_BIN;
-  const children: [string, string][] = [['-r', at('vrrp.pid')], ['-c', at('checkers.pid')], ...(o.bfd === false ? [] : [['-b', at('bfd.pid')] as [string, string]])];
+  const children: [string, string][] = [
+    ['-r', at('vrrp.pid')],
+    ['-c', at('checkers.pid')],
+    ...(o.bfd === false ? [] : [['-b', at('bfd.pid')] as [string, string]]),
+  ];
   return {
-    command: [bin, '-n', '-l', '-D', '-f', o.conf ?? DEFAULT_KEEPALIVED_CONF, '-p', at('keepalived.pid'), ...children.flat()],
+    command: [
+      bin,
+      '-n',
+      '-l',
+      '-D',
+      '-f',
+      o.conf ?? DEFAULT_KEEPALIVED_CONF,
+      '-p',
+      at('keepalived.pid'),
+      ...children.flat(),
+    ],
     pidFile: at('keepalived.pid'),
     extraPidFiles: children.map(([, path]) => path),
     logFile: o.logFile ?? at('keepalived.log'),

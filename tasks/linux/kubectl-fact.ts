@@ -61,7 +61,8 @@ const NODE_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
 function readKubectl(r: OptionReader): string {
   const k = r.nonEmpty('kubectl');
-  if (k.startsWith('-') || /\s|\0/.test(k)) r.fail('kubectl', `must be a path or program name (no spaces, not starting with -), got ${JSON.stringify(k)}`);
+  if (k.startsWith('-') || /\s|\0/.test(k))
+    r.fail('kubectl', `must be a path or program name (no spaces, not starting with -), got ${JSON.stringify(k)}`);
   return k;
 }
 
@@ -101,14 +102,20 @@ export function nodePodCidr(what: string, run: KubectlRun): KubectlNodeActual {
     throw kubectlFailure(what, run);
   }
   const v = run.output;
-  if (v !== '' && parseCidr(v) === null) throw new Error(`${what}: kubectl printed ${JSON.stringify(v.slice(0, 80))}, not a pod CIDR`);
+  if (v !== '' && parseCidr(v) === null)
+    throw new Error(`${what}: kubectl printed ${JSON.stringify(v.slice(0, 80))}, not a pod CIDR`);
   return { podCidr: v };
 }
 
 export function diffNodeRegistered(d: Readonly<KubectlNodeRegisteredDesired>, a: KubectlNodeActual | null): Change {
   if (a !== null && a.podCidr) return NOOP;
   const before = a === null || a.podCidr === null ? 'not registered' : 'registered without a pod CIDR';
-  return { action: 'run', fields: ['registered'], before: { registered: before }, after: { registered: `${d.node} with a pod CIDR` } };
+  return {
+    action: 'run',
+    fields: ['registered'],
+    before: { registered: before },
+    after: { registered: `${d.node} with a pod CIDR` },
+  };
 }
 
 /** Delays between polls: 0.5 s doubling to 5 s. */
@@ -118,12 +125,18 @@ export function backoffMs(attempt: number): number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function kubectlNodeRegistered(options: KubectlNodeRegisteredOptions): Step<KubectlNodeRegisteredDesired, KubectlNodeActual, KubectlNodeRegisteredOutputs> {
+export function kubectlNodeRegistered(
+  options: KubectlNodeRegisteredOptions,
+): Step<KubectlNodeRegisteredDesired, KubectlNodeActual, KubectlNodeRegisteredOutputs> {
   const r: OptionReader = new OptionReader(NODE_KIND, options as Options);
   r.only(['kubectl', 'node', 'timeoutSec']);
   const kubectl = readKubectl(r);
   const node = r.nonEmpty('node');
-  if (!NODE_NAME.test(node)) r.fail('node', `must be a Kubernetes node name (lower case letters, digits, '-', '.'), got ${JSON.stringify(node)}`);
+  if (!NODE_NAME.test(node))
+    r.fail(
+      'node',
+      `must be a Kubernetes node name (lower case letters, digits, '-', '.'), got ${JSON.stringify(node)}`,
+    );
   const timeoutSec = r.integer('timeoutSec', { min: 1, max: 3600 }, 'optional') ?? 300;
   const desired: KubectlNodeRegisteredDesired = Object.freeze({ kubectl, node, timeoutSec });
   const title = `node ${node} registered`;
@@ -147,19 +160,28 @@ export function kubectlNodeRegistered(options: KubectlNodeRegisteredOptions): St
         if (left <= 0) break;
         await sleep(Math.min(backoffMs(attempt), left));
       }
-      throw new Error(`${title}: still ${last} after ${timeoutSec} s (is kubelet running on the node with a valid --kubeconfig?)`);
+      throw new Error(
+        `${title}: still ${last} after ${timeoutSec} s (is kubelet running on the node with a valid --kubeconfig?)`,
+      );
     },
-    outputs: (_d: Readonly<KubectlNodeRegisteredDesired>, a: KubectlNodeActual | null): KubectlNodeRegisteredOutputs => ({ podCidr: a?.podCidr ?? '' }),
+    outputs: (
+      _d: Readonly<KubectlNodeRegisteredDesired>,
+      a: KubectlNodeActual | null,
+    ): KubectlNodeRegisteredOutputs => ({ podCidr: a?.podCidr ?? '' }),
   });
 }
 
-export function kubectlValue(options: KubectlValueOptions): Step<KubectlValueDesired, KubectlValueActual, KubectlValueOutputs> {
+export function kubectlValue(
+  options: KubectlValueOptions,
+): Step<KubectlValueDesired, KubectlValueActual, KubectlValueOutputs> {
   const r: OptionReader = new OptionReader(VALUE_KIND, options as Options);
   r.only(['kubectl', 'args']);
   const kubectl = readKubectl(r);
   const args = r.opts.args;
   if (!Array.isArray(args) || args.length === 0) r.fail('args', 'must be a non-empty array of strings');
-  args.forEach((a, i) => { if (typeof a !== 'string' || a.includes('\0')) r.fail(`args[${i}]`, 'must be a string without NUL'); });
+  args.forEach((a, i) => {
+    if (typeof a !== 'string' || a.includes('\0')) r.fail(`args[${i}]`, 'must be a string without NUL');
+  });
   const desired: KubectlValueDesired = Object.freeze({ kubectl, args: Object.freeze([...(args as string[])]) });
   const title = `kubectl ${desired.args.join(' ')}`;
   const script = kubectlScript(kubectl, desired.args);
@@ -180,6 +202,8 @@ export function kubectlValue(options: KubectlValueOptions): Step<KubectlValueDes
     async apply(): Promise<never> {
       throw new Error(`${title}: a read-only fact has nothing to apply`);
     },
-    outputs: (_d: Readonly<KubectlValueDesired>, a: KubectlValueActual | null): KubectlValueOutputs => ({ value: a?.value ?? '' }),
+    outputs: (_d: Readonly<KubectlValueDesired>, a: KubectlValueActual | null): KubectlValueOutputs => ({
+      value: a?.value ?? '',
+    }),
   });
 }

@@ -29,7 +29,9 @@ export function editLineInFile(text: string | null, line: string, regexp?: RegEx
 
   if (regexp) {
     let last = -1;
-    lines.forEach((l, i) => { if (regexp.test(body(l))) last = i; });
+    lines.forEach((l, i) => {
+      if (regexp.test(body(l))) last = i;
+    });
     if (last >= 0) {
       const old = lines[last]!;
       if (body(old) === line) return unchanged;

@@ -44,9 +44,21 @@ function missingMessage(path: string): string {
 function diffLine(d: Readonly<LineInFileDesired>, a: EditableFile | null): Change {
   if (a === null) {
     if (!d.create) {
-      return { action: 'create', fields: ['line'], before: null, after: { line: d.line }, warnings: [`${missingMessage(d.path)}: apply will fail`] };
+      return {
+        action: 'create',
+        fields: ['line'],
+        before: null,
+        after: { line: d.line },
+        warnings: [`${missingMessage(d.path)}: apply will fail`],
+      };
     }
-    return { action: 'create', fields: ['line'], before: null, after: { line: d.line }, textDiff: unifiedDiff(null, `${d.line}\n`, { path: d.path }) };
+    return {
+      action: 'create',
+      fields: ['line'],
+      before: null,
+      after: { line: d.line },
+      textDiff: unifiedDiff(null, `${d.line}\n`, { path: d.path }),
+    };
   }
   if (a.type !== 'file') return wrongTypeChange(d.path, a.type, 'file', 'line', { line: d.line });
   const edit = editLineInFile(a.text, d.line, d.regexp === undefined ? undefined : new RegExp(d.regexp));
@@ -101,7 +113,11 @@ export function lineInFile(options: LineInFileOptions): Step<LineInFileDesired, 
       let stdin: string | undefined;
       await applyFields(change, ['line'], {
         line: async () => {
-          stdin = editLineInFile(actual?.text ?? null, line, regexp === undefined ? undefined : new RegExp(regexp)).text;
+          stdin = editLineInFile(
+            actual?.text ?? null,
+            line,
+            regexp === undefined ? undefined : new RegExp(regexp),
+          ).text;
           scripts.push(guardedWriteScript(path, actual));
         },
       });

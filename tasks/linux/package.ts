@@ -46,9 +46,12 @@ const STALE_LISTS = ['Unable to locate package', 'has no installation candidate'
 
 function diffPackage(d: Readonly<PackageDesired>, a: PackageActual | null): Change {
   if (a?.installed) return NOOP;
-  const warnings = a !== null && a.manager === null
-    ? [`no supported package manager (${d.manager === 'auto' ? 'apt-get with dpkg, dnf or yum' : d.manager}) on this host: apply will fail`]
-    : [];
+  const warnings =
+    a !== null && a.manager === null
+      ? [
+          `no supported package manager (${d.manager === 'auto' ? 'apt-get with dpkg, dnf or yum' : d.manager}) on this host: apply will fail`,
+        ]
+      : [];
   return {
     action: 'create',
     fields: ['installed'],
@@ -75,7 +78,8 @@ export function packageProbeScript(name: string, manager: 'auto' | PackageManage
 export function parsePackageProbe(lines: ProbeLines): PackageActual {
   const manager = lines.record('manager');
   if (manager === 'none') return { manager: null, installed: false, status: 'no package manager' };
-  if (!(MANAGERS as readonly string[]).includes(manager)) lines.fail(`unknown package manager ${JSON.stringify(manager)}`);
+  if (!(MANAGERS as readonly string[]).includes(manager))
+    lines.fail(`unknown package manager ${JSON.stringify(manager)}`);
   const statuses: string[] = [];
   while (!lines.done) statuses.push(lines.record('status'));
   if (statuses.length === 0) lines.fail('no status line');
@@ -90,7 +94,11 @@ function installScript(manager: PackageManager, name: string): Script {
   if (manager === 'yum') return sh`yum -y install ${name} </dev/null`;
   // LC_ALL=C: the stale-lists messages are matched in English.
   const install = sh`LC_ALL=C DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=120 ${name} </dev/null`;
-  const stale = joinScripts('sh', STALE_LISTS.map((m) => sh`*${m}*`), '|');
+  const stale = joinScripts(
+    'sh',
+    STALE_LISTS.map((m) => sh`*${m}*`),
+    '|',
+  );
   return sh`if play_out=$(${install} 2>&1); then printf '%s\\n' "$play_out"; else
   play_rc=$?
   case $play_out in
@@ -105,10 +113,19 @@ export function pkg(options: PackageOptions): Step<PackageDesired, PackageActual
   const r: OptionReader = new OptionReader(KIND, options as Options);
   r.only(['name', 'manager']);
   const name = r.nonEmpty('name');
-  if (!NAME.test(name)) r.fail('name', `must be a package name (letters, digits, '.', '_', '+', '-'; not starting with '-'), got ${JSON.stringify(name.slice(0, 60))}`);
+  if (!NAME.test(name))
+    r.fail(
+      'name',
+      `must be a package name (letters, digits, '.', '_', '+', '-'; not starting with '-'), got ${JSON.stringify(name.slice(0, 60))}`,
+    );
   const manager = r.opts.manager ?? 'auto';
-  if (manager !== 'auto' && !(MANAGERS as readonly unknown[]).includes(manager)) r.fail('manager', `must be 'auto', 'apt', 'dnf' or 'yum', got ${JSON.stringify(manager)}`);
-  const desired: PackageDesired = Object.freeze({ name, manager: manager as PackageDesired['manager'], installed: true as const });
+  if (manager !== 'auto' && !(MANAGERS as readonly unknown[]).includes(manager))
+    r.fail('manager', `must be 'auto', 'apt', 'dnf' or 'yum', got ${JSON.stringify(manager)}`);
+  const desired: PackageDesired = Object.freeze({
+    name,
+    manager: manager as PackageDesired['manager'],
+    installed: true as const,
+  });
   const title = `package ${name}`;
 
   return Object.freeze({

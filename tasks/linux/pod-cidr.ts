@@ -27,7 +27,8 @@ export interface CheckedPodCidr {
 function readPodCidr(text: unknown, who: string): Cidr {
   const c = typeof text === 'string' ? parseCidr(text) : null;
   if (c === null) throw new InputError(`${who}: pod CIDR must be like 10.160.11.0/24, got ${JSON.stringify(text)}`);
-  if (c.address !== c.network) throw new InputError(`${who}: pod CIDR ${text} has host bits set (did you mean ${formatCidr(c)}?)`);
+  if (c.address !== c.network)
+    throw new InputError(`${who}: pod CIDR ${text} has host bits set (did you mean ${formatCidr(c)}?)`);
   if (c.prefix > 30) throw new InputError(`${who}: pod CIDR ${text} is too small for a gateway and pods (at most /30)`);
   return c;
 }
@@ -50,13 +51,17 @@ function readVip(v: string | PodVip, c: Cidr, who: string): PodVip {
   }
   if (address === null) throw new InputError(`${who}: VIP must be an IPv4 address, got ${JSON.stringify(v)}`);
   const shown = formatIPv4(address);
-  if (!cidrContains(c, address)) throw new InputError(`${who}: VIP ${shown} is outside the node's pod CIDR ${formatCidr(c)}`);
+  if (!cidrContains(c, address))
+    throw new InputError(`${who}: VIP ${shown} is outside the node's pod CIDR ${formatCidr(c)}`);
   const broadcast = (c.network | ~maskOf(c.prefix)) >>> 0;
   if (address === c.network || address === broadcast) {
-    throw new InputError(`${who}: VIP ${shown} is the ${address === c.network ? 'network' : 'broadcast'} address of ${formatCidr(c)}`);
+    throw new InputError(
+      `${who}: VIP ${shown} is the ${address === c.network ? 'network' : 'broadcast'} address of ${formatCidr(c)}`,
+    );
   }
   // The VIP's prefix makes the ToR's route to the pods: it must be the pod CIDR's.
-  if (prefix !== c.prefix) throw new InputError(`${who}: VIP ${shown}/${prefix} must have the pod CIDR's prefix /${c.prefix}`);
+  if (prefix !== c.prefix)
+    throw new InputError(`${who}: VIP ${shown}/${prefix} must have the pod CIDR's prefix /${c.prefix}`);
   return { address: shown, prefix };
 }
 
@@ -68,22 +73,29 @@ export function validatePodCidrs(nodes: readonly PodCidrNode[]): readonly Checke
   const seen = new Set<string>();
   const checked = nodes.map((n) => {
     const who = `node ${n.name}`;
-    if (typeof n.name !== 'string' || n.name === '') throw new InputError(`a node without a name has pod CIDR ${JSON.stringify(n.podCidr)}`);
+    if (typeof n.name !== 'string' || n.name === '')
+      throw new InputError(`a node without a name has pod CIDR ${JSON.stringify(n.podCidr)}`);
     if (seen.has(n.name)) throw new InputError(`${who} is listed twice`);
     seen.add(n.name);
     const cidr = readPodCidr(n.podCidr, who);
-    const vip = n.vip === undefined ? { address: formatIPv4(cidr.network + 1), prefix: cidr.prefix } : readVip(n.vip, cidr, who);
+    const vip =
+      n.vip === undefined ? { address: formatIPv4(cidr.network + 1), prefix: cidr.prefix } : readVip(n.vip, cidr, who);
     return { name: n.name, cidr, vip };
   });
   for (let i = 0; i < checked.length; i++) {
     for (let j = i + 1; j < checked.length; j++) {
-      const a = checked[i]!, b = checked[j]!;
+      const a = checked[i]!,
+        b = checked[j]!;
       if (!cidrsOverlap(a.cidr, b.cidr)) continue;
       const same = a.cidr.network === b.cidr.network && a.cidr.prefix === b.cidr.prefix;
-      throw new InputError(same
-        ? `nodes ${a.name} and ${b.name} have the same pod CIDR ${formatCidr(a.cidr)}`
-        : `nodes ${a.name} and ${b.name} have overlapping pod CIDRs ${formatCidr(a.cidr)} and ${formatCidr(b.cidr)}`);
+      throw new InputError(
+        same
+          ? `nodes ${a.name} and ${b.name} have the same pod CIDR ${formatCidr(a.cidr)}`
+          : `nodes ${a.name} and ${b.name} have overlapping pod CIDRs ${formatCidr(a.cidr)} and ${formatCidr(b.cidr)}`,
+      );
     }
   }
-  return Object.freeze(checked.map((c) => Object.freeze({ name: c.name, podCidr: formatCidr(c.cidr), vip: Object.freeze(c.vip) })));
+  return Object.freeze(
+    checked.map((c) => Object.freeze({ name: c.name, podCidr: formatCidr(c.cidr), vip: Object.freeze(c.vip) })),
+  );
 }

@@ -7,7 +7,10 @@ export class ProbeLines {
   readonly #lines: string[];
   #at = 0;
 
-  constructor(readonly what: string, readonly result: ExecResult) {
+  constructor(
+    readonly what: string,
+    readonly result: ExecResult,
+  ) {
     const out = result.stdout.endsWith('\n') ? result.stdout.slice(0, -1) : result.stdout;
     this.#lines = out === '' ? [] : out.split('\n');
   }

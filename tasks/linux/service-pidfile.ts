@@ -41,21 +41,29 @@ const KILL_WAIT_S = 2;
 
 export function readPidfileSpec(r: OptionReader, field: string): PidfileSpec {
   const v = r.opts[field];
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) r.fail(field, 'must be an object { command, pidFile, logFile?, exe?, extraPidFiles? }');
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    r.fail(field, 'must be an object { command, pidFile, logFile?, exe?, extraPidFiles? }');
   const o = v as Record<string, unknown>;
   for (const k of Object.keys(o)) {
-    if (!['command', 'pidFile', 'logFile', 'exe', 'extraPidFiles'].includes(k)) r.fail(`${field}.${k}`, 'is not an option of the pidfile manager (known: command, pidFile, logFile, exe, extraPidFiles)');
+    if (!['command', 'pidFile', 'logFile', 'exe', 'extraPidFiles'].includes(k))
+      r.fail(
+        `${field}.${k}`,
+        'is not an option of the pidfile manager (known: command, pidFile, logFile, exe, extraPidFiles)',
+      );
   }
   const path = (k: string, value: unknown): string => {
-    if (typeof value !== 'string' || !value.startsWith('/') || /[\n\0]/.test(value) || value.endsWith('/')) r.fail(`${field}.${k}`, `must be an absolute file path, got ${JSON.stringify(value)}`);
+    if (typeof value !== 'string' || !value.startsWith('/') || /[\n\0]/.test(value) || value.endsWith('/'))
+      r.fail(`${field}.${k}`, `must be an absolute file path, got ${JSON.stringify(value)}`);
     return value;
   };
   const c = o.command;
-  if (!Array.isArray(c) || c.length === 0) r.fail(`${field}.command`, 'must be the daemon\'s argv, a non-empty array of strings');
+  if (!Array.isArray(c) || c.length === 0)
+    r.fail(`${field}.command`, "must be the daemon's argv, a non-empty array of strings");
   c.forEach((w, i) => {
     if (typeof w !== 'string' || w.includes('\0')) r.fail(`${field}.command[${i}]`, 'must be a string without NUL');
   });
-  if (c[0] === '' || (c[0] as string).startsWith('-')) r.fail(`${field}.command[0]`, 'must be a program (not empty, not starting with -)');
+  if (c[0] === '' || (c[0] as string).startsWith('-'))
+    r.fail(`${field}.command[0]`, 'must be a program (not empty, not starting with -)');
   const extra = o.extraPidFiles ?? [];
   if (!Array.isArray(extra)) r.fail(`${field}.extraPidFiles`, 'must be an array of absolute paths');
   return Object.freeze({
@@ -72,9 +80,10 @@ export function readPidfileSpec(r: OptionReader, field: string): PidfileSpec {
  * play_alive PID (our executable, our network namespace) and play_pidof (the pidfile's live pid).
  */
 function prelude(s: PidfileSpec): Script {
-  const expect = s.exe !== undefined
-    ? sh`play_expect=$(readlink -f ${s.exe} 2>/dev/null) || play_expect=${s.exe}`
-    : sh`if play_p=$(command -v ${s.command[0]!}); then play_expect=$(readlink -f "$play_p" 2>/dev/null) || play_expect=$play_p; else play_expect=''; fi`;
+  const expect =
+    s.exe !== undefined
+      ? sh`play_expect=$(readlink -f ${s.exe} 2>/dev/null) || play_expect=${s.exe}`
+      : sh`if play_p=$(command -v ${s.command[0]!}); then play_expect=$(readlink -f "$play_p" 2>/dev/null) || play_expect=$play_p; else play_expect=''; fi`;
   return joinScripts('sh', [
     expect,
     // A zombie has no exe link; a binary replaced by an upgrade shows as `PATH (deleted)`.
@@ -123,12 +132,15 @@ export function parsePidfileProbe(lines: ProbeLines, s: PidfileSpec): PidfileSta
   if (exe === '') return stopped(`pid ${pid} from ${s.pidFile} is not running`);
   if (expect === '') return stopped(`${s.command[0]} is not installed (not found in PATH)`);
   if (exe !== expect) return stopped(`pid ${pid} from ${s.pidFile} is ${exe}, not ${expect} (a stale pidfile)`);
-  if (netns !== 'same') return stopped(`pid ${pid} from ${s.pidFile} runs in another network namespace (a stale pidfile of another host)`);
+  if (netns !== 'same')
+    return stopped(`pid ${pid} from ${s.pidFile} runs in another network namespace (a stale pidfile of another host)`);
   return { running: true, pid: Number(pid), detail: `pid ${pid}`, expect };
 }
 
 function startPart(s: PidfileSpec, name: string): Script {
-  const dirs = [...new Set([posix.dirname(s.pidFile), ...(s.logFile === '/dev/null' ? [] : [posix.dirname(s.logFile)])])];
+  const dirs = [
+    ...new Set([posix.dirname(s.pidFile), ...(s.logFile === '/dev/null' ? [] : [posix.dirname(s.logFile)])]),
+  ];
   const failed = `${name} did not start: after ${START_WAIT_S} s ${s.pidFile} names no live ${s.exe ?? s.command[0]} in this network namespace`;
   return sh`if [ -z "$play_expect" ]; then printf '%s: not found\\n' ${s.command[0]!} >&2; exit 127; fi
 if play_pid=$(play_pidof); then printf 'pid %s\\n' "$play_pid"; exit 0; fi
@@ -146,7 +158,8 @@ exit 1`;
 }
 
 function stopPart(s: PidfileSpec, name: string): Script {
-  const wait = (seconds: number) => sh`play_i=0; while play_alive "$play_pid" && [ "$play_i" -lt ${seconds * 10} ]; do sleep 0.1; play_i=$((play_i + 1)); done`;
+  const wait = (seconds: number) =>
+    sh`play_i=0; while play_alive "$play_pid" && [ "$play_i" -lt ${seconds * 10} ]; do sleep 0.1; play_i=$((play_i + 1)); done`;
   return sh`if play_pid=$(play_pidof); then
   kill -TERM "$play_pid" 2>/dev/null || :
   ${wait(STOP_WAIT_S)}

@@ -15,7 +15,13 @@ import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
 import { mustRun } from '../../runner/core/remote.js';
 import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
 import { ProbeLines } from './probe-lines.js';
-import { parsePidfileProbe, pidfileActionScript, pidfileProbeScript, readPidfileSpec, type PidfileSpec } from './service-pidfile.js';
+import {
+  parsePidfileProbe,
+  pidfileActionScript,
+  pidfileProbeScript,
+  readPidfileSpec,
+  type PidfileSpec,
+} from './service-pidfile.js';
 import { parseSystemdProbe, SYSTEMD_MARKER, systemdActionScript, systemdProbeScript } from './service-systemd.js';
 
 export type ServiceOptions = {
@@ -26,7 +32,13 @@ export type ServiceOptions = {
   restart?: boolean;
   manager?: 'auto' | 'systemd' | 'pidfile';
   /** Needed where systemd is not PID 1: see service-pidfile.ts (and keepalivedPidfile()). */
-  pidfile?: { command: readonly string[]; pidFile: string; logFile?: string; exe?: string; extraPidFiles?: readonly string[] };
+  pidfile?: {
+    command: readonly string[];
+    pidFile: string;
+    logFile?: string;
+    exe?: string;
+    extraPidFiles?: readonly string[];
+  };
 };
 
 export interface ServiceDesired {
@@ -61,7 +73,8 @@ export function diffService(d: Readonly<ServiceDesired>, a: ServiceActual | null
   if (a === null) throw new Error('a service probe always reports a state');
   const warnings: string[] = [];
   const fields: string[] = [];
-  const before: Fields = {}, after: Fields = {};
+  const before: Fields = {},
+    after: Fields = {};
   if (a.manager === null) warnings.push(`${a.detail}: apply will fail`);
   if (a.missing) warnings.push(`systemd has no unit ${d.name} on this host: apply will fail (install it first)`);
   const want = d.state === 'running';
@@ -71,7 +84,10 @@ export function diffService(d: Readonly<ServiceDesired>, a: ServiceActual | null
     after.state = d.state;
   }
   if (d.enabled !== undefined) {
-    if (a.manager === 'pidfile') warnings.push('enabled has no meaning for the pidfile manager (nothing starts the daemon at boot without systemd): ignored');
+    if (a.manager === 'pidfile')
+      warnings.push(
+        'enabled has no meaning for the pidfile manager (nothing starts the daemon at boot without systemd): ignored',
+      );
     else if (a.manager === 'systemd' && a.enabled !== d.enabled) {
       fields.push('enabled');
       before.enabled = a.enabled;
@@ -84,7 +100,13 @@ export function diffService(d: Readonly<ServiceDesired>, a: ServiceActual | null
     after.restart = 'restarted';
   }
   if (fields.length === 0) return warnings.length ? { ...NOOP, warnings } : NOOP;
-  return { action: fields.includes('restart') ? 'run' : 'update', fields, before, after, ...(warnings.length ? { warnings } : {}) };
+  return {
+    action: fields.includes('restart') ? 'run' : 'update',
+    fields,
+    before,
+    after,
+    ...(warnings.length ? { warnings } : {}),
+  };
 }
 
 function probeScript(d: ServiceDesired): Script {
@@ -102,7 +124,8 @@ fi`;
 
 export function parseServiceProbe(lines: ProbeLines, d: ServiceDesired): ServiceActual {
   const manager = lines.record('manager');
-  if (manager.startsWith('none ')) return { manager: null, running: false, pid: null, enabled: null, detail: manager.slice(5) };
+  if (manager.startsWith('none '))
+    return { manager: null, running: false, pid: null, enabled: null, detail: manager.slice(5) };
   if (manager === 'systemd') {
     const s = parseSystemdProbe(lines);
     return { manager, running: s.running, pid: s.pid, enabled: s.enabled, detail: s.detail, missing: s.missing };
@@ -116,7 +139,8 @@ export function parseServiceProbe(lines: ProbeLines, d: ServiceDesired): Service
 
 function readPid(result: ExecResult, what: string): number | null {
   const m = /^pid ([0-9]+)$/m.exec(result.stdout);
-  if (!m) throw new RemoteError(`${what}: no pid in the output ${JSON.stringify(result.stdout.slice(-200))}`, result.code);
+  if (!m)
+    throw new RemoteError(`${what}: no pid in the output ${JSON.stringify(result.stdout.slice(-200))}`, result.code);
   return m[1] === '0' ? null : Number(m[1]);
 }
 
@@ -124,14 +148,22 @@ export function service(options: ServiceOptions): Step<ServiceDesired, ServiceAc
   const r: OptionReader = new OptionReader(KIND, options as Options);
   r.only(['name', 'state', 'enabled', 'restart', 'manager', 'pidfile']);
   const name = r.nonEmpty('name');
-  if (!UNIT.test(name) || name.startsWith('-')) r.fail('name', `must be a service (unit) name such as keepalived or keepalived.service, got ${JSON.stringify(name.slice(0, 60))}`);
+  if (!UNIT.test(name) || name.startsWith('-'))
+    r.fail(
+      'name',
+      `must be a service (unit) name such as keepalived or keepalived.service, got ${JSON.stringify(name.slice(0, 60))}`,
+    );
   const state = r.opts.state;
-  if (state !== 'running' && state !== 'stopped') r.fail('state', `must be 'running' or 'stopped', got ${JSON.stringify(state)}`);
+  if (state !== 'running' && state !== 'stopped')
+    r.fail('state', `must be 'running' or 'stopped', got ${JSON.stringify(state)}`);
   const manager = r.opts.manager ?? 'auto';
-  if (manager !== 'auto' && manager !== 'systemd' && manager !== 'pidfile') r.fail('manager', `must be 'auto', 'systemd' or 'pidfile', got ${JSON.stringify(manager)}`);
+  if (manager !== 'auto' && manager !== 'systemd' && manager !== 'pidfile')
+    r.fail('manager', `must be 'auto', 'systemd' or 'pidfile', got ${JSON.stringify(manager)}`);
   const restart = r.boolean('restart', false);
-  if (restart && state !== 'running') r.fail('restart', "needs state 'running' (a restart of a service that must be stopped)");
-  if (manager === 'pidfile' && r.opts.pidfile === undefined) r.fail('pidfile', "is required with manager 'pidfile' ({ command, pidFile, ... })");
+  if (restart && state !== 'running')
+    r.fail('restart', "needs state 'running' (a restart of a service that must be stopped)");
+  if (manager === 'pidfile' && r.opts.pidfile === undefined)
+    r.fail('pidfile', "is required with manager 'pidfile' ({ command, pidFile, ... })");
   const enabled = r.opts.enabled === undefined ? undefined : r.boolean('enabled', false);
   const desired: ServiceDesired = Object.freeze({
     name,
@@ -161,15 +193,29 @@ export function service(options: ServiceOptions): Step<ServiceDesired, ServiceAc
     async apply(remote: Remote, change: Change, actual: ServiceActual | null): Promise<ServiceOutputs> {
       if (!actual?.manager) throw new Error(`${title}: ${actual?.detail ?? 'not probed'}`);
       const start = state === 'running';
-      let enable: boolean | undefined, stateChange = false, restartNow = false;
+      let enable: boolean | undefined,
+        stateChange = false,
+        restartNow = false;
       await applyFields(change, ['state', 'enabled', 'restart'], {
-        state: async () => { stateChange = true; },
-        enabled: async () => { enable = enabled; },
-        restart: async () => { restartNow = true; },
+        state: async () => {
+          stateChange = true;
+        },
+        enabled: async () => {
+          enable = enabled;
+        },
+        restart: async () => {
+          restartNow = true;
+        },
       });
       // The setters only collect: systemd does enable and start in one `enable --now`.
       if (actual.manager === 'systemd') {
-        const script = systemdActionScript(name, { start: stateChange && start, stop: stateChange && !start, restart: restartNow, enable, expectRunning: start });
+        const script = systemdActionScript(name, {
+          start: stateChange && start,
+          stop: stateChange && !start,
+          restart: restartNow,
+          enable,
+          expectRunning: start,
+        });
         const result = await mustRun(remote, script, `${title}: systemctl`);
         return { pid: start ? readPid(result, title) : null };
       }
@@ -178,6 +224,8 @@ export function service(options: ServiceOptions): Step<ServiceDesired, ServiceAc
       const result = await mustRun(remote, pidfileActionScript(desired.pidfile!, name, action), `${title}: ${action}`);
       return { pid: start ? readPid(result, title) : null };
     },
-    outputs: (_d: Readonly<ServiceDesired>, a: ServiceActual | null): ServiceOutputs => ({ pid: a?.running ? a.pid : null }),
+    outputs: (_d: Readonly<ServiceDesired>, a: ServiceActual | null): ServiceOutputs => ({
+      pid: a?.running ? a.pid : null,
+    }),
   });
 }

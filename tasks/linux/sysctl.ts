@@ -54,14 +54,18 @@ function procPath(key: string): string {
 function diffSysctl(d: Readonly<SysctlDesired>, a: SysctlActual | null): Change {
   const actual = a ?? { live: null, persisted: null, file: null };
   const fields: string[] = [];
-  const before: Fields = {}, after: Fields = {};
+  const before: Fields = {},
+    after: Fields = {};
   const warnings: string[] = [];
   let textDiff: string | undefined;
   if (actual.live !== d.value) {
     fields.push('live');
     before.live = actual.live;
     after.live = d.value;
-    if (actual.live === null) warnings.push(`${procPath(d.key)} is not a kernel parameter on this host (unknown key, or its module is not loaded): apply will fail`);
+    if (actual.live === null)
+      warnings.push(
+        `${procPath(d.key)} is not a kernel parameter on this host (unknown key, or its module is not loaded): apply will fail`,
+      );
   }
   if (actual.file !== null && actual.file.type !== 'file') {
     const blocked = wrongTypeChange(d.file, actual.file.type, 'file', 'persisted', { persisted: d.value });
@@ -93,7 +97,11 @@ function readValue(r: OptionReader): string {
     if (!Number.isSafeInteger(v)) r.fail('value', `must be an integer when given as a number, got ${v}`);
     return String(v);
   }
-  if (typeof v !== 'string') r.fail('value', `must be a string or a number, got ${v === undefined ? 'nothing' : v === null ? 'null' : typeof v}`);
+  if (typeof v !== 'string')
+    r.fail(
+      'value',
+      `must be a string or a number, got ${v === undefined ? 'nothing' : v === null ? 'null' : typeof v}`,
+    );
   if (v.includes('\0')) r.fail('value', 'must not contain a NUL byte');
   const value = normalizeSysctlValue(v);
   if (value === '') r.fail('value', 'must not be empty');
@@ -104,7 +112,11 @@ export function sysctl(options: SysctlOptions): Step<SysctlDesired, SysctlActual
   const r = new OptionReader(KIND, options as Options);
   r.only(['key', 'value', 'file']);
   const key = r.nonEmpty('key');
-  if (!SYSCTL_KEY.test(key)) r.fail('key', `must be a dotted kernel parameter name such as net.ipv4.ip_forward, got ${JSON.stringify(key.slice(0, 60))}`);
+  if (!SYSCTL_KEY.test(key))
+    r.fail(
+      'key',
+      `must be a dotted kernel parameter name such as net.ipv4.ip_forward, got ${JSON.stringify(key.slice(0, 60))}`,
+    );
   const desired: SysctlDesired = Object.freeze({
     key,
     value: readValue(r),
@@ -128,7 +140,8 @@ export function sysctl(options: SysctlOptions): Step<SysctlDesired, SysctlActual
         const lines = new ProbeLines(title, result);
         let live: string | null = null;
         const first = lines.peek();
-        if (first === 'live-unreadable') throw new Error(`cannot read ${proc} (a write-only parameter cannot be managed idempotently)`);
+        if (first === 'live-unreadable')
+          throw new Error(`cannot read ${proc} (a write-only parameter cannot be managed idempotently)`);
         if (first === 'live-absent') lines.next('live-absent');
         else live = normalizeSysctlValue(lines.record('live'));
         const fileState = parseEditable(lines, file);
@@ -142,7 +155,9 @@ export function sysctl(options: SysctlOptions): Step<SysctlDesired, SysctlActual
       const scripts: Script[] = [];
       let stdin: string | undefined;
       await applyFields(change, ['live', 'persisted'], {
-        live: async () => { scripts.push(sh`printf '%s\\n' ${value} > ${proc}`); },
+        live: async () => {
+          scripts.push(sh`printf '%s\\n' ${value} > ${proc}`);
+        },
         persisted: async () => {
           refuseWrongType(file, current?.entry ?? null, 'file');
           stdin = setPersisted(current?.text ?? null, key, value).text;

@@ -13,18 +13,31 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 export function readVars(r: OptionReader): Readonly<Record<string, TemplateValue>> {
   const v = r.opts.vars;
   if (v === undefined) return {};
-  if (v === null || typeof v !== 'object' || Array.isArray(v) || isSecret(v)) r.fail('vars', 'must be an object of name: value');
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || isSecret(v))
+    r.fail('vars', 'must be an object of name: value');
   const out: Record<string, TemplateValue> = {};
   for (const [k, value] of Object.entries(v)) {
-    const ok = typeof value === 'string' || typeof value === 'boolean' || isSecret(value) || (typeof value === 'number' && Number.isFinite(value));
-    if (!ok) r.fail(`vars.${k}`, `must be a string, number, boolean or secret, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+    const ok =
+      typeof value === 'string' ||
+      typeof value === 'boolean' ||
+      isSecret(value) ||
+      (typeof value === 'number' && Number.isFinite(value));
+    if (!ok)
+      r.fail(
+        `vars.${k}`,
+        `must be a string, number, boolean or secret, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+      );
     out[k] = value as TemplateValue;
   }
   return Object.freeze(out);
 }
 
 /** Renders the template; a placeholder without a var is an option error naming it. */
-export function renderTemplate(r: OptionReader, template: string, vars: Readonly<Record<string, TemplateValue>>): string | Secret {
+export function renderTemplate(
+  r: OptionReader,
+  template: string,
+  vars: Readonly<Record<string, TemplateValue>>,
+): string | Secret {
   const secretNames: string[] = [];
   const text = template.replace(PLACEHOLDER, (_all, name: string) => {
     if (!Object.hasOwn(vars, name)) r.fail('vars', `has no value for {{ ${name} }}, which the template uses`);
@@ -35,5 +48,7 @@ export function renderTemplate(r: OptionReader, template: string, vars: Readonly
     }
     return String(value);
   });
-  return secretNames.length === 0 ? text : new Secret(text, `template with secret vars ${[...new Set(secretNames)].join(', ')}`);
+  return secretNames.length === 0
+    ? text
+    : new Secret(text, `template with secret vars ${[...new Set(secretNames)].join(', ')}`);
 }

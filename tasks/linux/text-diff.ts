@@ -27,7 +27,9 @@ function splitLines(text: string): string[] {
 
 /** Myers' O(ND) shortest edit script, or null beyond maxD edits. */
 function myers(a: readonly string[], b: readonly string[], maxD: number): Op[] | null {
-  const n = a.length, m = b.length, off = n + m + 1;
+  const n = a.length,
+    m = b.length,
+    off = n + m + 1;
   const v = new Int32Array(2 * off + 1);
   // trace[d] holds v for k in [-d-1, d+1] as it was before round d.
   const trace: Int32Array[] = [];
@@ -36,7 +38,10 @@ function myers(a: readonly string[], b: readonly string[], maxD: number): Op[] |
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && v[off + k - 1]! < v[off + k + 1]!) ? v[off + k + 1]! : v[off + k - 1]! + 1;
       let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) { x++; y++; }
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
       v[off + k] = x;
       if (x >= n && y >= m) return backtrack(a, b, trace);
     }
@@ -46,19 +51,26 @@ function myers(a: readonly string[], b: readonly string[], maxD: number): Op[] |
 
 function backtrack(a: readonly string[], b: readonly string[], trace: readonly Int32Array[]): Op[] {
   const ops: Op[] = [];
-  let x = a.length, y = b.length;
+  let x = a.length,
+    y = b.length;
   for (let d = trace.length - 1; d >= 0; d--) {
     const saved = trace[d]!;
     const at = (k: number) => saved[k + d + 1]!;
     const k = x - y;
     const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
-    const prevX = at(prevK), prevY = prevX - prevK;
-    while (x > prevX && y > prevY) { x--; y--; ops.push({ kind: ' ', line: a[x]! }); }
+    const prevX = at(prevK),
+      prevY = prevX - prevK;
+    while (x > prevX && y > prevY) {
+      x--;
+      y--;
+      ops.push({ kind: ' ', line: a[x]! });
+    }
     if (d > 0) {
       if (x === prevX) ops.push({ kind: '+', line: b[y - 1]! });
       else ops.push({ kind: '-', line: a[x - 1]! });
     }
-    x = prevX; y = prevY;
+    x = prevX;
+    y = prevY;
   }
   return ops.reverse();
 }
@@ -68,7 +80,8 @@ function editScript(a: readonly string[], b: readonly string[]): Op[] {
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const midA = a.slice(head, a.length - tail), midB = b.slice(head, b.length - tail);
+  const midA = a.slice(head, a.length - tail),
+    midB = b.slice(head, b.length - tail);
   const mid = myers(midA, midB, MAX_EDITS) ?? [
     ...midA.map((line): Op => ({ kind: '-', line })),
     ...midB.map((line): Op => ({ kind: '+', line })),
@@ -91,17 +104,26 @@ export function unifiedDiff(before: string | null, after: string | null, opts: T
   const changed = ops.flatMap((op, i) => (op.kind === ' ' ? [] : [i]));
   if (changed.length === 0 && (before === null) === (after === null)) return '';
 
-  const out = [`--- ${before === null ? '/dev/null' : opts.path ?? 'before'}`, `+++ ${after === null ? '/dev/null' : opts.path ?? 'after'}`];
+  const out = [
+    `--- ${before === null ? '/dev/null' : (opts.path ?? 'before')}`,
+    `+++ ${after === null ? '/dev/null' : (opts.path ?? 'after')}`,
+  ];
   // Group the changes whose gap is small enough that their contexts touch.
   let i = 0;
   while (i < changed.length) {
     let j = i;
     while (j + 1 < changed.length && changed[j + 1]! - changed[j]! <= 2 * context + 1) j++;
-    const from = Math.max(0, changed[i]! - context), to = Math.min(ops.length, changed[j]! + context + 1);
-    let aLine = 1, bLine = 1;
-    for (const op of ops.slice(0, from)) { if (op.kind !== '+') aLine++; if (op.kind !== '-') bLine++; }
+    const from = Math.max(0, changed[i]! - context),
+      to = Math.min(ops.length, changed[j]! + context + 1);
+    let aLine = 1,
+      bLine = 1;
+    for (const op of ops.slice(0, from)) {
+      if (op.kind !== '+') aLine++;
+      if (op.kind !== '-') bLine++;
+    }
     const hunk = ops.slice(from, to);
-    const aCount = hunk.filter((op) => op.kind !== '+').length, bCount = hunk.filter((op) => op.kind !== '-').length;
+    const aCount = hunk.filter((op) => op.kind !== '+').length,
+      bCount = hunk.filter((op) => op.kind !== '-').length;
     out.push(`@@ -${range(aLine, aCount)} +${range(bLine, bCount)} @@`);
     for (const op of hunk) {
       out.push(op.kind + (op.line.endsWith('\n') ? op.line.slice(0, -1) : op.line));

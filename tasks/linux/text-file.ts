@@ -27,14 +27,21 @@ export function parseEditable(lines: ProbeLines, path: string): EditableFile | n
   if (entry === null) return null;
   if (entry.type !== 'file') return { type: entry.type, text: null, entry };
   if (entry.content === null) {
-    throw new Error(`${path} is ${entry.stat!.size} bytes; files are edited up to ${EDIT_LIMIT} bytes (use file() to manage it whole)`);
+    throw new Error(
+      `${path} is ${entry.stat!.size} bytes; files are edited up to ${EDIT_LIMIT} bytes (use file() to manage it whole)`,
+    );
   }
   const text = textOf(entry.content);
-  if (text === null) throw new Error(`${path} is not UTF-8 text (it has NUL bytes or invalid UTF-8); refusing to edit it line by line`);
+  if (text === null)
+    throw new Error(`${path} is not UTF-8 text (it has NUL bytes or invalid UTF-8); refusing to edit it line by line`);
   return { type: 'file', text, entry };
 }
 
 /** Writes new content (sent on stdin) only if the file is still as probed (or still absent). */
 export function guardedWriteScript(path: string, actual: EditableFile | null): Script {
-  return atomicWriteScript({ path, ...keptAttributes(actual?.entry ?? null, {}), expect: actual?.entry.sha256 ?? 'absent' });
+  return atomicWriteScript({
+    path,
+    ...keptAttributes(actual?.entry ?? null, {}),
+    expect: actual?.entry.sha256 ?? 'absent',
+  });
 }

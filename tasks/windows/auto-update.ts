@@ -24,8 +24,14 @@ export function diffAutoUpdate(d: Readonly<AutoUpdateDesired>, a: AutoUpdateActu
   if (a === null) throw new Error('an auto-update probe always reports a state');
   const enabled = a.noAutoUpdate !== 1;
   if (enabled === d.enabled) return NOOP;
-  const describe = (on: boolean) => `${on ? 'enabled' : 'disabled'} (NoAutoUpdate ${a.noAutoUpdate ?? 'unset'}, AUOptions ${a.auOptions ?? 'unset'})`;
-  return { action: 'update', fields: ['enabled'], before: { enabled: describe(enabled) }, after: { enabled: d.enabled } };
+  const describe = (on: boolean) =>
+    `${on ? 'enabled' : 'disabled'} (NoAutoUpdate ${a.noAutoUpdate ?? 'unset'}, AUOptions ${a.auOptions ?? 'unset'})`;
+  return {
+    action: 'update',
+    fields: ['enabled'],
+    before: { enabled: describe(enabled) },
+    after: { enabled: d.enabled },
+  };
 }
 
 export function autoUpdate(options: AutoUpdateOptions): Step<AutoUpdateDesired, AutoUpdateActual> {
@@ -39,10 +45,14 @@ export function autoUpdate(options: AutoUpdateOptions): Step<AutoUpdateDesired, 
     kind: 'windows.autoUpdate',
     title,
     desired,
-    probe: () => probeCall(GET_AUTO_UPDATE, {}, (v) => {
-      const o = record(GET_AUTO_UPDATE.name, v);
-      return { noAutoUpdate: numOrNull(GET_AUTO_UPDATE.name, o, 'noAutoUpdate'), auOptions: numOrNull(GET_AUTO_UPDATE.name, o, 'auOptions') };
-    }),
+    probe: () =>
+      probeCall(GET_AUTO_UPDATE, {}, (v) => {
+        const o = record(GET_AUTO_UPDATE.name, v);
+        return {
+          noAutoUpdate: numOrNull(GET_AUTO_UPDATE.name, o, 'noAutoUpdate'),
+          auOptions: numOrNull(GET_AUTO_UPDATE.name, o, 'auOptions'),
+        };
+      }),
     diff: diffAutoUpdate,
     async apply(remote: Remote, change: Change): Promise<void> {
       if (change.fields.includes('enabled')) await invoke(remote, SET_AUTO_UPDATE, { enabled }, `${title}: wuauserv`);

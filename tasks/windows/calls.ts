@@ -62,7 +62,9 @@ export async function invoke<F extends PlayFunctionName>(
 /** Throws a clear error unless `value` is an object; returns it for field access. */
 export function record(fn: string, value: unknown): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new Error(`${fn} returned ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}, expected an object`);
+    throw new Error(
+      `${fn} returned ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}, expected an object`,
+    );
   }
   return value as Record<string, unknown>;
 }
@@ -78,7 +80,11 @@ export function str(fn: string, o: Record<string, unknown>, field: string): stri
 
 export function strOrNull(fn: string, o: Record<string, unknown>, field: string): string | null {
   const v = o[field];
-  return v === null || v === undefined ? null : typeof v === 'string' ? v : fieldError(fn, field, 'a string or null', v);
+  return v === null || v === undefined
+    ? null
+    : typeof v === 'string'
+      ? v
+      : fieldError(fn, field, 'a string or null', v);
 }
 
 export function num(fn: string, o: Record<string, unknown>, field: string): number {
@@ -88,7 +94,11 @@ export function num(fn: string, o: Record<string, unknown>, field: string): numb
 
 export function numOrNull(fn: string, o: Record<string, unknown>, field: string): number | null {
   const v = o[field];
-  return v === null || v === undefined ? null : typeof v === 'number' && Number.isFinite(v) ? v : fieldError(fn, field, 'a number or null', v);
+  return v === null || v === undefined
+    ? null
+    : typeof v === 'number' && Number.isFinite(v)
+      ? v
+      : fieldError(fn, field, 'a number or null', v);
 }
 
 export function bool(fn: string, o: Record<string, unknown>, field: string): boolean {
@@ -111,7 +121,12 @@ export function records(fn: string, o: Record<string, unknown>, field: string): 
   return (Array.isArray(v) ? v : [v]).map((x) => record(`${fn} ${field}`, x));
 }
 
-export function oneOf<T extends string>(fn: string, o: Record<string, unknown>, field: string, values: readonly T[]): T {
+export function oneOf<T extends string>(
+  fn: string,
+  o: Record<string, unknown>,
+  field: string,
+  values: readonly T[],
+): T {
   const v = o[field];
   return values.includes(v as T) ? (v as T) : fieldError(fn, field, values.map((x) => `'${x}'`).join(' | '), v);
 }

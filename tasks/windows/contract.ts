@@ -10,7 +10,17 @@ export type RegistryType = 'String' | 'ExpandString' | 'DWord' | 'QWord' | 'Mult
 
 export interface WindowsContract {
   // --- OS, boot, hotfixes (docs/domain.md#hotfix-to-a-pinned-build) ---------------------------------
-  'Get-PlayOsInfo': { args: {}; result: { caption: string; version: string /* 10.0.17763 */; build: number; revision: number; lastBootUpTime: string /* ISO 8601 */; pendingReboot: boolean } };
+  'Get-PlayOsInfo': {
+    args: {};
+    result: {
+      caption: string;
+      version: string /* 10.0.17763 */;
+      build: number;
+      revision: number;
+      lastBootUpTime: string /* ISO 8601 */;
+      pendingReboot: boolean;
+    };
+  };
   /**
    * installed: Get-HotFix lists the KB; installedOn: its date (yyyy-MM-dd) when Windows knows it.
    * wusaExitCode: what wusa.exe returned the last time Install-PlayHotfix ran for this KB on this
@@ -33,9 +43,15 @@ export interface WindowsContract {
   'Restart-PlayComputer': { args: { delaySeconds: number }; result: { scheduled: boolean } };
 
   // --- Features and capabilities -------------------------------------------------------------
-  'Get-PlayWindowsFeature': { args: { name: string }; result: { name: string; installState: 'Installed' | 'Available' | 'InstallPending' | 'Removed' } | null };
+  'Get-PlayWindowsFeature': {
+    args: { name: string };
+    result: { name: string; installState: 'Installed' | 'Available' | 'InstallPending' | 'Removed' } | null;
+  };
   'Install-PlayWindowsFeature': { args: { name: string }; result: { restartNeeded: boolean } };
-  'Get-PlayWindowsCapability': { args: { name: string /* OpenSSH.Server~~~~0.0.1.0 */ }; result: { name: string; state: 'Installed' | 'NotPresent' | 'InstallPending' } | null };
+  'Get-PlayWindowsCapability': {
+    args: { name: string /* OpenSSH.Server~~~~0.0.1.0 */ };
+    result: { name: string; state: 'Installed' | 'NotPresent' | 'InstallPending' } | null;
+  };
   'Add-PlayWindowsCapability': { args: { name: string }; result: { restartNeeded: boolean } };
 
   // --- Docker --------------------------------------------------------------------------------
@@ -47,22 +63,41 @@ export interface WindowsContract {
    * `docker image inspect <reference>`: id (sha256:<hex>) and RepoTags. image null when the image is
    * absent or the daemon does not answer (daemonRunning false, also when docker.exe is absent).
    */
-  'Get-PlayDockerImage': { args: { reference: string }; result: { daemonRunning: boolean; image: { id: string; repoTags: string[] } | null } };
+  'Get-PlayDockerImage': {
+    args: { reference: string };
+    result: { daemonRunning: boolean; image: { id: string; repoTags: string[] } | null };
+  };
   /** `docker pull <reference>`, then the pulled image's id; throws docker's stderr text when the pull fails. */
   'Invoke-PlayDockerPull': { args: { reference: string }; result: { id: string } };
 
   // --- Files and registry --------------------------------------------------------------------
   /** Content is returned (base64) only when the file is at most maxBytes; sha256 always. */
-  'Get-PlayFile': { args: { path: string; maxBytes: number }; result: { sha256: string; size: number; contentBase64: string | null } | null };
+  'Get-PlayFile': {
+    args: { path: string; maxBytes: number };
+    result: { sha256: string; size: number; contentBase64: string | null } | null;
+  };
   /** Writes atomically (temp file, then move); creates missing parent directories. */
-  'Set-PlayFile': { args: { path: string; contentBase64: string; expectedSha256: string | null /* guard: current content, or null for absent */ }; result: { sha256: string } };
+  'Set-PlayFile': {
+    args: {
+      path: string;
+      contentBase64: string;
+      expectedSha256: string | null /* guard: current content, or null for absent */;
+    };
+    result: { sha256: string };
+  };
   /**
    * path: `HKLM:\\...` (also HKCU:, HKCR:, HKU:), the 64-bit view; name `(default)` is the key's default
    * value. data by type: String/ExpandString a string (ExpandString not expanded), DWord/QWord an
    * unsigned number, MultiString a string[], Binary lowercase hex ('' when empty).
    */
-  'Get-PlayRegistryValue': { args: { path: string /* HKLM:\\SOFTWARE\\... */; name: string }; result: { type: RegistryType; data: string | number | string[] } | null };
-  'Set-PlayRegistryValue': { args: { path: string; name: string; type: RegistryType; data: string | number | string[] }; result: {} };
+  'Get-PlayRegistryValue': {
+    args: { path: string /* HKLM:\\SOFTWARE\\... */; name: string };
+    result: { type: RegistryType; data: string | number | string[] } | null;
+  };
+  'Set-PlayRegistryValue': {
+    args: { path: string; name: string; type: RegistryType; data: string | number | string[] };
+    result: {};
+  };
 
   // --- Services (sc.exe; docs/domain.md, steps 11-13) -------------------------------------------
   /**
@@ -73,19 +108,57 @@ export interface WindowsContract {
   'Get-PlayService': { args: { name: string }; result: { qc: string; queryex: string; dependents: string[] } | null };
   /** sc.exe create / sc.exe config for the given fields (password is a Secret on the TS side). */
   'Set-PlayService': {
-    args: { name: string; create: boolean; binPath?: string; displayName?: string; startMode?: ServiceStartMode; dependencies?: string[]; account?: string; password?: string };
+    args: {
+      name: string;
+      create: boolean;
+      binPath?: string;
+      displayName?: string;
+      startMode?: ServiceStartMode;
+      dependencies?: string[];
+      account?: string;
+      password?: string;
+    };
     result: {};
   };
   /** Starts/stops; restart stops running dependents first and starts them again after (docs/field-notes.md#b-restarting-a-service-with-dependents). */
-  'Set-PlayServiceState': { args: { name: string; action: 'start' | 'stop' | 'restart' }; result: { state: ServiceState; pid: number; restartedDependents: string[] } };
+  'Set-PlayServiceState': {
+    args: { name: string; action: 'start' | 'stop' | 'restart' };
+    result: { state: ServiceState; pid: number; restartedDependents: string[] };
+  };
   /** Raw `nssm get NAME <parameter>` outputs (nssm writes UTF-16LE; decoded), null if not an nssm service. */
-  'Get-PlayNssmService': { args: { name: string }; result: { Application: string; AppParameters: string; AppDirectory: string; DependOnService: string } | null };
-  'Set-PlayNssmService': { args: { name: string; install: boolean; application?: string; appParameters?: string; appDirectory?: string; dependOnService?: string[] }; result: {} };
+  'Get-PlayNssmService': {
+    args: { name: string };
+    result: { Application: string; AppParameters: string; AppDirectory: string; DependOnService: string } | null;
+  };
+  'Set-PlayNssmService': {
+    args: {
+      name: string;
+      install: boolean;
+      application?: string;
+      appParameters?: string;
+      appDirectory?: string;
+      dependOnService?: string[];
+    };
+    result: {};
+  };
 
   // --- HNS (docs/domain.md#step-8-hns-network) ------------------------------------------------
-  'Get-PlayHnsNetwork': { args: { name: string }; result: { id: string; name: string; type: string; addressPrefix: string; gateway: string; adapterName: string } | null };
+  'Get-PlayHnsNetwork': {
+    args: { name: string };
+    result: {
+      id: string;
+      name: string;
+      type: string;
+      addressPrefix: string;
+      gateway: string;
+      adapterName: string;
+    } | null;
+  };
   /** New-HNSNetwork -Type L2Bridge ...: the NIC blinks, open connections can drop (docs/field-notes.md#a-hns-network-and-endpoint). */
-  'New-PlayHnsNetwork': { args: { name: string; type: 'L2Bridge'; addressPrefix: string; gateway: string; adapterName: string }; result: { id: string } };
+  'New-PlayHnsNetwork': {
+    args: { name: string; type: 'L2Bridge'; addressPrefix: string; gateway: string; adapterName: string };
+    result: { id: string };
+  };
   'Remove-PlayHnsNetwork': { args: { name: string }; result: {} };
   /**
    * gateway as HNS stores it ('' when it has none: the steps read that as 0.0.0.0); compartmentId 1
@@ -94,20 +167,62 @@ export interface WindowsContract {
    */
   'Get-PlayHnsEndpoint': {
     args: { name: string };
-    result: { id: string; name: string; networkName: string; ipAddress: string; gateway: string; compartmentId: number | null; forwarding: boolean } | null;
+    result: {
+      id: string;
+      name: string;
+      networkName: string;
+      ipAddress: string;
+      gateway: string;
+      compartmentId: number | null;
+      forwarding: boolean;
+    } | null;
   };
-  'New-PlayHnsEndpoint': { args: { name: string; networkName: string; ipAddress: string; gateway: string }; result: { id: string } };
+  'New-PlayHnsEndpoint': {
+    args: { name: string; networkName: string; ipAddress: string; gateway: string };
+    result: { id: string };
+  };
   'Remove-PlayHnsEndpoint': { args: { name: string }; result: {} };
   /** Attach-HnsHostEndpoint -CompartmentID N, and netsh int ipv4 set int "vEthernet (<name>)" for=en. */
   'Set-PlayHnsEndpointHost': { args: { name: string; compartmentId: number; forwarding: boolean }; result: {} };
 
   // --- Firewall, time, updates ---------------------------------------------------------------
-  'Get-PlayFirewallRule': { args: { name: string }; result: { name: string; displayName: string; enabled: boolean; direction: 'Inbound' | 'Outbound'; protocol: string; localPort: string; action: 'Allow' | 'Block' } | null };
-  'Set-PlayFirewallRule': { args: { name: string; displayName: string; enabled: boolean; direction: 'Inbound' | 'Outbound'; protocol: string; localPort: string; action: 'Allow' | 'Block' }; result: {} };
+  'Get-PlayFirewallRule': {
+    args: { name: string };
+    result: {
+      name: string;
+      displayName: string;
+      enabled: boolean;
+      direction: 'Inbound' | 'Outbound';
+      protocol: string;
+      localPort: string;
+      action: 'Allow' | 'Block';
+    } | null;
+  };
+  'Set-PlayFirewallRule': {
+    args: {
+      name: string;
+      displayName: string;
+      enabled: boolean;
+      direction: 'Inbound' | 'Outbound';
+      protocol: string;
+      localPort: string;
+      action: 'Allow' | 'Block';
+    };
+    result: {};
+  };
   'Get-PlayTimeZone': { args: {}; result: { id: string } };
   'Set-PlayTimeZone': { args: { id: string }; result: {} };
   /** DateTime\Servers values 1..n and (default), w32time start mode, w32tm manual peer list and flags. */
-  'Get-PlayNtp': { args: {}; result: { servers: string[]; defaultIndex: string | null; manualPeerList: string; syncFromFlags: string; w32timeStartMode: ServiceStartMode } };
+  'Get-PlayNtp': {
+    args: {};
+    result: {
+      servers: string[];
+      defaultIndex: string | null;
+      manualPeerList: string;
+      syncFromFlags: string;
+      w32timeStartMode: ServiceStartMode;
+    };
+  };
   'Set-PlayNtp': { args: { servers: string[] }; result: {} };
   /** HKLM:\SOFTWARE\Policies\Microsoft\Windows\WindowsUpdate\AU NoAutoUpdate / AUOptions. */
   'Get-PlayAutoUpdate': { args: {}; result: { noAutoUpdate: number | null; auOptions: number | null } };
@@ -123,14 +238,28 @@ export interface WindowsContract {
    */
   'Get-PlayNetAdapters': {
     args: { macAddresses: string[] };
-    result: { adapters: { macAddress: string; name: string; interfaceIndex: number; ipInterface: string; dhcp: boolean; ipv4: string[]; gateway: string | null; dnsServers: string[] }[] };
+    result: {
+      adapters: {
+        macAddress: string;
+        name: string;
+        interfaceIndex: number;
+        ipInterface: string;
+        dhcp: boolean;
+        ipv4: string[];
+        gateway: string | null;
+        dnsServers: string[];
+      }[];
+    };
   };
   /**
    * For the adapter with this MAC, the given fields only (on its ipInterface): ipv4 is the exact set
    * of static addresses (DHCP turned off, others removed), gateway the only default route, then the
    * adapter is renamed (Rename-NetAdapter) last.
    */
-  'Set-PlayNetAdapter': { args: { macAddress: string; newName?: string; ipv4?: string[]; gateway?: string; dnsServers?: string[] }; result: {} };
+  'Set-PlayNetAdapter': {
+    args: { macAddress: string; newName?: string; ipv4?: string[]; gateway?: string; dnsServers?: string[] };
+    result: {};
+  };
   /** primaryDomain: Tcpip\Parameters `NV Domain` (null when unset); suffixSearchList: Get-DnsClientGlobalSetting. */
   'Get-PlayDnsClient': { args: {}; result: { primaryDomain: string | null; suffixSearchList: string[] } };
   'Set-PlayDnsClient': { args: { primaryDomain?: string; suffixSearchList?: string[] }; result: {} };
@@ -142,9 +271,20 @@ export interface WindowsContract {
    * current LastBootUpTime); what a clean-up would remove now: every HNS network, and the network devices in state
    * Error (ghost virtual adapters, `Get-PnpDevice -Class Net | ? Status -eq Error`).
    */
-  'Get-PlayNetworkCleanup': { args: {}; result: { token: string | null; rebootPending: boolean; hnsNetworks: string[]; ghostAdapters: { instanceId: string; friendlyName: string }[] } };
+  'Get-PlayNetworkCleanup': {
+    args: {};
+    result: {
+      token: string | null;
+      rebootPending: boolean;
+      hnsNetworks: string[];
+      ghostAdapters: { instanceId: string; friendlyName: string }[];
+    };
+  };
   /** Removes them (ghosts: their HKLM\SYSTEM\CurrentControlSet\Enum keys, docs/field-notes.md#a-network-clean-up-and-nics), then records the token; a reboot completes it. */
-  'Invoke-PlayNetworkCleanup': { args: { token: string; removeHnsNetworks: boolean; removeGhostAdapters: boolean }; result: { removedNetworks: string[]; removedAdapters: string[] } };
+  'Invoke-PlayNetworkCleanup': {
+    args: { token: string; removeHnsNetworks: boolean; removeGhostAdapters: boolean };
+    result: { removedNetworks: string[]; removedAdapters: string[] };
+  };
 }
 
 export type PlayFunctionName = keyof WindowsContract;

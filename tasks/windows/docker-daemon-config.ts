@@ -10,7 +10,13 @@
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import { isSecret } from '../../runner/core/secret.js';
 import type { Step } from '../../runner/core/step.js';
-import { contentStep, fileDesired, type FileContentActual, type FileContentDesired, type FileContentOutputs } from './file-content.js';
+import {
+  contentStep,
+  fileDesired,
+  type FileContentActual,
+  type FileContentDesired,
+  type FileContentOutputs,
+} from './file-content.js';
 
 export const DAEMON_JSON = 'C:\\ProgramData\\Docker\\config\\daemon.json';
 
@@ -23,9 +29,10 @@ function checkJson(r: OptionReader, value: unknown, at: string): void {
     if (!Number.isFinite(value)) r.fail(at, `must be a finite number, got ${value}`);
     return;
   }
-  if (isSecret(value)) r.fail(at, 'must not be a secret: daemon.json is shown in plans (use fileContent for secret files)');
+  if (isSecret(value))
+    r.fail(at, 'must not be a secret: daemon.json is shown in plans (use fileContent for secret files)');
   if (Array.isArray(value)) {
-    value.forEach((v, i) => checkJson(r, v, `${at}[${i}]`));
+    for (const [i, v] of value.entries()) checkJson(r, v, `${at}[${i}]`);
     return;
   }
   if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
@@ -35,14 +42,29 @@ function checkJson(r: OptionReader, value: unknown, at: string): void {
   r.fail(at, `must be a JSON value (string, number, boolean, null, array or plain object), got ${typeof value}`);
 }
 
-export function dockerDaemonConfig(options: DockerDaemonConfigOptions): Step<FileContentDesired, FileContentActual, FileContentOutputs> {
+export function dockerDaemonConfig(
+  options: DockerDaemonConfigOptions,
+): Step<FileContentDesired, FileContentActual, FileContentOutputs> {
   const r: OptionReader = new OptionReader('windows.dockerDaemonConfig', options as Options);
   r.only(['config']);
   const config = r.opts.config;
-  if (config === null || typeof config !== 'object' || Array.isArray(config) || Object.getPrototypeOf(config) !== Object.prototype) {
-    r.fail('config', `must be a JSON object such as { bridge: 'none' }, got ${config === null ? 'null' : Array.isArray(config) ? 'an array' : typeof config}`);
+  if (
+    config === null ||
+    typeof config !== 'object' ||
+    Array.isArray(config) ||
+    Object.getPrototypeOf(config) !== Object.prototype
+  ) {
+    r.fail(
+      'config',
+      `must be a JSON object such as { bridge: 'none' }, got ${config === null ? 'null' : Array.isArray(config) ? 'an array' : typeof config}`,
+    );
   }
   checkJson(r, config, 'config');
   const content = `${JSON.stringify(config, null, 2)}\n`;
-  return contentStep('windows.dockerDaemonConfig', `docker ${DAEMON_JSON}`, 'config', fileDesired(r, DAEMON_JSON, content, 'json'));
+  return contentStep(
+    'windows.dockerDaemonConfig',
+    `docker ${DAEMON_JSON}`,
+    'config',
+    fileDesired(r, DAEMON_JSON, content, 'json'),
+  );
 }

@@ -36,29 +36,51 @@ export interface DockerEngineOutputs {
 const KIND = 'windows.dockerEngine';
 
 function readActual(value: unknown): DockerEngineActual {
-  const fn = GET_DOCKER_ENGINE.name, o = record(fn, value);
+  const fn = GET_DOCKER_ENGINE.name,
+    o = record(fn, value);
   const text = strOrNull(fn, o, 'dockerVersion');
   const serviceExists = bool(fn, o, 'serviceExists');
   if (text === null) return { serviceExists, clientVersion: null, engineVersion: null, problems: [] };
   const v = parseDockerVersion(text);
-  return { serviceExists, clientVersion: v.client.Version ?? null, engineVersion: engineVersion(v), problems: v.errors };
+  return {
+    serviceExists,
+    clientVersion: v.client.Version ?? null,
+    engineVersion: engineVersion(v),
+    problems: v.errors,
+  };
 }
 
 export function diffDockerEngine(d: Readonly<DockerEngineDesired>, a: DockerEngineActual | null): Change {
   if (a === null) throw new Error('a docker probe always reports a state');
   const installed = a.serviceExists && a.clientVersion !== null;
   if (!installed) {
-    const before = a.clientVersion === null ? (a.serviceExists ? 'service without docker.exe' : 'absent') : 'docker.exe without a docker service';
-    return { action: 'create', fields: ['installed'], before: { installed: before }, after: { installed: d.version ?? 'latest' } };
+    const before =
+      a.clientVersion === null
+        ? a.serviceExists
+          ? 'service without docker.exe'
+          : 'absent'
+        : 'docker.exe without a docker service';
+    return {
+      action: 'create',
+      fields: ['installed'],
+      before: { installed: before },
+      after: { installed: d.version ?? 'latest' },
+    };
   }
-  const warnings = a.engineVersion === null ? [`the docker daemon did not answer${a.problems.length ? `: ${a.problems.join(' ').slice(0, 300)}` : ''}`] : [];
+  const warnings =
+    a.engineVersion === null
+      ? [`the docker daemon did not answer${a.problems.length ? `: ${a.problems.join(' ').slice(0, 300)}` : ''}`]
+      : [];
   const running = a.engineVersion ?? a.clientVersion;
   if (d.version === null || d.version === running) return warnings.length ? { ...NOOP, warnings } : NOOP;
-  const before: Fields = { version: running }, after: Fields = { version: d.version };
+  const before: Fields = { version: running },
+    after: Fields = { version: d.version };
   return { action: 'update', fields: ['version'], before, after, ...(warnings.length ? { warnings } : {}) };
 }
 
-export function dockerEngine(options: DockerEngineOptions = {}): Step<DockerEngineDesired, DockerEngineActual, DockerEngineOutputs> {
+export function dockerEngine(
+  options: DockerEngineOptions = {},
+): Step<DockerEngineDesired, DockerEngineActual, DockerEngineOutputs> {
   const r: OptionReader = new OptionReader(KIND, options as Options);
   r.only(['version']);
   const version = r.string('version', 'optional') ?? null;
@@ -76,7 +98,10 @@ export function dockerEngine(options: DockerEngineOptions = {}): Step<DockerEngi
     diff: diffDockerEngine,
     async apply(remote: Remote, change: Change): Promise<DockerEngineOutputs> {
       if (change.fields.length === 0) return { rebootRequired: false };
-      const result = record(INSTALL_DOCKER_ENGINE.name, await invoke(remote, INSTALL_DOCKER_ENGINE, { version }, `${title}: Install-Package docker`));
+      const result = record(
+        INSTALL_DOCKER_ENGINE.name,
+        await invoke(remote, INSTALL_DOCKER_ENGINE, { version }, `${title}: Install-Package docker`),
+      );
       return { rebootRequired: bool(INSTALL_DOCKER_ENGINE.name, result, 'restartNeeded') };
     },
     outputs: (): DockerEngineOutputs => ({ rebootRequired: false }),

@@ -35,7 +35,8 @@ const KIND = 'windows.dockerImage';
 
 // distribution/reference's grammar (what `docker pull` accepts), piece by piece for clear errors.
 const PATH_COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
-const DOMAIN = /^(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])(?:\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))*(?::([0-9]{1,5}))?$/;
+const DOMAIN =
+  /^(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])(?:\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))*(?::([0-9]{1,5}))?$/;
 const TAG = /^[\w][\w.-]{0,127}$/;
 const DIGEST = /^sha256:[a-f0-9]{64}$/;
 
@@ -46,43 +47,65 @@ export function imageReference(r: OptionReader, field: string): string {
   const bad = (why: string): never => r.fail(field, `${why}, got ${shown}`);
   if (/[\s"'`\u0000-\u001f]/.test(ref)) bad('must be an image reference without spaces, quotes or control characters');
   const [rest, digest, ...more] = ref.split('@');
-  if (more.length || (digest !== undefined && !DIGEST.test(digest))) bad('must end in at most one digest, @sha256:<64 lowercase hex digits>');
-  const slash = rest!.lastIndexOf('/'), colon = rest!.lastIndexOf(':');
+  if (more.length || (digest !== undefined && !DIGEST.test(digest)))
+    bad('must end in at most one digest, @sha256:<64 lowercase hex digits>');
+  const slash = rest!.lastIndexOf('/'),
+    colon = rest!.lastIndexOf(':');
   const tag = colon > slash ? rest!.slice(colon + 1) : undefined;
   const name = tag === undefined ? rest! : rest!.slice(0, colon);
-  if (tag !== undefined && !TAG.test(tag)) bad('has a tag that is not 1-128 letters, digits, _ . - (not starting with . or -)');
+  if (tag !== undefined && !TAG.test(tag))
+    bad('has a tag that is not 1-128 letters, digits, _ . - (not starting with . or -)');
   if (name.length > 255) bad('has a repository name longer than 255 characters');
   const parts = name.split('/');
   // Like docker: the first part is a registry host when it has a dot or a port, or is localhost.
   if (parts.length > 1 && (/[.:]/.test(parts[0]!) || parts[0] === 'localhost')) {
     const host = DOMAIN.exec(parts.shift()!);
-    if (!host || (host[1] !== undefined && (Number(host[1]) < 1 || Number(host[1]) > 65535))) bad('has a registry that is not host[:port]');
+    if (!host || (host[1] !== undefined && (Number(host[1]) < 1 || Number(host[1]) > 65535)))
+      bad('has a registry that is not host[:port]');
   }
   for (const p of parts) {
     if (PATH_COMPONENT.test(p)) continue;
-    bad(PATH_COMPONENT.test(p.toLowerCase()) ? 'must have a lowercase repository path' : 'has a repository path part that is not lowercase letters and digits joined by . _ __ or -');
+    bad(
+      PATH_COMPONENT.test(p.toLowerCase())
+        ? 'must have a lowercase repository path'
+        : 'has a repository path part that is not lowercase letters and digits joined by . _ __ or -',
+    );
   }
   // Without a tag docker pulls :latest, which moves: a node must get the image the cluster was built for.
-  if (tag === undefined && digest === undefined) bad('needs an explicit tag (such as :10.0.17763.973) or @sha256 digest: without one docker pulls :latest, which is not pinned');
+  if (tag === undefined && digest === undefined)
+    bad(
+      'needs an explicit tag (such as :10.0.17763.973) or @sha256 digest: without one docker pulls :latest, which is not pinned',
+    );
   return ref;
 }
 
 export function diffDockerImage(d: Readonly<DockerImageDesired>, a: DockerImageActual | null): Change {
   if (a === null) throw new Error('a docker image probe always reports a state');
   if (a.image !== null) return NOOP;
-  const warnings = a.daemonRunning ? [] : ['docker is not running on the host: the pull will fail unless docker is started first'];
-  return { action: 'create', fields: ['image'], before: null, after: { image: d.reference }, ...(warnings.length ? { warnings } : {}) };
+  const warnings = a.daemonRunning
+    ? []
+    : ['docker is not running on the host: the pull will fail unless docker is started first'];
+  return {
+    action: 'create',
+    fields: ['image'],
+    before: null,
+    after: { image: d.reference },
+    ...(warnings.length ? { warnings } : {}),
+  };
 }
 
 function readActual(value: unknown): DockerImageActual {
-  const fn = GET_DOCKER_IMAGE.name, o = record(fn, value);
+  const fn = GET_DOCKER_IMAGE.name,
+    o = record(fn, value);
   const daemonRunning = bool(fn, o, 'daemonRunning');
   if (o.image === null || o.image === undefined) return { daemonRunning, image: null };
   const image = record(`${fn} image`, o.image);
   return { daemonRunning, image: { id: str(fn, image, 'id'), repoTags: strings(fn, image, 'repoTags') } };
 }
 
-export function dockerImage(options: DockerImageOptions): Step<DockerImageDesired, DockerImageActual, DockerImageOutputs> {
+export function dockerImage(
+  options: DockerImageOptions,
+): Step<DockerImageDesired, DockerImageActual, DockerImageOutputs> {
   const r: OptionReader = new OptionReader(KIND, options as Options);
   r.only(['reference']);
   const reference = imageReference(r, 'reference');
@@ -97,9 +120,14 @@ export function dockerImage(options: DockerImageOptions): Step<DockerImageDesire
     diff: diffDockerImage,
     async apply(remote: Remote, change: Change): Promise<Partial<DockerImageOutputs>> {
       if (!change.fields.includes('image')) return {};
-      const pulled = record(INVOKE_DOCKER_PULL.name, await invoke(remote, INVOKE_DOCKER_PULL, { reference }, `${title}: docker pull`));
+      const pulled = record(
+        INVOKE_DOCKER_PULL.name,
+        await invoke(remote, INVOKE_DOCKER_PULL, { reference }, `${title}: docker pull`),
+      );
       return { id: str(INVOKE_DOCKER_PULL.name, pulled, 'id') };
     },
-    outputs: (_d: Readonly<DockerImageDesired>, a: DockerImageActual | null): DockerImageOutputs => ({ id: a?.image?.id ?? null }),
+    outputs: (_d: Readonly<DockerImageDesired>, a: DockerImageActual | null): DockerImageOutputs => ({
+      id: a?.image?.id ?? null,
+    }),
   });
 }

@@ -43,7 +43,10 @@ export function parseDockerVersion(text: string): DockerVersion {
       section = top[1] === 'Client' ? 'client' : 'server';
       component = null;
       if (section === 'client') clientProduct = top[2] ?? '';
-      else { serverProduct = top[2] ?? ''; server = {}; }
+      else {
+        serverProduct = top[2] ?? '';
+        server = {};
+      }
       continue;
     }
     const field = /^( +)([^:]+?):(?:\s+(.*))?$/.exec(line);

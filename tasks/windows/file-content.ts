@@ -84,7 +84,13 @@ export function diffContent(field: string) {
     const after: Fields = { [field]: describe(secret, d.size, d.sha256) };
     const newText = secret ? null : d.format === 'json' ? pretty(d.json) : (d.content as string);
     if (a === null) {
-      return { action: 'create', fields: [field], before: null, after, ...(newText === null ? {} : { textDiff: unifiedDiff(null, newText, { path: d.path }) }) };
+      return {
+        action: 'create',
+        fields: [field],
+        before: null,
+        after,
+        ...(newText === null ? {} : { textDiff: unifiedDiff(null, newText, { path: d.path }) }),
+      };
     }
     if (a.sha256 === d.sha256) return NOOP;
     const oldText = textOf(a.content);
@@ -94,7 +100,11 @@ export function diffContent(field: string) {
       const old = parseJsonText(oldText);
       if (old.ok && deepEqual(old.value, d.json)) return NOOP;
       if (!old.ok) before = { [field]: `not valid JSON (${old.error})` };
-      textDiff = old.ok ? unifiedDiff(pretty(old.value), newText, { path: d.path }) : oldText === null ? undefined : unifiedDiff(oldText, newText, { path: d.path });
+      textDiff = old.ok
+        ? unifiedDiff(pretty(old.value), newText, { path: d.path })
+        : oldText === null
+          ? undefined
+          : unifiedDiff(oldText, newText, { path: d.path });
     } else if (!secret && oldText !== null) {
       textDiff = unifiedDiff(oldText, newText, { path: d.path });
     }
@@ -104,30 +114,57 @@ export function diffContent(field: string) {
 
 export function readFileActual(value: unknown): FileContentActual | null {
   if (value === null) return null;
-  const fn = GET_FILE.name, o = record(fn, value);
+  const fn = GET_FILE.name,
+    o = record(fn, value);
   const sha256 = str(fn, o, 'sha256');
-  if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`${fn} returned sha256 ${JSON.stringify(sha256)}, expected 64 lowercase hex digits`);
+  if (!/^[0-9a-f]{64}$/.test(sha256))
+    throw new Error(`${fn} returned sha256 ${JSON.stringify(sha256)}, expected 64 lowercase hex digits`);
   const b64 = strOrNull(fn, o, 'contentBase64');
   return { sha256, size: num(fn, o, 'size'), content: b64 === null ? null : Buffer.from(b64, 'base64') };
 }
 
 /** The desired state of a file, from its content; a json file's content must parse. */
-export function fileDesired(r: OptionReader, path: string, content: string | Secret, format: FileFormat): FileContentDesired {
+export function fileDesired(
+  r: OptionReader,
+  path: string,
+  content: string | Secret,
+  format: FileFormat,
+): FileContentDesired {
   const clear = isSecret(content) ? content.reveal() : content;
   let json: unknown;
   if (format === 'json') {
     try {
       json = JSON.parse(clear);
     } catch (e) {
-      r.fail(isSecret(content) ? 'content' : r.opts.template !== undefined ? 'template' : r.opts.localFile !== undefined ? 'localFile' : 'content',
-        `is not valid JSON (format 'json'): ${isSecret(content) ? 'the secret does not parse' : (e as Error).message}`);
+      r.fail(
+        isSecret(content)
+          ? 'content'
+          : r.opts.template !== undefined
+            ? 'template'
+            : r.opts.localFile !== undefined
+              ? 'localFile'
+              : 'content',
+        `is not valid JSON (format 'json'): ${isSecret(content) ? 'the secret does not parse' : (e as Error).message}`,
+      );
     }
   }
-  return Object.freeze({ path, content, sha256: sha256Hex(clear), size: Buffer.byteLength(clear), format, ...(format === 'json' && !isSecret(content) ? { json } : {}) });
+  return Object.freeze({
+    path,
+    content,
+    sha256: sha256Hex(clear),
+    size: Buffer.byteLength(clear),
+    format,
+    ...(format === 'json' && !isSecret(content) ? { json } : {}),
+  });
 }
 
 /** A step writing `desired` to its path: the part fileContent and dockerDaemonConfig share. */
-export function contentStep(kind: string, title: string, field: string, desired: FileContentDesired): Step<FileContentDesired, FileContentActual, FileContentOutputs> {
+export function contentStep(
+  kind: string,
+  title: string,
+  field: string,
+  desired: FileContentDesired,
+): Step<FileContentDesired, FileContentActual, FileContentOutputs> {
   const secret = isSecret(desired.content);
   return Object.freeze({
     kind,
@@ -140,23 +177,32 @@ export function contentStep(kind: string, title: string, field: string, desired:
       const clear = isSecret(desired.content) ? desired.content.reveal() : desired.content;
       const b64 = Buffer.from(clear, 'utf8').toString('base64');
       const contentBase64 = isSecret(desired.content) ? new Secret(b64, desired.content.source) : b64;
-      await invoke(remote, SET_FILE, { path: desired.path, contentBase64, expectedSha256: actual?.sha256 ?? null }, `${title}: Set-PlayFile`);
+      await invoke(
+        remote,
+        SET_FILE,
+        { path: desired.path, contentBase64, expectedSha256: actual?.sha256 ?? null },
+        `${title}: Set-PlayFile`,
+      );
       return { changed: true };
     },
     outputs: (): FileContentOutputs => ({ changed: false }),
   });
 }
 
-export function fileContent(options: FileContentOptions): Step<FileContentDesired, FileContentActual, FileContentOutputs> {
+export function fileContent(
+  options: FileContentOptions,
+): Step<FileContentDesired, FileContentActual, FileContentOutputs> {
   const r: OptionReader = new OptionReader('windows.fileContent', options as Options);
   r.only(['path', 'content', 'template', 'vars', 'localFile', 'format']);
   const path = windowsPath(r, 'path');
   const sources = (['content', 'template', 'localFile'] as const).filter((k) => r.opts[k] !== undefined);
   if (sources.length === 0) r.fail('content', 'is required (or template with vars, or localFile)');
-  if (sources.length > 1) r.fail(sources[1]!, `cannot be combined with ${sources[0]} (give one of content, template, localFile)`);
+  if (sources.length > 1)
+    r.fail(sources[1]!, `cannot be combined with ${sources[0]} (give one of content, template, localFile)`);
   if (r.opts.vars !== undefined && sources[0] !== 'template') r.fail('vars', 'is only used with template');
   const format = r.opts.format ?? 'text';
-  if (format !== 'text' && format !== 'json') r.fail('format', `must be 'text' or 'json', got ${JSON.stringify(format)}`);
+  if (format !== 'text' && format !== 'json')
+    r.fail('format', `must be 'text' or 'json', got ${JSON.stringify(format)}`);
   let content: string | Secret;
   if (sources[0] === 'content') content = r.stringOrSecret('content');
   else if (sources[0] === 'template') content = renderTemplate(r, r.string('template'), readVars(r));

@@ -41,19 +41,32 @@ const KIND = 'windows.firewallRule';
 const FIELDS = ['displayName', 'enabled', 'direction', 'protocol', 'localPort', 'action'] as const;
 
 function portSet(text: string): string {
-  return [...new Set(text.split(',').map((p) => p.trim()).filter(Boolean).map((p) => p.toLowerCase()))].sort().join(',');
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+        .map((p) => p.toLowerCase()),
+    ),
+  ]
+    .sort()
+    .join(',');
 }
 
 function readPorts(r: OptionReader): string {
   const v = r.opts.localPort;
   const list = Array.isArray(v) ? v : [v];
-  if (v === undefined || list.length === 0) r.fail('localPort', "is required: a port, a range such as '8000-8100', a list, or 'Any'");
+  if (v === undefined || list.length === 0)
+    r.fail('localPort', "is required: a port, a range such as '8000-8100', a list, or 'Any'");
   const parts = list.flatMap((p) => (typeof p === 'string' ? p.split(',') : [p])).map((p) => String(p).trim());
   for (const p of parts) {
     if (p.toLowerCase() === 'any' && parts.length === 1) return 'Any';
     const m = /^([0-9]{1,5})(?:-([0-9]{1,5}))?$/.exec(p);
-    const lo = m ? Number(m[1]) : NaN, hi = m?.[2] ? Number(m[2]) : lo;
-    if (!m || lo < 1 || hi > 65535 || hi < lo) r.fail('localPort', `has ${JSON.stringify(p)}, not a port (1-65535) or a range low-high`);
+    const lo = m ? Number(m[1]) : NaN,
+      hi = m?.[2] ? Number(m[2]) : lo;
+    if (!m || lo < 1 || hi > 65535 || hi < lo)
+      r.fail('localPort', `has ${JSON.stringify(p)}, not a port (1-65535) or a range low-high`);
   }
   return parts.join(',');
 }
@@ -67,12 +80,18 @@ export function diffFirewallRule(d: Readonly<FirewallRuleDesired>, a: FirewallRu
     return d[f] !== a[f];
   });
   if (changed.length === 0) return NOOP;
-  return { action: 'update', fields: changed, before: Object.fromEntries(changed.map((f) => [f, a[f]])), after: Object.fromEntries(changed.map((f) => [f, d[f]])) };
+  return {
+    action: 'update',
+    fields: changed,
+    before: Object.fromEntries(changed.map((f) => [f, a[f]])),
+    after: Object.fromEntries(changed.map((f) => [f, d[f]])),
+  };
 }
 
 function readActual(value: unknown): FirewallRuleActual | null {
   if (value === null) return null;
-  const fn = GET_FIREWALL_RULE.name, o = record(fn, value);
+  const fn = GET_FIREWALL_RULE.name,
+    o = record(fn, value);
   return {
     displayName: str(fn, o, 'displayName'),
     enabled: bool(fn, o, 'enabled'),
@@ -89,13 +108,22 @@ export function firewallRule(options: FirewallRuleOptions): Step<FirewallRuleDes
   const name = matching(r, 'name', /^[^*?[\]\r\n\0]{1,255}$/, 'a rule name without wildcards (* ? [ ]) or line breaks');
   const displayName = oneLine(r, 'displayName', 'optional') ?? name;
   const direction = r.opts.direction ?? 'Inbound';
-  if (direction !== 'Inbound' && direction !== 'Outbound') r.fail('direction', `must be 'Inbound' or 'Outbound', got ${JSON.stringify(direction)}`);
+  if (direction !== 'Inbound' && direction !== 'Outbound')
+    r.fail('direction', `must be 'Inbound' or 'Outbound', got ${JSON.stringify(direction)}`);
   const protocol = typeof r.opts.protocol === 'string' ? r.opts.protocol.toUpperCase() : r.opts.protocol;
-  if (protocol !== 'TCP' && protocol !== 'UDP') r.fail('protocol', `must be 'TCP' or 'UDP' (the rules with ports), got ${JSON.stringify(r.opts.protocol)}`);
+  if (protocol !== 'TCP' && protocol !== 'UDP')
+    r.fail('protocol', `must be 'TCP' or 'UDP' (the rules with ports), got ${JSON.stringify(r.opts.protocol)}`);
   const action = r.opts.action ?? 'Allow';
-  if (action !== 'Allow' && action !== 'Block') r.fail('action', `must be 'Allow' or 'Block', got ${JSON.stringify(action)}`);
+  if (action !== 'Allow' && action !== 'Block')
+    r.fail('action', `must be 'Allow' or 'Block', got ${JSON.stringify(action)}`);
   const desired: FirewallRuleDesired = Object.freeze({
-    name, displayName, enabled: r.boolean('enabled', true), direction, protocol, localPort: readPorts(r), action,
+    name,
+    displayName,
+    enabled: r.boolean('enabled', true),
+    direction,
+    protocol,
+    localPort: readPorts(r),
+    action,
   });
   const title = `firewall rule ${name}`;
 
@@ -108,7 +136,12 @@ export function firewallRule(options: FirewallRuleOptions): Step<FirewallRuleDes
     async apply(remote: Remote, change: Change): Promise<void> {
       if (change.fields.length === 0) return;
       const { displayName: dn, enabled, localPort } = desired;
-      await invoke(remote, SET_FIREWALL_RULE, { name, displayName: dn, enabled, direction, protocol, localPort, action }, `${title}: set`);
+      await invoke(
+        remote,
+        SET_FIREWALL_RULE,
+        { name, displayName: dn, enabled, direction, protocol, localPort, action },
+        `${title}: set`,
+      );
     },
   });
 }

@@ -20,7 +20,10 @@ export function parseFormatList(text: string): ListRecord[] {
     }
     const field = /^([A-Za-z_][A-Za-z0-9_]*)\s*: ?(.*)$/.exec(line);
     if (field) {
-      if (current === null) { current = {}; records.push(current); }
+      if (current === null) {
+        current = {};
+        records.push(current);
+      }
       lastKey = field[1]!;
       current[lastKey] = field[2]!.trim();
       continue;
@@ -51,7 +54,8 @@ export interface HnsEndpointListed {
 /** The endpoints of `Get-HnsEndpoint | Format-List` output (IDs upper-cased: HNS prints both cases). */
 export function hnsEndpointsFromList(text: string): HnsEndpointListed[] {
   return parseFormatList(text).map((r) => {
-    if (r.ID === undefined || r.IPAddress === undefined) throw new Error(`Get-HnsEndpoint: a record without ID or IPAddress: ${JSON.stringify(r)}`);
+    if (r.ID === undefined || r.IPAddress === undefined)
+      throw new Error(`Get-HnsEndpoint: a record without ID or IPAddress: ${JSON.stringify(r)}`);
     const int = (v: string | undefined) => (v !== undefined && /^[0-9]+$/.test(v) ? Number(v) : null);
     return {
       id: r.ID.toUpperCase(),

@@ -8,8 +8,10 @@ export function networkPrefix(r: OptionReader, field: string): Cidr {
   const text = r.nonEmpty(field);
   const cidr = parseCidr(text);
   if (!cidr) r.fail(field, `must be an IPv4 CIDR block such as 10.160.11.0/24, got ${JSON.stringify(text)}`);
-  if (cidr.address !== cidr.network) r.fail(field, `has host bits set: the network is ${formatCidr(cidr)}, got ${text}`);
-  if (cidr.prefix > 30) r.fail(field, `must leave room for a gateway and endpoints (a prefix of /30 or shorter), got /${cidr.prefix}`);
+  if (cidr.address !== cidr.network)
+    r.fail(field, `has host bits set: the network is ${formatCidr(cidr)}, got ${text}`);
+  if (cidr.prefix > 30)
+    r.fail(field, `must leave room for a gateway and endpoints (a prefix of /30 or shorter), got /${cidr.prefix}`);
   return cidr;
 }
 
@@ -21,22 +23,33 @@ export function ipv4(r: OptionReader, field: string, fallback?: string): { text:
 }
 
 /** An address for a host inside the block: not its network or broadcast address. */
-export function hostInside(r: OptionReader, field: string, address: { text: string; n: number }, cidr: Cidr, cidrField: string): void {
+export function hostInside(
+  r: OptionReader,
+  field: string,
+  address: { text: string; n: number },
+  cidr: Cidr,
+  cidrField: string,
+): void {
   if (!cidrContains(cidr, address.n)) r.fail(field, `${address.text} is not inside ${cidrField} ${formatCidr(cidr)}`);
   const broadcast = (cidr.network | (~(0xffffffff << (32 - cidr.prefix)) >>> 0)) >>> 0;
   if (address.n === cidr.network || address.n === broadcast) {
-    r.fail(field, `${address.text} is the ${address.n === cidr.network ? 'network' : 'broadcast'} address of ${formatCidr(cidr)}, not a host address`);
+    r.fail(
+      field,
+      `${address.text} is the ${address.n === cidr.network ? 'network' : 'broadcast'} address of ${formatCidr(cidr)}, not a host address`,
+    );
   }
 }
 
 /** Two IPv4 addresses written differently are the same address (HNS may not echo our spelling). */
 export function sameAddress(a: string, b: string): boolean {
-  const x = parseIPv4(a), y = parseIPv4(b);
+  const x = parseIPv4(a),
+    y = parseIPv4(b);
   return x !== null && x === y;
 }
 
 export function samePrefix(a: string, b: string): boolean {
-  const x = parseCidr(a), y = parseCidr(b);
+  const x = parseCidr(a),
+    y = parseCidr(b);
   return x !== null && y !== null && x.network === y.network && x.prefix === y.prefix;
 }
 

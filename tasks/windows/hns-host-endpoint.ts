@@ -53,7 +53,8 @@ export interface HnsHostEndpointOutputs {
 const KIND = 'windows.hnsHostEndpoint';
 
 export function diffHnsHostEndpoint(d: Readonly<HnsHostEndpointDesired>, a: HnsHostEndpointActual | null): Change {
-  const endpointView = (x: { network: string; ipAddress: string; gateway: string }) => `${x.ipAddress} on ${x.network}, gateway ${x.gateway}`;
+  const endpointView = (x: { network: string; ipAddress: string; gateway: string }) =>
+    `${x.ipAddress} on ${x.network}, gateway ${x.gateway}`;
   if (a === null) {
     return {
       action: 'create',
@@ -62,20 +63,37 @@ export function diffHnsHostEndpoint(d: Readonly<HnsHostEndpointDesired>, a: HnsH
       after: { endpoint: endpointView(d), compartmentId: d.compartmentId, forwarding: d.forwarding },
     };
   }
-  const replace = a.network.toLowerCase() !== d.network.toLowerCase() || !sameAddress(a.ipAddress, d.ipAddress) || !sameAddress(a.gateway, d.gateway);
+  const replace =
+    a.network.toLowerCase() !== d.network.toLowerCase() ||
+    !sameAddress(a.ipAddress, d.ipAddress) ||
+    !sameAddress(a.gateway, d.gateway);
   const fields: string[] = [];
-  const before: Fields = {}, after: Fields = {};
-  if (replace) { fields.push('endpoint'); before.endpoint = endpointView(a); after.endpoint = endpointView(d); }
+  const before: Fields = {},
+    after: Fields = {};
+  if (replace) {
+    fields.push('endpoint');
+    before.endpoint = endpointView(a);
+    after.endpoint = endpointView(d);
+  }
   // A new endpoint starts detached: attaching and forwarding follow a replacement.
-  if (replace || a.compartmentId !== d.compartmentId) { fields.push('compartmentId'); before.compartmentId = a.compartmentId; after.compartmentId = d.compartmentId; }
-  if (replace || a.forwarding !== d.forwarding) { fields.push('forwarding'); before.forwarding = a.forwarding; after.forwarding = d.forwarding; }
+  if (replace || a.compartmentId !== d.compartmentId) {
+    fields.push('compartmentId');
+    before.compartmentId = a.compartmentId;
+    after.compartmentId = d.compartmentId;
+  }
+  if (replace || a.forwarding !== d.forwarding) {
+    fields.push('forwarding');
+    before.forwarding = a.forwarding;
+    after.forwarding = d.forwarding;
+  }
   if (fields.length === 0) return NOOP;
   return { action: replace ? 'replace' : 'update', fields, before, after };
 }
 
 function readActual(value: unknown): HnsHostEndpointActual | null {
   if (value === null) return null;
-  const fn = GET_HNS_ENDPOINT.name, o = record(fn, value);
+  const fn = GET_HNS_ENDPOINT.name,
+    o = record(fn, value);
   const gateway = str(fn, o, 'gateway');
   return {
     id: str(fn, o, 'id'),
@@ -87,7 +105,9 @@ function readActual(value: unknown): HnsHostEndpointActual | null {
   };
 }
 
-export function hnsHostEndpoint(options: HnsHostEndpointOptions): Step<HnsHostEndpointDesired, HnsHostEndpointActual, HnsHostEndpointOutputs> {
+export function hnsHostEndpoint(
+  options: HnsHostEndpointOptions,
+): Step<HnsHostEndpointDesired, HnsHostEndpointActual, HnsHostEndpointOutputs> {
   const r: OptionReader = new OptionReader(KIND, options as Options);
   r.only(['name', 'network', 'addressPrefix', 'ipAddress', 'gateway', 'compartmentId', 'forwarding']);
   const name = matching(r, 'name', HNS_NAME, 'an HNS endpoint name such as cbr0 (letters, digits, _ . -)');
@@ -99,9 +119,19 @@ export function hnsHostEndpoint(options: HnsHostEndpointOptions): Step<HnsHostEn
   if (gateway.n !== 0) hostInside(r, 'gateway', gateway, prefix, 'addressPrefix');
   if (gateway.n === ip.n) r.fail('gateway', `is the endpoint's own address ${ip.text}`);
   const compartmentId = r.integer('compartmentId', { min: 1 }, 'optional') ?? 1;
-  if (compartmentId !== 1) r.fail('compartmentId', `must be 1, the host's default compartment (other compartments belong to containers), got ${compartmentId}`);
+  if (compartmentId !== 1)
+    r.fail(
+      'compartmentId',
+      `must be 1, the host's default compartment (other compartments belong to containers), got ${compartmentId}`,
+    );
   const desired: HnsHostEndpointDesired = Object.freeze({
-    name, network, addressPrefix: formatCidr(prefix), ipAddress: ip.text, gateway: gateway.text, compartmentId, forwarding: r.boolean('forwarding', true),
+    name,
+    network,
+    addressPrefix: formatCidr(prefix),
+    ipAddress: ip.text,
+    gateway: gateway.text,
+    compartmentId,
+    forwarding: r.boolean('forwarding', true),
   });
   const title = `HNS host endpoint ${name}`;
 
@@ -111,18 +141,37 @@ export function hnsHostEndpoint(options: HnsHostEndpointOptions): Step<HnsHostEn
     desired,
     probe: () => probeCall(GET_HNS_ENDPOINT, { name }, readActual),
     diff: diffHnsHostEndpoint,
-    async apply(remote: Remote, change: Change, actual: HnsHostEndpointActual | null): Promise<Partial<HnsHostEndpointOutputs>> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      actual: HnsHostEndpointActual | null,
+    ): Promise<Partial<HnsHostEndpointOutputs>> {
       let id: string | undefined;
       if (change.fields.includes('endpoint')) {
         if (actual !== null) await invoke(remote, REMOVE_HNS_ENDPOINT, { name }, `${title}: Remove-PlayHnsEndpoint`);
-        const created = record(NEW_HNS_ENDPOINT.name, await invoke(remote, NEW_HNS_ENDPOINT, { name, networkName: network, ipAddress: ip.text, gateway: gateway.text }, `${title}: New-PlayHnsEndpoint`));
+        const created = record(
+          NEW_HNS_ENDPOINT.name,
+          await invoke(
+            remote,
+            NEW_HNS_ENDPOINT,
+            { name, networkName: network, ipAddress: ip.text, gateway: gateway.text },
+            `${title}: New-PlayHnsEndpoint`,
+          ),
+        );
         id = str(NEW_HNS_ENDPOINT.name, created, 'id');
       }
       if (change.fields.includes('compartmentId') || change.fields.includes('forwarding')) {
-        await invoke(remote, SET_HNS_ENDPOINT_HOST, { name, compartmentId, forwarding: desired.forwarding }, `${title}: attach and forwarding`);
+        await invoke(
+          remote,
+          SET_HNS_ENDPOINT_HOST,
+          { name, compartmentId, forwarding: desired.forwarding },
+          `${title}: attach and forwarding`,
+        );
       }
       return id === undefined ? {} : { id };
     },
-    outputs: (_d: Readonly<HnsHostEndpointDesired>, a: HnsHostEndpointActual | null): HnsHostEndpointOutputs => ({ id: a?.id ?? null }),
+    outputs: (_d: Readonly<HnsHostEndpointDesired>, a: HnsHostEndpointActual | null): HnsHostEndpointOutputs => ({
+      id: a?.id ?? null,
+    }),
   });
 }

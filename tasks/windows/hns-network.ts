@@ -54,17 +54,32 @@ const FIELDS = ['type', 'addressPrefix', 'gateway', 'adapterName'] as const;
 
 function differs(field: (typeof FIELDS)[number], d: HnsNetworkDesired, a: HnsNetworkActual): boolean {
   switch (field) {
-    case 'type': return d.type.toLowerCase() !== a.type.toLowerCase();
-    case 'addressPrefix': return !samePrefix(d.addressPrefix, a.addressPrefix);
-    case 'gateway': return !sameAddress(d.gateway, a.gateway);
-    case 'adapterName': return d.adapterName.toLowerCase() !== a.adapterName.toLowerCase();
+    case 'type':
+      return d.type.toLowerCase() !== a.type.toLowerCase();
+    case 'addressPrefix':
+      return !samePrefix(d.addressPrefix, a.addressPrefix);
+    case 'gateway':
+      return !sameAddress(d.gateway, a.gateway);
+    case 'adapterName':
+      return d.adapterName.toLowerCase() !== a.adapterName.toLowerCase();
   }
 }
 
 export function diffHnsNetwork(d: Readonly<HnsNetworkDesired>, a: HnsNetworkActual | null): Change {
-  const after: Fields = { type: d.type, addressPrefix: d.addressPrefix, gateway: d.gateway, adapterName: d.adapterName };
+  const after: Fields = {
+    type: d.type,
+    addressPrefix: d.addressPrefix,
+    gateway: d.gateway,
+    adapterName: d.adapterName,
+  };
   if (a === null) {
-    return { action: 'create', fields: [...FIELDS], before: null, after, warnings: [`creating the network makes ${d.adapterName} blink: connections over it may drop for a moment`] };
+    return {
+      action: 'create',
+      fields: [...FIELDS],
+      before: null,
+      after,
+      warnings: [`creating the network makes ${d.adapterName} blink: connections over it may drop for a moment`],
+    };
   }
   const changed = FIELDS.filter((f) => differs(f, d, a));
   if (changed.length === 0) return NOOP;
@@ -77,24 +92,46 @@ export function diffHnsNetwork(d: Readonly<HnsNetworkDesired>, a: HnsNetworkActu
 
 function readActual(value: unknown): HnsNetworkActual | null {
   if (value === null) return null;
-  const fn = GET_HNS_NETWORK.name, o = record(fn, value);
-  return { id: str(fn, o, 'id'), type: str(fn, o, 'type'), addressPrefix: str(fn, o, 'addressPrefix'), gateway: str(fn, o, 'gateway'), adapterName: str(fn, o, 'adapterName') };
+  const fn = GET_HNS_NETWORK.name,
+    o = record(fn, value);
+  return {
+    id: str(fn, o, 'id'),
+    type: str(fn, o, 'type'),
+    addressPrefix: str(fn, o, 'addressPrefix'),
+    gateway: str(fn, o, 'gateway'),
+    adapterName: str(fn, o, 'adapterName'),
+  };
 }
 
-export function hnsNetwork(options: HnsNetworkOptions, clock: Clock = REAL_CLOCK): Step<HnsNetworkDesired, HnsNetworkActual, HnsNetworkOutputs> {
+export function hnsNetwork(
+  options: HnsNetworkOptions,
+  clock: Clock = REAL_CLOCK,
+): Step<HnsNetworkDesired, HnsNetworkActual, HnsNetworkOutputs> {
   const r: OptionReader = new OptionReader(KIND, options as Options);
   r.only(['name', 'type', 'addressPrefix', 'gateway', 'adapterName', 'allowReplace']);
   const name = matching(r, 'name', HNS_NAME, 'an HNS network name such as l2bridge (letters, digits, _ . -)');
-  if (r.opts.type !== 'L2Bridge') r.fail('type', `must be 'L2Bridge' (the only network type this step manages), got ${JSON.stringify(r.opts.type)}`);
+  if (r.opts.type !== 'L2Bridge')
+    r.fail('type', `must be 'L2Bridge' (the only network type this step manages), got ${JSON.stringify(r.opts.type)}`);
   const prefix = networkPrefix(r, 'addressPrefix');
   const gateway = ipv4(r, 'gateway');
   hostInside(r, 'gateway', gateway, prefix, 'addressPrefix');
   const adapterName = matching(r, 'adapterName', ADAPTER_NAME, 'a network adapter name such as eth1');
   const desired: HnsNetworkDesired = Object.freeze({
-    name, type: 'L2Bridge', addressPrefix: formatCidr(prefix), gateway: gateway.text, adapterName, allowReplace: r.boolean('allowReplace', false),
+    name,
+    type: 'L2Bridge',
+    addressPrefix: formatCidr(prefix),
+    gateway: gateway.text,
+    adapterName,
+    allowReplace: r.boolean('allowReplace', false),
   });
   const title = `HNS network ${name}`;
-  const args = { name, type: desired.type, addressPrefix: desired.addressPrefix, gateway: desired.gateway, adapterName };
+  const args = {
+    name,
+    type: desired.type,
+    addressPrefix: desired.addressPrefix,
+    gateway: desired.gateway,
+    adapterName,
+  };
 
   return Object.freeze({
     kind: KIND,
@@ -105,7 +142,11 @@ export function hnsNetwork(options: HnsNetworkOptions, clock: Clock = REAL_CLOCK
     async apply(remote: Remote, change: Change): Promise<Partial<HnsNetworkOutputs>> {
       if (change.action === 'noop') return {};
       if (change.action === 'replace') {
-        if (!desired.allowReplace) throw stepFailure(title, `differs in ${change.fields.join(', ')} and HNS cannot change a network in place; set allowReplace: true to remove and create it again`);
+        if (!desired.allowReplace)
+          throw stepFailure(
+            title,
+            `differs in ${change.fields.join(', ')} and HNS cannot change a network in place; set allowReplace: true to remove and create it again`,
+          );
         await invoke(remote, REMOVE_HNS_NETWORK, { name }, `${title}: Remove-PlayHnsNetwork`);
       }
       const outcome = await surviveConnectionLoss(
@@ -114,8 +155,12 @@ export function hnsNetwork(options: HnsNetworkOptions, clock: Clock = REAL_CLOCK
         clock,
       );
       // Maybe applied: the id comes from the probe after apply (outputs()).
-      return outcome.applied === true ? { id: str(NEW_HNS_NETWORK.name, record(NEW_HNS_NETWORK.name, outcome.value), 'id') } : {};
+      return outcome.applied === true
+        ? { id: str(NEW_HNS_NETWORK.name, record(NEW_HNS_NETWORK.name, outcome.value), 'id') }
+        : {};
     },
-    outputs: (_d: Readonly<HnsNetworkDesired>, a: HnsNetworkActual | null): HnsNetworkOutputs => ({ id: a?.id ?? null }),
+    outputs: (_d: Readonly<HnsNetworkDesired>, a: HnsNetworkActual | null): HnsNetworkOutputs => ({
+      id: a?.id ?? null,
+    }),
   });
 }

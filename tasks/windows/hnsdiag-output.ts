@@ -19,7 +19,10 @@ export interface HnsLoadBalancer {
 const GUID = /^\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?$/i;
 
 function clean(text: string): string[] {
-  return text.replace(/\0/g, '').split('\n').map((l) => l.replace(/\r$/, ''));
+  return text
+    .replace(/\0/g, '')
+    .split('\n')
+    .map((l) => l.replace(/\r$/, ''));
 }
 
 function fromTable(lines: readonly string[]): HnsLoadBalancer[] {
@@ -33,7 +36,9 @@ function fromTable(lines: readonly string[]): HnsLoadBalancer[] {
       continue;
     }
     const fields: Record<string, string> = {};
-    cells.slice(1).forEach((c, i) => { fields[header?.[i + 1] || `column${i + 2}`] = c; });
+    cells.slice(1).forEach((c, i) => {
+      fields[header?.[i + 1] || `column${i + 2}`] = c;
+    });
     out.push({ id: cells[0]!.replace(/[{}]/g, ''), fields });
   }
   return out;
@@ -44,7 +49,8 @@ function fromBlocks(lines: readonly string[]): HnsLoadBalancer[] {
   for (const line of lines) {
     const start = /^\s*Load Balancer\s*:\s*(\S+)\s*$/i.exec(line);
     if (start) {
-      if (!GUID.test(start[1]!)) throw new Error(`hnsdiag: "Load Balancer" line without an ID: ${JSON.stringify(line)}`);
+      if (!GUID.test(start[1]!))
+        throw new Error(`hnsdiag: "Load Balancer" line without an ID: ${JSON.stringify(line)}`);
       out.push({ id: start[1]!.replace(/[{}]/g, ''), fields: {} });
       continue;
     }

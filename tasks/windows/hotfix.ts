@@ -73,15 +73,29 @@ export function diffHotfix(d: Readonly<HotfixDesired>, a: HotfixActual | null): 
   if (a === null) throw new Error('a hotfix probe always reports a state');
   if (a.installed) return NOOP;
   const code = a.wusaExitCode;
-  if (pendingReboot(code)) return { ...NOOP, warnings: [`${d.kb} was installed by wusa (exit ${code}) and completes with the next reboot`] };
-  if (code === WUSA.alreadyInstalled) return { ...NOOP, warnings: [`Get-HotFix does not list ${d.kb}, but wusa reported it already installed (0x00240006)`] };
+  if (pendingReboot(code))
+    return { ...NOOP, warnings: [`${d.kb} was installed by wusa (exit ${code}) and completes with the next reboot`] };
+  if (code === WUSA.alreadyInstalled)
+    return {
+      ...NOOP,
+      warnings: [`Get-HotFix does not list ${d.kb}, but wusa reported it already installed (0x00240006)`],
+    };
   if (code === WUSA.notApplicable && d.notApplicable === 'satisfied') {
-    return { ...NOOP, warnings: [`wusa found ${d.kb} not applicable to this host (0x80240017, usually superseded by a newer update): counted as satisfied`] };
+    return {
+      ...NOOP,
+      warnings: [
+        `wusa found ${d.kb} not applicable to this host (0x80240017, usually superseded by a newer update): counted as satisfied`,
+      ],
+    };
   }
-  const warnings = code === WUSA.notApplicable
-    ? [`wusa found ${d.kb} not applicable to this host the last time (0x80240017): apply will fail again unless notApplicable is 'satisfied'`]
-    : [];
-  if (a.msuPresent === false) warnings.push(`the update package ${d.msuPath} is not on the host: apply will fail (copy it there first)`);
+  const warnings =
+    code === WUSA.notApplicable
+      ? [
+          `wusa found ${d.kb} not applicable to this host the last time (0x80240017): apply will fail again unless notApplicable is 'satisfied'`,
+        ]
+      : [];
+  if (a.msuPresent === false)
+    warnings.push(`the update package ${d.msuPath} is not on the host: apply will fail (copy it there first)`);
   return {
     action: 'create',
     fields: ['installed'],
@@ -112,11 +126,15 @@ export function wusaOutcome(d: Readonly<HotfixDesired>, code: number): HotfixOut
       return { rebootRequired: true };
     case WUSA.notApplicable:
       if (d.notApplicable === 'satisfied') return { rebootRequired: false };
-      return new Error(`wusa: ${d.kb} is not applicable to this host, ${exitCodeText(code)}: usually a newer update superseded it ` +
-        "(set notApplicable: 'satisfied' to accept that, or pin a build whose KB applies)");
+      return new Error(
+        `wusa: ${d.kb} is not applicable to this host, ${exitCodeText(code)}: usually a newer update superseded it ` +
+          "(set notApplicable: 'satisfied' to accept that, or pin a build whose KB applies)",
+      );
     default: {
       const known = KNOWN[code];
-      return new Error(`wusa failed to install ${d.kb} from ${d.msuPath}: exit ${exitCodeText(code)}${known ? `: ${known}` : ''}`);
+      return new Error(
+        `wusa failed to install ${d.kb} from ${d.msuPath}: exit ${exitCodeText(code)}${known ? `: ${known}` : ''}`,
+      );
     }
   }
 }
@@ -125,11 +143,13 @@ export function hotfix(options: HotfixOptions): Step<HotfixDesired, HotfixActual
   const r: OptionReader = new OptionReader(KIND, options as Options);
   r.only(['kb', 'msuPath', 'notApplicable']);
   const kb = r.nonEmpty('kb').toUpperCase();
-  if (!/^KB[0-9]{6,8}$/.test(kb)) r.fail('kb', `must be a KB number such as KB4549949, got ${JSON.stringify(r.opts.kb)}`);
+  if (!/^KB[0-9]{6,8}$/.test(kb))
+    r.fail('kb', `must be a KB number such as KB4549949, got ${JSON.stringify(r.opts.kb)}`);
   const msuPath = windowsPath(r, 'msuPath');
   if (!/\.msu$/i.test(msuPath)) r.fail('msuPath', `must name an .msu file, got ${JSON.stringify(msuPath)}`);
   const notApplicable = r.opts.notApplicable ?? 'fail';
-  if (notApplicable !== 'fail' && notApplicable !== 'satisfied') r.fail('notApplicable', `must be 'fail' or 'satisfied', got ${JSON.stringify(notApplicable)}`);
+  if (notApplicable !== 'fail' && notApplicable !== 'satisfied')
+    r.fail('notApplicable', `must be 'fail' or 'satisfied', got ${JSON.stringify(notApplicable)}`);
   const desired: HotfixDesired = Object.freeze({ kb, msuPath, notApplicable });
   const title = `hotfix ${kb}`;
 
@@ -141,14 +161,27 @@ export function hotfix(options: HotfixOptions): Step<HotfixDesired, HotfixActual
     diff: diffHotfix,
     async apply(remote: Remote, change: Change): Promise<HotfixOutputs> {
       if (!change.fields.includes('installed')) return { rebootRequired: false };
-      const path = record(TEST_PATH.name, await invoke(remote, TEST_PATH, { path: msuPath }, `${title}: Test-PlayPath`));
-      if (!bool(TEST_PATH.name, path, 'exists')) throw stepFailure(title, `the update package ${msuPath} is not on the host: copy it there first (wusa installs from a local file)`);
-      if (bool(TEST_PATH.name, path, 'isDirectory')) throw stepFailure(title, `${msuPath} is a directory, not an .msu file`);
-      const result = record(INSTALL_HOTFIX.name, await invoke(remote, INSTALL_HOTFIX, { kb, msuPath }, `${title}: wusa`));
+      const path = record(
+        TEST_PATH.name,
+        await invoke(remote, TEST_PATH, { path: msuPath }, `${title}: Test-PlayPath`),
+      );
+      if (!bool(TEST_PATH.name, path, 'exists'))
+        throw stepFailure(
+          title,
+          `the update package ${msuPath} is not on the host: copy it there first (wusa installs from a local file)`,
+        );
+      if (bool(TEST_PATH.name, path, 'isDirectory'))
+        throw stepFailure(title, `${msuPath} is a directory, not an .msu file`);
+      const result = record(
+        INSTALL_HOTFIX.name,
+        await invoke(remote, INSTALL_HOTFIX, { kb, msuPath }, `${title}: wusa`),
+      );
       const outcome = wusaOutcome(desired, num(INSTALL_HOTFIX.name, result, 'exitCode'));
       if (outcome instanceof Error) throw stepFailure(title, outcome.message);
       return outcome;
     },
-    outputs: (_d: Readonly<HotfixDesired>, a: HotfixActual | null): HotfixOutputs => ({ rebootRequired: !a?.installed && pendingReboot(a?.wusaExitCode ?? null) }),
+    outputs: (_d: Readonly<HotfixDesired>, a: HotfixActual | null): HotfixOutputs => ({
+      rebootRequired: !a?.installed && pendingReboot(a?.wusaExitCode ?? null),
+    }),
   });
 }

@@ -4,25 +4,103 @@
 export { autoUpdate, type AutoUpdateActual, type AutoUpdateDesired, type AutoUpdateOptions } from './auto-update.js';
 export { dnsClient, type DnsClientActual, type DnsClientDesired, type DnsClientOptions } from './dns-client.js';
 export { dockerDaemonConfig, DAEMON_JSON, type DockerDaemonConfigOptions } from './docker-daemon-config.js';
-export { dockerEngine, type DockerEngineActual, type DockerEngineDesired, type DockerEngineOptions, type DockerEngineOutputs } from './docker-engine.js';
-export { dockerImage, type DockerImageActual, type DockerImageDesired, type DockerImageOptions, type DockerImageOutputs } from './docker-image.js';
+export {
+  dockerEngine,
+  type DockerEngineActual,
+  type DockerEngineDesired,
+  type DockerEngineOptions,
+  type DockerEngineOutputs,
+} from './docker-engine.js';
+export {
+  dockerImage,
+  type DockerImageActual,
+  type DockerImageDesired,
+  type DockerImageOptions,
+  type DockerImageOutputs,
+} from './docker-image.js';
 export { engineVersion, parseDockerVersion, type DockerVersion } from './docker-version.js';
-export { fileContent, type FileContentActual, type FileContentDesired, type FileContentOptions, type FileContentOutputs } from './file-content.js';
-export { firewallRule, type FirewallRuleActual, type FirewallRuleDesired, type FirewallRuleOptions } from './firewall-rule.js';
+export {
+  fileContent,
+  type FileContentActual,
+  type FileContentDesired,
+  type FileContentOptions,
+  type FileContentOutputs,
+} from './file-content.js';
+export {
+  firewallRule,
+  type FirewallRuleActual,
+  type FirewallRuleDesired,
+  type FirewallRuleOptions,
+} from './firewall-rule.js';
 export { hnsEndpointsFromList, parseFormatList, type HnsEndpointListed } from './format-list.js';
-export { hnsHostEndpoint, type HnsHostEndpointActual, type HnsHostEndpointDesired, type HnsHostEndpointOptions, type HnsHostEndpointOutputs } from './hns-host-endpoint.js';
-export { hnsNetwork, type HnsNetworkActual, type HnsNetworkDesired, type HnsNetworkOptions, type HnsNetworkOutputs } from './hns-network.js';
+export {
+  hnsHostEndpoint,
+  type HnsHostEndpointActual,
+  type HnsHostEndpointDesired,
+  type HnsHostEndpointOptions,
+  type HnsHostEndpointOutputs,
+} from './hns-host-endpoint.js';
+export {
+  hnsNetwork,
+  type HnsNetworkActual,
+  type HnsNetworkDesired,
+  type HnsNetworkOptions,
+  type HnsNetworkOutputs,
+} from './hns-network.js';
 export { parseHnsdiagLoadBalancers, type HnsLoadBalancer } from './hnsdiag-output.js';
 export { hotfix, type HotfixActual, type HotfixDesired, type HotfixOptions, type HotfixOutputs } from './hotfix.js';
-export { netAdapters, type NetAdapterSpec, type NetAdaptersActual, type NetAdaptersDesired, type NetAdaptersOptions } from './net-adapters.js';
-export { networkCleanup, type NetworkCleanupActual, type NetworkCleanupDesired, type NetworkCleanupOptions, type NetworkCleanupOutputs } from './network-cleanup.js';
-export { nssmService, type NssmServiceActual, type NssmServiceDesired, type NssmServiceOptions } from './nssm-service.js';
+export {
+  netAdapters,
+  type NetAdapterSpec,
+  type NetAdaptersActual,
+  type NetAdaptersDesired,
+  type NetAdaptersOptions,
+} from './net-adapters.js';
+export {
+  networkCleanup,
+  type NetworkCleanupActual,
+  type NetworkCleanupDesired,
+  type NetworkCleanupOptions,
+  type NetworkCleanupOutputs,
+} from './network-cleanup.js';
+export {
+  nssmService,
+  type NssmServiceActual,
+  type NssmServiceDesired,
+  type NssmServiceOptions,
+} from './nssm-service.js';
 export { parseNssmGet, parseNssmList } from './nssm-output.js';
 export { osBuild, type OsBuildDesired, type OsBuildOptions, type OsBuildOutputs, type OsInfo } from './os-build.js';
 export { reboot, type RebootDesired, type RebootOptions, type RebootOutputs } from './reboot.js';
-export { registryValue, type RegistryValueActual, type RegistryValueDesired, type RegistryValueOptions } from './registry-value.js';
+export {
+  registryValue,
+  type RegistryValueActual,
+  type RegistryValueDesired,
+  type RegistryValueOptions,
+} from './registry-value.js';
 export { parseScQc, parseScQueryex, type ScQc, type ScQueryex } from './sc-output.js';
-export { ntpServers, timeZone, type NtpActual, type NtpServersDesired, type NtpServersOptions, type TimeZoneDesired, type TimeZoneOptions } from './time-settings.js';
-export { windowsCapability, windowsFeature, type ComponentActual, type ComponentDesired, type ComponentOptions, type ComponentOutputs } from './windows-feature.js';
-export { windowsService, type WindowsServiceActual, type WindowsServiceDesired, type WindowsServiceOptions, type WindowsServiceOutputs } from './windows-service.js';
+export {
+  ntpServers,
+  timeZone,
+  type NtpActual,
+  type NtpServersDesired,
+  type NtpServersOptions,
+  type TimeZoneDesired,
+  type TimeZoneOptions,
+} from './time-settings.js';
+export {
+  windowsCapability,
+  windowsFeature,
+  type ComponentActual,
+  type ComponentDesired,
+  type ComponentOptions,
+  type ComponentOutputs,
+} from './windows-feature.js';
+export {
+  windowsService,
+  type WindowsServiceActual,
+  type WindowsServiceDesired,
+  type WindowsServiceOptions,
+  type WindowsServiceOutputs,
+} from './windows-service.js';
 export { PLAY_FUNCTIONS } from './functions.js';

@@ -15,49 +15,68 @@ import { GET_NETWORK_CLEANUP, INVOKE_NETWORK_CLEANUP } from './ps-network.js';
 import { oneLine } from './win-options.js';
 
 export type NetworkCleanupOptions = { token: string; removeHnsNetworks?: boolean; removeGhostAdapters?: boolean };
-export interface NetworkCleanupDesired { readonly token: string; readonly removeHnsNetworks: boolean; readonly removeGhostAdapters: boolean }
+export interface NetworkCleanupDesired {
+  readonly token: string;
+  readonly removeHnsNetworks: boolean;
+  readonly removeGhostAdapters: boolean;
+}
 export interface NetworkCleanupActual {
   readonly token: string | null;
   readonly rebootPending: boolean;
   readonly hnsNetworks: readonly string[];
   readonly ghostAdapters: readonly { instanceId: string; friendlyName: string }[];
 }
-export interface NetworkCleanupOutputs { rebootRequired: boolean }
+export interface NetworkCleanupOutputs {
+  rebootRequired: boolean;
+}
 
 const KIND = 'windows.networkCleanup';
 
 export function diffNetworkCleanup(d: Readonly<NetworkCleanupDesired>, a: NetworkCleanupActual | null): Change {
   if (a?.token === d.token) return NOOP;
-  const networks = d.removeHnsNetworks ? a?.hnsNetworks ?? [] : [];
-  const ghosts = d.removeGhostAdapters ? (a?.ghostAdapters ?? []).map((g) => `${g.friendlyName} (${g.instanceId})`) : [];
+  const networks = d.removeHnsNetworks ? (a?.hnsNetworks ?? []) : [];
+  const ghosts = d.removeGhostAdapters
+    ? (a?.ghostAdapters ?? []).map((g) => `${g.friendlyName} (${g.instanceId})`)
+    : [];
   return {
     action: 'run',
     fields: ['token'],
     before: { token: a?.token ?? null, hnsNetworks: networks, ghostAdapters: ghosts },
     after: { token: d.token },
-    warnings: [`destructive: removes ${networks.length} HNS network(s)${networks.length ? ` (${networks.join(', ')})` : ''} and ${ghosts.length} ghost adapter(s); the node must reboot after`],
+    warnings: [
+      `destructive: removes ${networks.length} HNS network(s)${networks.length ? ` (${networks.join(', ')})` : ''} and ${ghosts.length} ghost adapter(s); the node must reboot after`,
+    ],
   };
 }
 
 function readActual(value: unknown): NetworkCleanupActual {
-  const fn = GET_NETWORK_CLEANUP.name, o = record(fn, value);
+  const fn = GET_NETWORK_CLEANUP.name,
+    o = record(fn, value);
   return {
     token: strOrNull(fn, o, 'token'),
     rebootPending: bool(fn, o, 'rebootPending'),
     hnsNetworks: strings(fn, o, 'hnsNetworks'),
-    ghostAdapters: records(fn, o, 'ghostAdapters').map((g) => ({ instanceId: str(fn, g, 'instanceId'), friendlyName: str(fn, g, 'friendlyName') })),
+    ghostAdapters: records(fn, o, 'ghostAdapters').map((g) => ({
+      instanceId: str(fn, g, 'instanceId'),
+      friendlyName: str(fn, g, 'friendlyName'),
+    })),
   };
 }
 
-export function networkCleanup(options: NetworkCleanupOptions): Step<NetworkCleanupDesired, NetworkCleanupActual, NetworkCleanupOutputs> {
+export function networkCleanup(
+  options: NetworkCleanupOptions,
+): Step<NetworkCleanupDesired, NetworkCleanupActual, NetworkCleanupOutputs> {
   const r: OptionReader = new OptionReader(KIND, options as Options);
   r.only(['token', 'removeHnsNetworks', 'removeGhostAdapters']);
   const token = oneLine(r, 'token')!;
   if (token.length > 200) r.fail('token', 'must be at most 200 characters (it is recorded in the registry)');
   const desired: NetworkCleanupDesired = Object.freeze({
-    token, removeHnsNetworks: r.boolean('removeHnsNetworks', true), removeGhostAdapters: r.boolean('removeGhostAdapters', true),
+    token,
+    removeHnsNetworks: r.boolean('removeHnsNetworks', true),
+    removeGhostAdapters: r.boolean('removeGhostAdapters', true),
   });
-  if (!desired.removeHnsNetworks && !desired.removeGhostAdapters) r.fail('removeHnsNetworks', 'and removeGhostAdapters are both false: there is nothing to clean up');
+  if (!desired.removeHnsNetworks && !desired.removeGhostAdapters)
+    r.fail('removeHnsNetworks', 'and removeGhostAdapters are both false: there is nothing to clean up');
   const title = `network clean-up ${JSON.stringify(token)}`;
   return Object.freeze({
     kind: KIND,
@@ -69,6 +88,8 @@ export function networkCleanup(options: NetworkCleanupOptions): Step<NetworkClea
       if (change.fields.length === 0) return;
       await invoke(remote, INVOKE_NETWORK_CLEANUP, { ...desired }, title);
     },
-    outputs: (_d: Readonly<NetworkCleanupDesired>, a: NetworkCleanupActual | null): NetworkCleanupOutputs => ({ rebootRequired: a?.rebootPending ?? false }),
+    outputs: (_d: Readonly<NetworkCleanupDesired>, a: NetworkCleanupActual | null): NetworkCleanupOutputs => ({
+      rebootRequired: a?.rebootPending ?? false,
+    }),
   });
 }

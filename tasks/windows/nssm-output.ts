@@ -7,10 +7,17 @@
 /** The value as nssm printed it, NULs, BOM and the final line end removed. */
 export function parseNssmGet(raw: string): string {
   // The byte-order mark, decoded right (U+FEFF), as Latin-1 (ÿþ) or as invalid UTF-8 (two U+FFFD).
-  return raw.replace(/\0/g, '').replace(/^(?:\uFEFF|\u00FF\u00FE|\uFFFD\uFFFD)/, '').replace(/(?:\r?\n)+$/, '').replace(/\r\n/g, '\n');
+  return raw
+    .replace(/\0/g, '')
+    .replace(/^(?:\uFEFF|\u00FF\u00FE|\uFFFD\uFFFD)/, '')
+    .replace(/(?:\r?\n)+$/, '')
+    .replace(/\r\n/g, '\n');
 }
 
 /** A multi-line parameter (DependOnService): one entry per non-empty line. */
 export function parseNssmList(raw: string): string[] {
-  return parseNssmGet(raw).split('\n').map((l) => l.trim()).filter(Boolean);
+  return parseNssmGet(raw)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 }

@@ -47,9 +47,12 @@ type Field = (typeof FIELDS)[number];
 
 function differs(f: Field, d: NssmServiceDesired, a: NssmServiceActual): boolean {
   switch (f) {
-    case 'application': return d.application.toLowerCase() !== a.application.toLowerCase();
-    case 'appParameters': return d.appParameters !== a.appParameters;
-    case 'appDirectory': return d.appDirectory!.toLowerCase() !== a.appDirectory.toLowerCase();
+    case 'application':
+      return d.application.toLowerCase() !== a.application.toLowerCase();
+    case 'appParameters':
+      return d.appParameters !== a.appParameters;
+    case 'appDirectory':
+      return d.appDirectory!.toLowerCase() !== a.appDirectory.toLowerCase();
     case 'dependOnService': {
       const norm = (x: readonly string[]) => [...new Set(x.map((s) => s.toLowerCase()))].sort().join('/');
       return norm(d.dependOnService!) !== norm(a.dependOnService);
@@ -73,7 +76,8 @@ export function diffNssmService(d: Readonly<NssmServiceDesired>, a: NssmServiceA
 
 function readActual(value: unknown): NssmServiceActual | null {
   if (value === null) return null;
-  const fn = GET_NSSM_SERVICE.name, o = record(fn, value);
+  const fn = GET_NSSM_SERVICE.name,
+    o = record(fn, value);
   return {
     application: parseNssmGet(str(fn, o, 'Application')),
     appParameters: parseNssmGet(str(fn, o, 'AppParameters')),
@@ -95,7 +99,11 @@ export function nssmService(options: NssmServiceOptions): Step<NssmServiceDesire
     return v;
   });
   const desired: NssmServiceDesired = Object.freeze({
-    name, application, appParameters, appDirectory, dependOnService: dependOnService && Object.freeze(dependOnService),
+    name,
+    application,
+    appParameters,
+    appDirectory,
+    dependOnService: dependOnService && Object.freeze(dependOnService),
   });
   const title = `nssm service ${name}`;
 

@@ -32,7 +32,8 @@ export interface OsBuildOutputs {
 const KIND = 'windows.osBuild';
 
 export function readOsInfo(value: unknown): OsInfo {
-  const fn = GET_OS_INFO.name, o = record(fn, value);
+  const fn = GET_OS_INFO.name,
+    o = record(fn, value);
   return {
     caption: str(fn, o, 'caption'),
     version: str(fn, o, 'version'),
@@ -46,9 +47,18 @@ export function readOsInfo(value: unknown): OsInfo {
 export function diffOsBuild(d: Readonly<OsBuildDesired>, a: OsInfo | null): Change {
   if (a === null) throw new Error('an OS probe always reports a state');
   const fields: string[] = [];
-  const before: Fields = {}, after: Fields = {};
-  if (a.version !== d.version) { fields.push('version'); before.version = a.version; after.version = d.version; }
-  if (a.revision !== d.revision) { fields.push('revision'); before.revision = a.revision; after.revision = d.revision; }
+  const before: Fields = {},
+    after: Fields = {};
+  if (a.version !== d.version) {
+    fields.push('version');
+    before.version = a.version;
+    after.version = d.version;
+  }
+  if (a.revision !== d.revision) {
+    fields.push('revision');
+    before.revision = a.revision;
+    after.revision = d.revision;
+  }
   const warnings = a.pendingReboot ? ['a reboot is pending on this host: the build may change when it reboots'] : [];
   if (fields.length === 0) return warnings.length ? { ...NOOP, warnings } : NOOP;
   return { action: 'update', fields, before, after, ...(warnings.length ? { warnings } : {}) };
@@ -58,7 +68,8 @@ export function osBuild(options: OsBuildOptions): Step<OsBuildDesired, OsInfo, O
   const r: OptionReader = new OptionReader(KIND, options as Options);
   r.only(['version', 'revision']);
   const version = r.nonEmpty('version');
-  if (!/^[0-9]+\.[0-9]+\.[0-9]+$/.test(version)) r.fail('version', `must be major.minor.build such as 10.0.17763, got ${JSON.stringify(version)}`);
+  if (!/^[0-9]+\.[0-9]+\.[0-9]+$/.test(version))
+    r.fail('version', `must be major.minor.build such as 10.0.17763, got ${JSON.stringify(version)}`);
   const revision = r.integer('revision', { min: 0 });
   const desired: OsBuildDesired = Object.freeze({ version, revision });
   const title = `OS build ${version}.${revision}`;
@@ -76,6 +87,8 @@ export function osBuild(options: OsBuildOptions): Step<OsBuildDesired, OsInfo, O
         : `This step only checks the build: install the hotfix of build ${version}.${revision} (a hotfix task) and reboot.`;
       throw stepFailure(title, `the host runs ${running}, not ${version}.${revision}. ${why}`);
     },
-    outputs: (_d: Readonly<OsBuildDesired>, a: OsInfo | null): OsBuildOutputs => ({ build: a ? `${a.version}.${a.revision}` : '' }),
+    outputs: (_d: Readonly<OsBuildDesired>, a: OsInfo | null): OsBuildOutputs => ({
+      build: a ? `${a.version}.${a.revision}` : '',
+    }),
   });
 }

@@ -17,7 +17,9 @@ const FIND_DOCKER = String.raw`
 `;
 
 /** stdout then stderr of `docker version` (the client part prints even when the daemon is down). */
-export const GET_DOCKER_ENGINE = playFunction('Get-PlayDockerEngine', String.raw`
+export const GET_DOCKER_ENGINE = playFunction(
+  'Get-PlayDockerEngine',
+  String.raw`
 ${INVOKE_NATIVE}${FIND_DOCKER}
   $service = Get-Service -Name docker -ErrorAction SilentlyContinue
   $exe = Find-DockerExe
@@ -28,9 +30,12 @@ ${INVOKE_NATIVE}${FIND_DOCKER}
     if ($r.Err) { $text = $text + [System.Environment]::NewLine + $r.Err }
   }
   [ordered]@{ dockerVersion = $text; serviceExists = ($null -ne $service) }
-`);
+`,
+);
 
-export const INSTALL_DOCKER_ENGINE = playFunction('Install-PlayDockerEngine', String.raw`
+export const INSTALL_DOCKER_ENGINE = playFunction(
+  'Install-PlayDockerEngine',
+  String.raw`
   [System.Net.ServicePointManager]::SecurityProtocol = [System.Net.ServicePointManager]::SecurityProtocol -bor [System.Net.SecurityProtocolType]::Tls12
   if ($null -eq (Get-PackageProvider -ListAvailable -Name NuGet -ErrorAction SilentlyContinue)) {
     Install-PackageProvider -Name NuGet -MinimumVersion 2.8.5.201 -Force | Out-Null
@@ -45,14 +50,17 @@ export const INSTALL_DOCKER_ENGINE = playFunction('Install-PlayDockerEngine', St
   $restart = ($null -ne $containers -and [string]$containers.InstallState -eq 'InstallPending')
   if (-not $restart) { Start-Service -Name docker }
   [ordered]@{ restartNeeded = $restart }
-`);
+`,
+);
 
 /**
  * `docker image inspect`: exit 0 is the image; "No such image" is absent with the daemon up; the
  * daemon not answering (docs/field-notes.md#d-docker-install-and-docker-version: "error during connect") is absent with daemonRunning false, so a
  * plan can say why; any other failure throws.
  */
-export const GET_DOCKER_IMAGE = playFunction('Get-PlayDockerImage', String.raw`
+export const GET_DOCKER_IMAGE = playFunction(
+  'Get-PlayDockerImage',
+  String.raw`
 ${INVOKE_NATIVE}${FIND_DOCKER}
   $reference = [string]$a.reference
   $exe = Find-DockerExe
@@ -68,10 +76,13 @@ ${INVOKE_NATIVE}${FIND_DOCKER}
   $tags = @()
   if ($null -ne $info.RepoTags) { $tags = @($info.RepoTags | ForEach-Object { [string]$_ }) }
   [ordered]@{ daemonRunning = $true; image = [ordered]@{ id = [string]$info.Id; repoTags = $tags } }
-`);
+`,
+);
 
 /** `docker pull`; its stderr is the error (docker's own words: registry, manifest, daemon). Then the image's id. */
-export const INVOKE_DOCKER_PULL = playFunction('Invoke-PlayDockerPull', String.raw`
+export const INVOKE_DOCKER_PULL = playFunction(
+  'Invoke-PlayDockerPull',
+  String.raw`
 ${INVOKE_NATIVE}${FIND_DOCKER}
   $reference = [string]$a.reference
   $exe = Find-DockerExe
@@ -85,4 +96,5 @@ ${INVOKE_NATIVE}${FIND_DOCKER}
   $id = Invoke-Native -FilePath $exe -ArgumentList @('image', 'inspect', '--format', '{{.Id}}', $reference)
   if ($id.Code -ne 0) { throw ('docker image inspect {0} failed after the pull (exit {1}): {2}' -f $reference, $id.Code, (Get-NativeText $id)) }
   [ordered]@{ id = $id.Out.Trim() }
-`);
+`,
+);

@@ -5,7 +5,9 @@
 // (Get-ItemProperty cannot tell String from ExpandString and returns DWords as signed numbers).
 import { playFunction } from './calls.js';
 
-export const GET_FILE = playFunction('Get-PlayFile', String.raw`
+export const GET_FILE = playFunction(
+  'Get-PlayFile',
+  String.raw`
   $item = Get-Item -LiteralPath $a.path -Force -ErrorAction SilentlyContinue
   if ($null -eq $item) { return $null }
   if ($item.PSIsContainer) { throw ('{0} is a directory, not a file' -f $a.path) }
@@ -13,9 +15,12 @@ export const GET_FILE = playFunction('Get-PlayFile', String.raw`
   $content = $null
   if ($item.Length -le [int64]$a.maxBytes) { $content = [System.Convert]::ToBase64String([System.IO.File]::ReadAllBytes($item.FullName)) }
   [ordered]@{ sha256 = $hash; size = [int64]$item.Length; contentBase64 = $content }
-`);
+`,
+);
 
-export const SET_FILE = playFunction('Set-PlayFile', String.raw`
+export const SET_FILE = playFunction(
+  'Set-PlayFile',
+  String.raw`
   $path = [string]$a.path
   $current = $null
   if (Test-Path -LiteralPath $path -PathType Leaf) {
@@ -47,7 +52,8 @@ export const SET_FILE = playFunction('Set-PlayFile', String.raw`
     throw
   }
   [ordered]@{ sha256 = (Get-FileHash -LiteralPath $path -Algorithm SHA256).Hash.ToLowerInvariant() }
-`);
+`,
+);
 
 /** Nested helpers: a registry path (HKLM:\..., HKCU:\..., HKCR:\..., HKU:\...) opened on the 64-bit view. */
 const OPEN_KEY = String.raw`
@@ -67,7 +73,9 @@ const OPEN_KEY = String.raw`
   }
 `;
 
-export const GET_REGISTRY_VALUE = playFunction('Get-PlayRegistryValue', String.raw`
+export const GET_REGISTRY_VALUE = playFunction(
+  'Get-PlayRegistryValue',
+  String.raw`
 ${OPEN_KEY}
   $key = Open-RegistryKey ([string]$a.path) $false
   if ($null -eq $key) { return $null }
@@ -87,9 +95,12 @@ ${OPEN_KEY}
   } finally {
     $key.Close()
   }
-`);
+`,
+);
 
-export const SET_REGISTRY_VALUE = playFunction('Set-PlayRegistryValue', String.raw`
+export const SET_REGISTRY_VALUE = playFunction(
+  'Set-PlayRegistryValue',
+  String.raw`
 ${OPEN_KEY}
   $key = Open-RegistryKey ([string]$a.path) $true
   try {
@@ -113,4 +124,5 @@ ${OPEN_KEY}
     $key.Close()
   }
   [ordered]@{}
-`);
+`,
+);

@@ -39,7 +39,9 @@ export const INVOKE_HNS = String.raw`
   }
 `;
 
-export const GET_HNS_NETWORK = playFunction('Get-PlayHnsNetwork', String.raw`
+export const GET_HNS_NETWORK = playFunction(
+  'Get-PlayHnsNetwork',
+  String.raw`
 ${INVOKE_HNS}
   $network = Find-HnsNetwork ([string]$a.name)
   if ($null -eq $network) { return $null }
@@ -52,10 +54,13 @@ ${INVOKE_HNS}
     gateway = [string]$subnet.GatewayAddress
     adapterName = [string]$network.NetworkAdapterName
   }
-`);
+`,
+);
 
 /** Creating an L2Bridge network moves the adapter's configuration to a vNIC: the NIC blinks (docs/domain.md#step-8-hns-network). */
-export const NEW_HNS_NETWORK = playFunction('New-PlayHnsNetwork', String.raw`
+export const NEW_HNS_NETWORK = playFunction(
+  'New-PlayHnsNetwork',
+  String.raw`
 ${INVOKE_HNS}
   $subnet = [ordered]@{ AddressPrefix = [string]$a.addressPrefix; GatewayAddress = [string]$a.gateway }
   $body = [ordered]@{
@@ -66,16 +71,22 @@ ${INVOKE_HNS}
   }
   $network = Invoke-Hns 'POST' '/networks' (ConvertTo-Json -InputObject $body -Depth 5 -Compress)
   [ordered]@{ id = [string]$network.ID }
-`);
+`,
+);
 
-export const REMOVE_HNS_NETWORK = playFunction('Remove-PlayHnsNetwork', String.raw`
+export const REMOVE_HNS_NETWORK = playFunction(
+  'Remove-PlayHnsNetwork',
+  String.raw`
 ${INVOKE_HNS}
   $network = Find-HnsNetwork ([string]$a.name)
   if ($null -ne $network) { $null = Invoke-Hns 'DELETE' ('/networks/{0}' -f $network.ID) '' }
   [ordered]@{}
-`);
+`,
+);
 
-export const GET_HNS_ENDPOINT = playFunction('Get-PlayHnsEndpoint', String.raw`
+export const GET_HNS_ENDPOINT = playFunction(
+  'Get-PlayHnsEndpoint',
+  String.raw`
 ${INVOKE_HNS}
   $endpoint = Find-HnsEndpoint ([string]$a.name)
   if ($null -eq $endpoint) { return $null }
@@ -91,9 +102,12 @@ ${INVOKE_HNS}
     compartmentId = $compartment
     forwarding = ($null -ne $nic -and [string]$nic.Forwarding -eq 'Enabled')
   }
-`);
+`,
+);
 
-export const NEW_HNS_ENDPOINT = playFunction('New-PlayHnsEndpoint', String.raw`
+export const NEW_HNS_ENDPOINT = playFunction(
+  'New-PlayHnsEndpoint',
+  String.raw`
 ${INVOKE_HNS}
   $network = Find-HnsNetwork ([string]$a.networkName)
   if ($null -eq $network) { throw ('there is no HNS network named {0}' -f $a.networkName) }
@@ -106,9 +120,12 @@ ${INVOKE_HNS}
   }
   $endpoint = Invoke-Hns 'POST' '/endpoints' (ConvertTo-Json -InputObject $body -Depth 5 -Compress)
   [ordered]@{ id = [string]$endpoint.ID }
-`);
+`,
+);
 
-export const REMOVE_HNS_ENDPOINT = playFunction('Remove-PlayHnsEndpoint', String.raw`
+export const REMOVE_HNS_ENDPOINT = playFunction(
+  'Remove-PlayHnsEndpoint',
+  String.raw`
 ${INVOKE_HNS}
   $endpoint = Find-HnsEndpoint ([string]$a.name)
   if ($null -ne $endpoint) {
@@ -119,10 +136,13 @@ ${INVOKE_HNS}
     $null = Invoke-Hns 'DELETE' ('/endpoints/{0}' -f $endpoint.ID) ''
   }
   [ordered]@{}
-`);
+`,
+);
 
 /** Attach-HnsHostEndpoint (unless the vNIC is already there), then netsh int ipv4 set int "vEthernet (<name>)" for=en|dis. */
-export const SET_HNS_ENDPOINT_HOST = playFunction('Set-PlayHnsEndpointHost', String.raw`
+export const SET_HNS_ENDPOINT_HOST = playFunction(
+  'Set-PlayHnsEndpointHost',
+  String.raw`
 ${INVOKE_NATIVE}${INVOKE_HNS}
   $name = [string]$a.name
   $endpoint = Find-HnsEndpoint $name
@@ -145,4 +165,5 @@ ${INVOKE_NATIVE}${INVOKE_HNS}
   $r = Invoke-Native -FilePath $netsh -ArgumentList @('int', 'ipv4', 'set', 'int', $alias, ('for=' + $forwarding))
   if ($r.Code -ne 0) { throw ('netsh int ipv4 set int "{0}" for={1} failed (exit {2}): {3}' -f $alias, $forwarding, $r.Code, (Get-NativeText $r)) }
   [ordered]@{}
-`);
+`,
+);

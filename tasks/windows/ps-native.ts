@@ -126,11 +126,17 @@ export function parseWindowsCommandLine(line: string): string[] {
       if (!quoted && (ch === ' ' || ch === '\t')) break;
       if (ch === '\\') {
         let n = 0;
-        while (line[i] === '\\') { n++; i++; }
+        while (line[i] === '\\') {
+          n++;
+          i++;
+        }
         if (line[i] === '"') {
           arg += '\\'.repeat(Math.floor(n / 2));
           if (n % 2 === 1) arg += '"';
-          else if (quoted && line[i + 1] === '"') { arg += '"'; i++; } // "" inside quotes: a literal quote
+          else if (quoted && line[i + 1] === '"') {
+            arg += '"';
+            i++;
+          } // "" inside quotes: a literal quote
           else quoted = !quoted;
         } else {
           arg += '\\'.repeat(n);
@@ -139,7 +145,10 @@ export function parseWindowsCommandLine(line: string): string[] {
         continue;
       }
       if (ch === '"') {
-        if (quoted && line[i + 1] === '"') { arg += '"'; i++; } else quoted = !quoted;
+        if (quoted && line[i + 1] === '"') {
+          arg += '"';
+          i++;
+        } else quoted = !quoted;
         continue;
       }
       arg += ch;

@@ -24,7 +24,9 @@ const FIND_NIC = String.raw`
   }
 `;
 
-export const GET_NET_ADAPTERS = playFunction('Get-PlayNetAdapters', String.raw`
+export const GET_NET_ADAPTERS = playFunction(
+  'Get-PlayNetAdapters',
+  String.raw`
 ${FIND_NIC}
   $found = @()
   foreach ($mac in @($a.macAddresses)) {
@@ -48,10 +50,13 @@ ${FIND_NIC}
     }
   }
   [ordered]@{ adapters = @($found) }
-`);
+`,
+);
 
 /** DNS servers, then addresses (new ones added before old ones go), the default route, the name last. */
-export const SET_NET_ADAPTER = playFunction('Set-PlayNetAdapter', String.raw`
+export const SET_NET_ADAPTER = playFunction(
+  'Set-PlayNetAdapter',
+  String.raw`
 ${FIND_NIC}
   $f = Find-PlayNic ([string]$a.macAddress)
   if ($null -eq $f) { throw ('there is no physical network adapter with MAC address {0}' -f $a.macAddress) }
@@ -81,11 +86,14 @@ ${FIND_NIC}
     Rename-NetAdapter -Name $f.Nic.Name -NewName ([string]$a.newName)
   }
   [ordered]@{}
-`);
+`,
+);
 
 const TCPIP_KEY = String.raw`'HKLM:\SYSTEM\CurrentControlSet\Services\Tcpip\Parameters'`;
 
-export const GET_DNS_CLIENT = playFunction('Get-PlayDnsClient', String.raw`
+export const GET_DNS_CLIENT = playFunction(
+  'Get-PlayDnsClient',
+  String.raw`
   $p = Get-ItemProperty -LiteralPath ${TCPIP_KEY} -ErrorAction SilentlyContinue
   $domain = $null
   if ($null -ne $p -and $null -ne $p.PSObject.Properties['NV Domain']) { $domain = [string]$p.PSObject.Properties['NV Domain'].Value }
@@ -93,20 +101,26 @@ export const GET_DNS_CLIENT = playFunction('Get-PlayDnsClient', String.raw`
     primaryDomain = $domain
     suffixSearchList = @((Get-DnsClientGlobalSetting).SuffixSearchList | ForEach-Object { [string]$_ })
   }
-`);
+`,
+);
 
-export const SET_DNS_CLIENT = playFunction('Set-PlayDnsClient', String.raw`
+export const SET_DNS_CLIENT = playFunction(
+  'Set-PlayDnsClient',
+  String.raw`
   if ($null -ne $a.primaryDomain) { Set-ItemProperty -LiteralPath ${TCPIP_KEY} -Name 'NV Domain' -Value ([string]$a.primaryDomain) }
   if ($null -ne $a.suffixSearchList) { Set-DnsClientGlobalSetting -SuffixSearchList @($a.suffixSearchList | ForEach-Object { [string]$_ }) }
   [ordered]@{}
-`);
+`,
+);
 
 const CLEANUP_KEY = String.raw`'HKLM:\SOFTWARE\Play\NetworkCleanup'`;
 /** The boot a clean-up ran in: until the node boots again, its reboot is still owed. */
 const BOOT_TIME = String.raw`((Get-CimInstance -ClassName Win32_OperatingSystem).LastBootUpTime.ToUniversalTime().ToString('o'))`;
 const GHOSTS = String.raw`@(Get-PnpDevice -Class Net -ErrorAction SilentlyContinue | Where-Object { [string]$_.Status -eq 'Error' })`;
 
-export const GET_NETWORK_CLEANUP = playFunction('Get-PlayNetworkCleanup', String.raw`
+export const GET_NETWORK_CLEANUP = playFunction(
+  'Get-PlayNetworkCleanup',
+  String.raw`
 ${INVOKE_HNS}
   $token = $null
   $p = Get-ItemProperty -LiteralPath ${CLEANUP_KEY} -ErrorAction SilentlyContinue
@@ -121,13 +135,16 @@ ${INVOKE_HNS}
     hnsNetworks = @(@(Invoke-Hns 'GET' '/networks' '') | Where-Object { $null -ne $_ } | ForEach-Object { [string]$_.Name })
     ghostAdapters = @(${GHOSTS} | ForEach-Object { [ordered]@{ instanceId = [string]$_.InstanceId; friendlyName = [string]$_.FriendlyName } })
   }
-`);
+`,
+);
 
 /**
  * netcfg -d is left out on purpose: it clears every adapter's IP configuration at the next boot,
  * including the one this SSH session uses (docs/field-notes.md#a-network-clean-up-and-nics: "needs a console login to reconfigure").
  */
-export const INVOKE_NETWORK_CLEANUP = playFunction('Invoke-PlayNetworkCleanup', String.raw`
+export const INVOKE_NETWORK_CLEANUP = playFunction(
+  'Invoke-PlayNetworkCleanup',
+  String.raw`
 ${INVOKE_HNS}
   $networks = @()
   if ($a.removeHnsNetworks) {
@@ -153,4 +170,5 @@ ${INVOKE_HNS}
   Set-ItemProperty -LiteralPath ${CLEANUP_KEY} -Name 'Token' -Value ([string]$a.token)
   Set-ItemProperty -LiteralPath ${CLEANUP_KEY} -Name 'BootTime' -Value ${BOOT_TIME}
   [ordered]@{ removedNetworks = @($networks); removedAdapters = @($adapters) }
-`);
+`,
+);

@@ -10,7 +10,9 @@ import { INVOKE_NATIVE } from './ps-native.js';
  * Windows Update's RebootRequired key. PendingFileRenameOperations is not counted: too many
  * programs leave it set for a reboot that nothing needs.
  */
-export const GET_OS_INFO = playFunction('Get-PlayOsInfo', String.raw`
+export const GET_OS_INFO = playFunction(
+  'Get-PlayOsInfo',
+  String.raw`
   $os = Get-CimInstance -ClassName Win32_OperatingSystem
   $cv = Get-ItemProperty -LiteralPath 'HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion'
   $cbs = Test-Path -LiteralPath 'HKLM:\SOFTWARE\Microsoft\Windows\CurrentVersion\Component Based Servicing\RebootPending'
@@ -23,10 +25,13 @@ export const GET_OS_INFO = playFunction('Get-PlayOsInfo', String.raw`
     lastBootUpTime = $os.LastBootUpTime.ToUniversalTime().ToString('o')
     pendingReboot = ($cbs -or $wu)
   }
-`);
+`,
+);
 
 /** shutdown.exe /r /t N; exit 1190 (a shutdown is already scheduled) counts as scheduled. */
-export const RESTART_COMPUTER = playFunction('Restart-PlayComputer', String.raw`
+export const RESTART_COMPUTER = playFunction(
+  'Restart-PlayComputer',
+  String.raw`
 ${INVOKE_NATIVE}
   $shutdown = Join-Path $env:SystemRoot 'System32\shutdown.exe'
   $delay = [string][int]$a.delaySeconds
@@ -35,19 +40,25 @@ ${INVOKE_NATIVE}
     throw ('shutdown.exe /r failed (exit {0}): {1}' -f $r.Code, (Get-NativeText $r))
   }
   [ordered]@{ scheduled = $true }
-`);
+`,
+);
 
-export const TEST_PATH = playFunction('Test-PlayPath', String.raw`
+export const TEST_PATH = playFunction(
+  'Test-PlayPath',
+  String.raw`
   $item = Get-Item -LiteralPath $a.path -Force -ErrorAction SilentlyContinue
   if ($null -eq $item) {
     return [ordered]@{ exists = $false; isDirectory = $false }
   }
   [ordered]@{ exists = $true; isDirectory = [bool]$item.PSIsContainer }
-`);
+`,
+);
 
 const HOTFIX_RECORD = String.raw`'HKLM:\SOFTWARE\Play\Hotfixes'`;
 
-export const GET_HOTFIX = playFunction('Get-PlayHotfix', String.raw`
+export const GET_HOTFIX = playFunction(
+  'Get-PlayHotfix',
+  String.raw`
   $kb = [string]$a.kb
   $fix = @(Get-HotFix -ErrorAction SilentlyContinue | Where-Object { $_.HotFixID -eq $kb })
   $on = $null
@@ -64,10 +75,13 @@ export const GET_HOTFIX = playFunction('Get-PlayHotfix', String.raw`
   $msuPresent = $null
   if ($a.msuPath) { $msuPresent = Test-Path -LiteralPath ([string]$a.msuPath) -PathType Leaf }
   [ordered]@{ installed = ($fix.Count -gt 0); installedOn = $on; wusaExitCode = $recorded; msuPresent = $msuPresent }
-`);
+`,
+);
 
 /** The path is passed to wusa in double quotes (validated to hold none): Start-Process joins arguments with spaces. */
-export const INSTALL_HOTFIX = playFunction('Install-PlayHotfix', String.raw`
+export const INSTALL_HOTFIX = playFunction(
+  'Install-PlayHotfix',
+  String.raw`
   $msu = [string]$a.msuPath
   if (-not (Test-Path -LiteralPath $msu -PathType Leaf)) {
     throw ('the update package {0} does not exist on the host' -f $msu)
@@ -79,35 +93,48 @@ export const INSTALL_HOTFIX = playFunction('Install-PlayHotfix', String.raw`
   if (-not (Test-Path -LiteralPath $key)) { New-Item -Path $key -Force | Out-Null }
   New-ItemProperty -LiteralPath $key -Name ([string]$a.kb) -Value ([string]$code) -PropertyType String -Force | Out-Null
   [ordered]@{ exitCode = $code }
-`);
+`,
+);
 
 /** InstallState other than the contract's four (UninstallPending) reads as Available. */
-export const GET_WINDOWS_FEATURE = playFunction('Get-PlayWindowsFeature', String.raw`
+export const GET_WINDOWS_FEATURE = playFunction(
+  'Get-PlayWindowsFeature',
+  String.raw`
   $feature = Get-WindowsFeature -Name ([string]$a.name) -ErrorAction SilentlyContinue | Select-Object -First 1
   if ($null -eq $feature) { return $null }
   $state = [string]$feature.InstallState
   if (@('Installed', 'InstallPending', 'Removed') -notcontains $state) { $state = 'Available' }
   [ordered]@{ name = [string]$feature.Name; installState = $state }
-`);
+`,
+);
 
-export const INSTALL_WINDOWS_FEATURE = playFunction('Install-PlayWindowsFeature', String.raw`
+export const INSTALL_WINDOWS_FEATURE = playFunction(
+  'Install-PlayWindowsFeature',
+  String.raw`
   $result = Install-WindowsFeature -Name ([string]$a.name)
   if (-not $result.Success) {
     throw ('Install-WindowsFeature {0} did not succeed (exit code {1})' -f $a.name, [string]$result.ExitCode)
   }
   [ordered]@{ restartNeeded = ([string]$result.RestartNeeded -ne 'No') }
-`);
+`,
+);
 
 /** DISM states other than Installed and InstallPending (Staged, Removed, ...) read as NotPresent. */
-export const GET_WINDOWS_CAPABILITY = playFunction('Get-PlayWindowsCapability', String.raw`
+export const GET_WINDOWS_CAPABILITY = playFunction(
+  'Get-PlayWindowsCapability',
+  String.raw`
   $capability = Get-WindowsCapability -Online -Name ([string]$a.name) -ErrorAction SilentlyContinue | Select-Object -First 1
   if ($null -eq $capability -or -not $capability.Name) { return $null }
   $state = [string]$capability.State
   if ($state -ne 'Installed' -and $state -ne 'InstallPending') { $state = 'NotPresent' }
   [ordered]@{ name = [string]$capability.Name; state = $state }
-`);
+`,
+);
 
-export const ADD_WINDOWS_CAPABILITY = playFunction('Add-PlayWindowsCapability', String.raw`
+export const ADD_WINDOWS_CAPABILITY = playFunction(
+  'Add-PlayWindowsCapability',
+  String.raw`
   $result = Add-WindowsCapability -Online -Name ([string]$a.name)
   [ordered]@{ restartNeeded = [bool]$result.RestartNeeded }
-`);
+`,
+);

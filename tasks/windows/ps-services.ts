@@ -13,7 +13,9 @@ const SC = String.raw`
   $sc = Join-Path $env:SystemRoot 'System32\sc.exe'
 `;
 
-export const GET_SERVICE = playFunction('Get-PlayService', String.raw`
+export const GET_SERVICE = playFunction(
+  'Get-PlayService',
+  String.raw`
 ${INVOKE_NATIVE}${SC}
   $name = [string]$a.name
   $qc = Invoke-Native -FilePath $sc -ArgumentList @('qc', $name, '8192')
@@ -24,9 +26,12 @@ ${INVOKE_NATIVE}${SC}
   $service = Get-Service -Name $name
   $dependents = @($service.DependentServices | ForEach-Object { $_.Name })
   [ordered]@{ qc = $qc.Out; queryex = $query.Out; dependents = $dependents }
-`);
+`,
+);
 
-export const SET_SERVICE = playFunction('Set-PlayService', String.raw`
+export const SET_SERVICE = playFunction(
+  'Set-PlayService',
+  String.raw`
 ${INVOKE_NATIVE}${SC}
   $name = [string]$a.name
   $verb = 'config'
@@ -62,9 +67,12 @@ ${INVOKE_NATIVE}${SC}
     }
   }
   [ordered]@{}
-`);
+`,
+);
 
-export const SET_SERVICE_STATE = playFunction('Set-PlayServiceState', String.raw`
+export const SET_SERVICE_STATE = playFunction(
+  'Set-PlayServiceState',
+  String.raw`
   $name = [string]$a.name
   function Get-ContractState {
     param([string]$Status)
@@ -140,7 +148,8 @@ export const SET_SERVICE_STATE = playFunction('Set-PlayServiceState', String.raw
     pid = [int]$cim.ProcessId
     restartedDependents = @($restarted)
   }
-`);
+`,
+);
 
 const FIND_NSSM = String.raw`
   function Find-Nssm {
@@ -152,7 +161,9 @@ const FIND_NSSM = String.raw`
 `;
 
 /** null unless the service exists and its ImagePath runs nssm.exe. */
-export const GET_NSSM_SERVICE = playFunction('Get-PlayNssmService', String.raw`
+export const GET_NSSM_SERVICE = playFunction(
+  'Get-PlayNssmService',
+  String.raw`
 ${INVOKE_NATIVE}${FIND_NSSM}
   $name = [string]$a.name
   $service = Get-CimInstance -ClassName Win32_Service | Where-Object { $_.Name -eq $name } | Select-Object -First 1
@@ -167,9 +178,12 @@ ${INVOKE_NATIVE}${FIND_NSSM}
     $values[$parameter] = [string]$r.Out
   }
   $values
-`);
+`,
+);
 
-export const SET_NSSM_SERVICE = playFunction('Set-PlayNssmService', String.raw`
+export const SET_NSSM_SERVICE = playFunction(
+  'Set-PlayNssmService',
+  String.raw`
 ${INVOKE_NATIVE}${FIND_NSSM}
   $name = [string]$a.name
   $nssm = Find-Nssm
@@ -196,4 +210,5 @@ ${INVOKE_NATIVE}${FIND_NSSM}
     }
   }
   [ordered]@{}
-`);
+`,
+);

@@ -2,7 +2,9 @@
 import { playFunction } from './calls.js';
 import { INVOKE_NATIVE } from './ps-native.js';
 
-export const GET_FIREWALL_RULE = playFunction('Get-PlayFirewallRule', String.raw`
+export const GET_FIREWALL_RULE = playFunction(
+  'Get-PlayFirewallRule',
+  String.raw`
   $rule = Get-NetFirewallRule -Name ([string]$a.name) -ErrorAction SilentlyContinue | Select-Object -First 1
   if ($null -eq $rule) { return $null }
   $ports = Get-NetFirewallPortFilter -AssociatedNetFirewallRule $rule
@@ -15,10 +17,13 @@ export const GET_FIREWALL_RULE = playFunction('Get-PlayFirewallRule', String.raw
     localPort = (@($ports.LocalPort) -join ',')
     action = [string]$rule.Action
   }
-`);
+`,
+);
 
 /** New-NetFirewallRule, or Set-NetFirewallRule (whose -DisplayName selects rules: the new one is -NewDisplayName). */
-export const SET_FIREWALL_RULE = playFunction('Set-PlayFirewallRule', String.raw`
+export const SET_FIREWALL_RULE = playFunction(
+  'Set-PlayFirewallRule',
+  String.raw`
   $name = [string]$a.name
   $settings = @{
     Enabled = 'False'
@@ -35,21 +40,30 @@ export const SET_FIREWALL_RULE = playFunction('Set-PlayFirewallRule', String.raw
     Set-NetFirewallRule -Name $name -NewDisplayName ([string]$a.displayName) @settings
   }
   [ordered]@{}
-`);
+`,
+);
 
-export const GET_TIME_ZONE = playFunction('Get-PlayTimeZone', String.raw`
+export const GET_TIME_ZONE = playFunction(
+  'Get-PlayTimeZone',
+  String.raw`
   [ordered]@{ id = [string](Get-TimeZone).Id }
-`);
+`,
+);
 
-export const SET_TIME_ZONE = playFunction('Set-PlayTimeZone', String.raw`
+export const SET_TIME_ZONE = playFunction(
+  'Set-PlayTimeZone',
+  String.raw`
   Set-TimeZone -Id ([string]$a.id)
   [ordered]@{}
-`);
+`,
+);
 
 const SERVERS_KEY = String.raw`'HKLM:\SOFTWARE\Microsoft\Windows\CurrentVersion\DateTime\Servers'`;
 
 /** Servers: the values 1, 2, ... up to the first missing one; w32tm's own configuration from W32Time\Parameters. */
-export const GET_NTP = playFunction('Get-PlayNtp', String.raw`
+export const GET_NTP = playFunction(
+  'Get-PlayNtp',
+  String.raw`
   $values = Get-ItemProperty -LiteralPath ${SERVERS_KEY} -ErrorAction SilentlyContinue
   $servers = @()
   $default = $null
@@ -70,7 +84,8 @@ export const GET_NTP = playFunction('Get-PlayNtp', String.raw`
     syncFromFlags = [string]$parameters.Type
     w32timeStartMode = $mode
   }
-`);
+`,
+);
 
 /**
  * docs/field-notes.md#a-time-zone-and-ntp: the Servers values 1..n (extra numbered values removed) and (default) = 1,
@@ -78,7 +93,9 @@ export const GET_NTP = playFunction('Get-PlayNtp', String.raw`
  * /update`, then `w32tm /resync`, which is best effort: it fails until a peer answers, and the
  * configuration is what this step manages.
  */
-export const SET_NTP = playFunction('Set-PlayNtp', String.raw`
+export const SET_NTP = playFunction(
+  'Set-PlayNtp',
+  String.raw`
 ${INVOKE_NATIVE}
   $key = ${SERVERS_KEY}
   if (-not (Test-Path -LiteralPath $key)) { New-Item -Path $key -Force | Out-Null }
@@ -97,21 +114,27 @@ ${INVOKE_NATIVE}
   if ($r.Code -ne 0) { throw ('w32tm /config failed (exit {0}): {1}' -f $r.Code, (Get-NativeText $r)) }
   $null = Invoke-Native -FilePath $w32tm -ArgumentList @('/resync')
   [ordered]@{}
-`);
+`,
+);
 
 const AU_KEY = String.raw`'HKLM:\SOFTWARE\Policies\Microsoft\Windows\WindowsUpdate\AU'`;
 
-export const GET_AUTO_UPDATE = playFunction('Get-PlayAutoUpdate', String.raw`
+export const GET_AUTO_UPDATE = playFunction(
+  'Get-PlayAutoUpdate',
+  String.raw`
   $values = Get-ItemProperty -LiteralPath ${AU_KEY} -ErrorAction SilentlyContinue
   $no = $null
   $options = $null
   if ($null -ne $values -and $null -ne $values.PSObject.Properties['NoAutoUpdate']) { $no = [int]$values.NoAutoUpdate }
   if ($null -ne $values -and $null -ne $values.PSObject.Properties['AUOptions']) { $options = [int]$values.AUOptions }
   [ordered]@{ noAutoUpdate = $no; auOptions = $options }
-`);
+`,
+);
 
 /** net stop wuauserv; NoAutoUpdate = 1 (disabled) or 0; net start wuauserv (docs/field-notes.md#a-hotfix-and-auto-update: "scregedit.wsf /AU 1"). */
-export const SET_AUTO_UPDATE = playFunction('Set-PlayAutoUpdate', String.raw`
+export const SET_AUTO_UPDATE = playFunction(
+  'Set-PlayAutoUpdate',
+  String.raw`
   $key = ${AU_KEY}
   Stop-Service -Name wuauserv -Force
   if (-not (Test-Path -LiteralPath $key)) { New-Item -Path $key -Force | Out-Null }
@@ -120,4 +143,5 @@ export const SET_AUTO_UPDATE = playFunction('Set-PlayAutoUpdate', String.raw`
   New-ItemProperty -LiteralPath $key -Name NoAutoUpdate -Value $no -PropertyType DWord -Force | Out-Null
   Start-Service -Name wuauserv
   [ordered]@{}
-`);
+`,
+);

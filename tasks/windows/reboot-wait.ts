@@ -33,7 +33,8 @@ const POLL_TIMEOUT_MS = 30_000;
 const SAME_BOOT_MS = 5000;
 
 export function isNewBoot(before: string, now: string): boolean {
-  const a = Date.parse(before), b = Date.parse(now);
+  const a = Date.parse(before),
+    b = Date.parse(now);
   if (Number.isNaN(a) || Number.isNaN(b)) return before !== now;
   return b - a > SAME_BOOT_MS;
 }
@@ -54,7 +55,10 @@ async function notRunning(remote: Remote, w: RebootWait, timeoutMs: number): Pro
   const waiting: string[] = [];
   for (const name of w.services) {
     const value = await invoke(remote, GET_SERVICE, { name }, `${w.title}: readiness of ${name}`, timeoutMs);
-    if (value === null) { waiting.push(`${name} (no such service)`); continue; }
+    if (value === null) {
+      waiting.push(`${name} (no such service)`);
+      continue;
+    }
     const status = parseScQueryex(str(GET_SERVICE.name, record(GET_SERVICE.name, value), 'queryex'));
     if (status.state !== 'Running') waiting.push(`${name} (${status.stateName.toLowerCase()})`);
   }
@@ -80,7 +84,8 @@ export async function waitForReboot(remote: Remote, w: RebootWait): Promise<stri
       if (waiting.length === 0) return info.lastBootUpTime;
       last = `it was back (up since ${info.lastBootUpTime}) but not ready: ${waiting.join(', ')}`;
     } catch (e) {
-      if (fatal(e)) throw new Error(`${w.title}: the host came back but cannot be reconnected to: ${(e as Error).message}`);
+      if (fatal(e))
+        throw new Error(`${w.title}: the host came back but cannot be reconnected to: ${(e as Error).message}`);
       last = `it was ${describe(e)}`;
     }
   }

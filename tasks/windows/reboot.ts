@@ -46,19 +46,34 @@ export const RESTART_DELAY_SECONDS = 5;
 
 export function diffReboot(d: Readonly<RebootDesired>, a: OsInfo | null): Change {
   if (a === null) throw new Error('an OS probe always reports a state');
-  const why = d.required ? 'required by an earlier step' : d.ifPending && a.pendingReboot ? 'a reboot is pending on the host' : null;
+  const why = d.required
+    ? 'required by an earlier step'
+    : d.ifPending && a.pendingReboot
+      ? 'a reboot is pending on the host'
+      : null;
   if (why === null) return NOOP;
-  return { action: 'run', fields: ['reboot'], before: { reboot: `up since ${a.lastBootUpTime}` }, after: { reboot: `rebooted (${why})` } };
+  return {
+    action: 'run',
+    fields: ['reboot'],
+    before: { reboot: `up since ${a.lastBootUpTime}` },
+    after: { reboot: `rebooted (${why})` },
+  };
 }
 
 export function reboot(options: RebootOptions, clock: Clock = REAL_CLOCK): Step<RebootDesired, OsInfo, RebootOutputs> {
   const r: OptionReader = new OptionReader(KIND, options as Options);
   r.only(['required', 'ifPending', 'timeoutSec', 'waitForServices']);
-  if (typeof r.opts.required !== 'boolean') r.fail('required', `must be true or false (typically an earlier step's rebootRequired output), got ${r.opts.required === undefined ? 'nothing' : JSON.stringify(r.opts.required)}`);
-  const waitForServices = stringList(r, 'waitForServices', (v, at) => {
-    if (typeof v !== 'string' || !SERVICE_NAME.test(v)) r.fail(at, `must be a service name, got ${JSON.stringify(v)}`);
-    return v;
-  }) ?? [];
+  if (typeof r.opts.required !== 'boolean')
+    r.fail(
+      'required',
+      `must be true or false (typically an earlier step's rebootRequired output), got ${r.opts.required === undefined ? 'nothing' : JSON.stringify(r.opts.required)}`,
+    );
+  const waitForServices =
+    stringList(r, 'waitForServices', (v, at) => {
+      if (typeof v !== 'string' || !SERVICE_NAME.test(v))
+        r.fail(at, `must be a service name, got ${JSON.stringify(v)}`);
+      return v;
+    }) ?? [];
   const desired: RebootDesired = Object.freeze({
     required: r.opts.required as boolean,
     ifPending: r.boolean('ifPending', false),
@@ -75,17 +90,32 @@ export function reboot(options: RebootOptions, clock: Clock = REAL_CLOCK): Step<
     probe: () => probeCall(GET_OS_INFO, {}, readOsInfo),
     diff: diffReboot,
     async apply(remote: Remote, change: Change, actual: OsInfo | null): Promise<RebootOutputs> {
-      if (!change.fields.includes('reboot') || actual === null) return { rebooted: false, lastBootUpTime: actual?.lastBootUpTime ?? null };
+      if (!change.fields.includes('reboot') || actual === null)
+        return { rebooted: false, lastBootUpTime: actual?.lastBootUpTime ?? null };
       const deadline = clock.now() + desired.timeoutSec * 1000;
       try {
-        await invoke(remote, RESTART_COMPUTER, { delaySeconds: RESTART_DELAY_SECONDS }, `${title}: Restart-PlayComputer`);
+        await invoke(
+          remote,
+          RESTART_COMPUTER,
+          { delaySeconds: RESTART_DELAY_SECONDS },
+          `${title}: Restart-PlayComputer`,
+        );
       } catch (e) {
         // The restart may have been faster than the answer: the wait finds out.
         if (!isConnectionProblem(e)) throw e;
       }
-      const lastBootUpTime = await waitForReboot(remote, { title, before: actual.lastBootUpTime, deadline, clock, services: desired.waitForServices });
+      const lastBootUpTime = await waitForReboot(remote, {
+        title,
+        before: actual.lastBootUpTime,
+        deadline,
+        clock,
+        services: desired.waitForServices,
+      });
       return { rebooted: true, lastBootUpTime };
     },
-    outputs: (_d: Readonly<RebootDesired>, a: OsInfo | null): RebootOutputs => ({ rebooted: false, lastBootUpTime: a?.lastBootUpTime ?? null }),
+    outputs: (_d: Readonly<RebootDesired>, a: OsInfo | null): RebootOutputs => ({
+      rebooted: false,
+      lastBootUpTime: a?.lastBootUpTime ?? null,
+    }),
   });
 }

@@ -33,20 +33,23 @@ const TYPES: readonly RegistryType[] = ['String', 'ExpandString', 'DWord', 'QWor
 
 function readData(r: OptionReader, type: RegistryType): string | number | string[] {
   const v = r.opts.data;
-  const bad = (expected: string): never => r.fail('data', `must be ${expected} for type ${type}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`);
+  const bad = (expected: string): never =>
+    r.fail('data', `must be ${expected} for type ${type}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`);
   switch (type) {
     case 'String':
     case 'ExpandString':
       if (typeof v !== 'string' || v.includes('\0')) bad('a string without NUL');
       return v as string;
     case 'DWord':
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffffffff) bad('an integer from 0 to 4294967295');
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffffffff)
+        bad('an integer from 0 to 4294967295');
       return v as number;
     case 'QWord':
       if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) bad('an integer from 0 to 2^53-1');
       return v as number;
     case 'MultiString':
-      if (!Array.isArray(v) || v.some((s) => typeof s !== 'string' || s === '' || s.includes('\0'))) bad('an array of non-empty strings');
+      if (!Array.isArray(v) || v.some((s) => typeof s !== 'string' || s === '' || s.includes('\0')))
+        bad('an array of non-empty strings');
       return [...(v as string[])];
     case 'Binary':
       if (typeof v === 'string') {
@@ -54,7 +57,8 @@ function readData(r: OptionReader, type: RegistryType): string | number | string
         if (!/^(?:[0-9a-f]{2})*$/.test(hex)) bad('hex digits in pairs, such as 0aff');
         return hex;
       }
-      if (Array.isArray(v) && v.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) return (v as number[]).map((b) => b.toString(16).padStart(2, '0')).join('');
+      if (Array.isArray(v) && v.every((b) => Number.isInteger(b) && b >= 0 && b <= 255))
+        return (v as number[]).map((b) => b.toString(16).padStart(2, '0')).join('');
       return bad('a hex string or an array of bytes');
   }
 }
@@ -62,18 +66,26 @@ function readData(r: OptionReader, type: RegistryType): string | number | string
 export function diffRegistryValue(d: Readonly<RegistryValueDesired>, a: RegistryValueActual | null): Change {
   const after: Fields = { type: d.type, data: d.data };
   if (a === null) return { action: 'create', fields: ['type', 'data'], before: null, after };
-  if (a.type !== d.type) return { action: 'update', fields: ['type', 'data'], before: { type: a.type, data: a.data }, after };
+  if (a.type !== d.type)
+    return { action: 'update', fields: ['type', 'data'], before: { type: a.type, data: a.data }, after };
   if (deepEqual(a.data, d.data)) return NOOP;
   return { action: 'update', fields: ['data'], before: { data: a.data }, after: { data: d.data } };
 }
 
 function readActual(value: unknown): RegistryValueActual | null {
   if (value === null) return null;
-  const fn = GET_REGISTRY_VALUE.name, o = record(fn, value);
+  const fn = GET_REGISTRY_VALUE.name,
+    o = record(fn, value);
   const type = oneOf(fn, o, 'type', [...TYPES, 'Unknown', 'None'] as string[]);
   let data = o.data;
   if (type === 'MultiString' && !Array.isArray(data)) data = data === null || data === undefined ? [] : [data];
-  if (!(typeof data === 'string' || typeof data === 'number' || (Array.isArray(data) && data.every((x) => typeof x === 'string')))) {
+  if (
+    !(
+      typeof data === 'string' ||
+      typeof data === 'number' ||
+      (Array.isArray(data) && data.every((x) => typeof x === 'string'))
+    )
+  ) {
     throw new Error(`${fn} returned data ${JSON.stringify(data)}, expected a string, number or strings`);
   }
   return { type, data: data as string | number | string[] };
@@ -89,7 +101,12 @@ export function registryValue(options: RegistryValueOptions): Step<RegistryValue
   const type = r.opts.type as RegistryType;
   if (!TYPES.includes(type)) r.fail('type', `must be one of ${TYPES.join(', ')}, got ${JSON.stringify(r.opts.type)}`);
   const data = readData(r, type);
-  const desired: RegistryValueDesired = Object.freeze({ path, name, type, data: Array.isArray(data) ? Object.freeze(data) : data });
+  const desired: RegistryValueDesired = Object.freeze({
+    path,
+    name,
+    type,
+    data: Array.isArray(data) ? Object.freeze(data) : data,
+  });
   const title = `registry ${path} ${name}`;
 
   return Object.freeze({
@@ -100,7 +117,12 @@ export function registryValue(options: RegistryValueOptions): Step<RegistryValue
     diff: diffRegistryValue,
     async apply(remote: Remote, change: Change): Promise<void> {
       if (change.fields.length === 0) return;
-      await invoke(remote, SET_REGISTRY_VALUE, { path, name, type, data: Array.isArray(data) ? [...data] : data }, `${title}: set`);
+      await invoke(
+        remote,
+        SET_REGISTRY_VALUE,
+        { path, name, type, data: Array.isArray(data) ? [...data] : data },
+        `${title}: set`,
+      );
     },
   });
 }

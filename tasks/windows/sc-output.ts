@@ -46,10 +46,16 @@ export interface ScQueryex {
 type Fields = Map<string, string[]>;
 
 function fields(text: string, what: string): { name: string; fields: Fields } {
-  const lines = text.replace(/\0/g, '').split('\n').map((l) => l.replace(/\r$/, '').replace(/\s+$/, ''));
+  const lines = text
+    .replace(/\0/g, '')
+    .split('\n')
+    .map((l) => l.replace(/\r$/, '').replace(/\s+$/, ''));
   const failure = lines.find((l) => /^\[SC\] .*FAILED/.test(l));
   if (failure) {
-    const detail = lines.slice(lines.indexOf(failure) + 1).filter(Boolean).join(' ');
+    const detail = lines
+      .slice(lines.indexOf(failure) + 1)
+      .filter(Boolean)
+      .join(' ');
     throw new Error(`${what}: ${failure}${detail ? ` ${detail}` : ''}`);
   }
   const nameLine = lines.find((l) => l.startsWith('SERVICE_NAME:'));
@@ -65,9 +71,15 @@ function fields(text: string, what: string): { name: string; fields: Fields } {
       continue;
     }
     const continued = /^\s+:(?: (.*))?$/.exec(line);
-    if (continued && last) { last.push(continued[1] ?? ''); continue; }
+    if (continued && last) {
+      last.push(continued[1] ?? '');
+      continue;
+    }
     const flags = /^\s+\((.*)\)$/.exec(line);
-    if (flags && last) { last.push(`(${flags[1]})`); continue; }
+    if (flags && last) {
+      last.push(`(${flags[1]})`);
+      continue;
+    }
     throw new Error(`${what}: unexpected line ${JSON.stringify(line)}`);
   }
   return { name: nameLine.slice('SERVICE_NAME:'.length).trim(), fields: out };
@@ -87,7 +99,11 @@ function word(value: string, key: string, what: string): { code: number; word: s
 }
 
 const START_TYPES: Record<string, StartType> = {
-  BOOT_START: 'boot', SYSTEM_START: 'system', AUTO_START: 'auto', DEMAND_START: 'manual', DISABLED: 'disabled',
+  BOOT_START: 'boot',
+  SYSTEM_START: 'system',
+  AUTO_START: 'auto',
+  DEMAND_START: 'manual',
+  DISABLED: 'disabled',
 };
 
 export function parseScQc(text: string): ScQc {
@@ -113,8 +129,13 @@ export function parseScQc(text: string): ScQc {
 }
 
 const STATES: Record<string, ServiceState> = {
-  STOPPED: 'Stopped', START_PENDING: 'StartPending', STOP_PENDING: 'StopPending', RUNNING: 'Running',
-  CONTINUE_PENDING: 'StartPending', PAUSE_PENDING: 'Paused', PAUSED: 'Paused',
+  STOPPED: 'Stopped',
+  START_PENDING: 'StartPending',
+  STOP_PENDING: 'StopPending',
+  RUNNING: 'Running',
+  CONTINUE_PENDING: 'StartPending',
+  PAUSE_PENDING: 'Paused',
+  PAUSED: 'Paused',
 };
 
 /** `0  (0x0)` -> 0. */
@@ -140,7 +161,13 @@ export function parseScQueryex(text: string): ScQueryex {
     type: word(one(f, 'TYPE', what), 'TYPE', what).word,
     state,
     stateName: st.word,
-    controls: flagLine ? flagLine.slice(1, -1).split(',').map((s) => s.trim()).filter(Boolean) : [],
+    controls: flagLine
+      ? flagLine
+          .slice(1, -1)
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [],
     win32ExitCode: exitCode(one(f, 'WIN32_EXIT_CODE', what), 'WIN32_EXIT_CODE', what),
     serviceExitCode: exitCode(one(f, 'SERVICE_EXIT_CODE', what), 'SERVICE_EXIT_CODE', what),
     pid: Number(pidText),

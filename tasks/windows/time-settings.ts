@@ -27,14 +27,20 @@ export function diffTimeZone(d: Readonly<TimeZoneDesired>, a: TimeZoneDesired | 
 export function timeZone(options: TimeZoneOptions): Step<TimeZoneDesired, TimeZoneDesired> {
   const r: OptionReader = new OptionReader('windows.timeZone', options as Options);
   r.only(['id']);
-  const id = matching(r, 'id', /^[A-Za-z0-9][A-Za-z0-9 .()+-]{0,63}$/, 'a Windows time zone id such as China Standard Time or UTC (see Get-TimeZone -ListAvailable)');
+  const id = matching(
+    r,
+    'id',
+    /^[A-Za-z0-9][A-Za-z0-9 .()+-]{0,63}$/,
+    'a Windows time zone id such as China Standard Time or UTC (see Get-TimeZone -ListAvailable)',
+  );
   const desired: TimeZoneDesired = Object.freeze({ id });
   const title = `time zone ${id}`;
   return Object.freeze({
     kind: 'windows.timeZone',
     title,
     desired,
-    probe: () => probeCall(GET_TIME_ZONE, {}, (v) => ({ id: str(GET_TIME_ZONE.name, record(GET_TIME_ZONE.name, v), 'id') })),
+    probe: () =>
+      probeCall(GET_TIME_ZONE, {}, (v) => ({ id: str(GET_TIME_ZONE.name, record(GET_TIME_ZONE.name, v), 'id') })),
     diff: diffTimeZone,
     async apply(remote: Remote, change: Change): Promise<void> {
       if (change.fields.includes('id')) await invoke(remote, SET_TIME_ZONE, { id }, `${title}: Set-TimeZone`);
@@ -58,27 +64,44 @@ export interface NtpActual {
 
 /** w32tm writes the peer list as given, space separated; entries may carry flags (`ntp1,0x9`). */
 function peers(list: string): string[] {
-  return list.split(/\s+/).filter(Boolean).map((p) => p.replace(/,0x[0-9a-f]+$/i, '').toLowerCase());
+  return list
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((p) => p.replace(/,0x[0-9a-f]+$/i, '').toLowerCase());
 }
 
 export function diffNtp(d: Readonly<NtpServersDesired>, a: NtpActual | null): Change {
   if (a === null) throw new Error('an NTP probe always reports a state');
   const fields: string[] = [];
-  const before: Fields = {}, after: Fields = {};
-  if (a.servers.join(' ') !== d.servers.join(' ')) { fields.push('servers'); before.servers = [...a.servers]; after.servers = [...d.servers]; }
-  if (a.defaultIndex !== '1') { fields.push('default'); before.default = a.defaultIndex; after.default = '1'; }
+  const before: Fields = {},
+    after: Fields = {};
+  if (a.servers.join(' ') !== d.servers.join(' ')) {
+    fields.push('servers');
+    before.servers = [...a.servers];
+    after.servers = [...d.servers];
+  }
+  if (a.defaultIndex !== '1') {
+    fields.push('default');
+    before.default = a.defaultIndex;
+    after.default = '1';
+  }
   const wanted = d.servers.map((s) => s.toLowerCase()).join(' ');
   if (peers(a.manualPeerList).join(' ') !== wanted || a.syncFromFlags.toUpperCase() !== 'NTP') {
     fields.push('peers');
     before.peers = `${a.manualPeerList || '(none)'}, type ${a.syncFromFlags || '(unset)'}`;
     after.peers = `${d.servers.join(' ')}, type NTP (syncfromflags:MANUAL)`;
   }
-  if (a.w32timeStartMode !== 'Auto') { fields.push('w32time'); before.w32time = a.w32timeStartMode; after.w32time = 'Auto'; }
+  if (a.w32timeStartMode !== 'Auto') {
+    fields.push('w32time');
+    before.w32time = a.w32timeStartMode;
+    after.w32time = 'Auto';
+  }
   return fields.length === 0 ? NOOP : { action: 'update', fields, before, after };
 }
 
 function readNtp(value: unknown): NtpActual {
-  const fn = GET_NTP.name, o = record(fn, value);
+  const fn = GET_NTP.name,
+    o = record(fn, value);
   return {
     servers: strings(fn, o, 'servers'),
     defaultIndex: strOrNull(fn, o, 'defaultIndex'),
@@ -92,7 +115,8 @@ export function ntpServers(options: NtpServersOptions): Step<NtpServersDesired, 
   const r: OptionReader = new OptionReader('windows.ntpServers', options as Options);
   r.only(['servers']);
   const servers = stringList(r, 'servers', (v, at) => {
-    if (typeof v !== 'string' || !/^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?$/.test(v)) r.fail(at, `must be a host name or IPv4 address, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'string' || !/^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?$/.test(v))
+      r.fail(at, `must be a host name or IPv4 address, got ${JSON.stringify(v)}`);
     return v;
   });
   if (servers === undefined || servers.length === 0) r.fail('servers', 'must list at least one NTP server');

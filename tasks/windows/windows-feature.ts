@@ -8,7 +8,12 @@ import { NOOP, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { bool, invoke, oneOf, probeCall, record, str, stepFailure, type PlayFunction } from './calls.js';
-import { ADD_WINDOWS_CAPABILITY, GET_WINDOWS_CAPABILITY, GET_WINDOWS_FEATURE, INSTALL_WINDOWS_FEATURE } from './ps-os.js';
+import {
+  ADD_WINDOWS_CAPABILITY,
+  GET_WINDOWS_CAPABILITY,
+  GET_WINDOWS_FEATURE,
+  INSTALL_WINDOWS_FEATURE,
+} from './ps-os.js';
 import { matching } from './win-options.js';
 
 export type ComponentOptions = { name: string };
@@ -33,10 +38,21 @@ const INSTALLED = new Set(['Installed', 'InstallPending']);
 export function diffComponent(what: string) {
   return (d: Readonly<ComponentDesired>, a: ComponentActual | null): Change => {
     if (a === null) throw new Error(`a ${what} probe always reports a state`);
-    if (a.state === 'InstallPending') return { ...NOOP, warnings: [`${d.name} is installed and completes with the next reboot`] };
+    if (a.state === 'InstallPending')
+      return { ...NOOP, warnings: [`${d.name} is installed and completes with the next reboot`] };
     if (INSTALLED.has(a.state)) return NOOP;
-    const warnings = a.known ? [] : [`this host has no ${what} named ${d.name}: apply will fail (check the name with Get-Windows${what === 'feature' ? 'Feature' : 'Capability -Online'})`];
-    return { action: 'create', fields: ['installed'], before: { installed: a.known ? a.state : 'unknown name' }, after: { installed: 'Installed' }, ...(warnings.length ? { warnings } : {}) };
+    const warnings = a.known
+      ? []
+      : [
+          `this host has no ${what} named ${d.name}: apply will fail (check the name with Get-Windows${what === 'feature' ? 'Feature' : 'Capability -Online'})`,
+        ];
+    return {
+      action: 'create',
+      fields: ['installed'],
+      before: { installed: a.known ? a.state : 'unknown name' },
+      after: { installed: 'Installed' },
+      ...(warnings.length ? { warnings } : {}),
+    };
   };
 }
 
@@ -51,7 +67,10 @@ interface ComponentKind {
   readonly install: (remote: Remote, name: string, what: string) => Promise<unknown>;
 }
 
-function component(spec: ComponentKind, options: ComponentOptions): Step<ComponentDesired, ComponentActual, ComponentOutputs> {
+function component(
+  spec: ComponentKind,
+  options: ComponentOptions,
+): Step<ComponentDesired, ComponentActual, ComponentOutputs> {
   const r: OptionReader = new OptionReader(spec.kind, options as Options);
   r.only(['name']);
   const name = matching(r, 'name', spec.pattern, `a ${spec.what} name such as ${spec.example}`);
@@ -68,9 +87,10 @@ function component(spec: ComponentKind, options: ComponentOptions): Step<Compone
     kind: spec.kind,
     title,
     desired,
-    probe: () => (spec.what === 'feature'
-      ? probeCall(GET_WINDOWS_FEATURE, { name }, read)
-      : probeCall(GET_WINDOWS_CAPABILITY, { name }, read)),
+    probe: () =>
+      spec.what === 'feature'
+        ? probeCall(GET_WINDOWS_FEATURE, { name }, read)
+        : probeCall(GET_WINDOWS_CAPABILITY, { name }, read),
     diff: diffComponent(spec.what),
     async apply(remote: Remote, change: Change, actual: ComponentActual | null): Promise<ComponentOutputs> {
       if (!change.fields.includes('installed')) return { rebootRequired: false };
@@ -78,22 +98,44 @@ function component(spec: ComponentKind, options: ComponentOptions): Step<Compone
       const result = record(spec.kind, await spec.install(remote, name, title));
       return { rebootRequired: bool(spec.kind, result, 'restartNeeded') };
     },
-    outputs: (_d: Readonly<ComponentDesired>, a: ComponentActual | null): ComponentOutputs => ({ rebootRequired: a?.state === 'InstallPending' }),
+    outputs: (_d: Readonly<ComponentDesired>, a: ComponentActual | null): ComponentOutputs => ({
+      rebootRequired: a?.state === 'InstallPending',
+    }),
   });
 }
 
 export function windowsFeature(options: ComponentOptions): Step<ComponentDesired, ComponentActual, ComponentOutputs> {
-  return component({
-    kind: 'windows.feature', what: 'feature', pattern: /^[A-Za-z0-9][A-Za-z0-9_.-]*$/, example: 'Containers',
-    get: GET_WINDOWS_FEATURE, stateField: 'installState', states: ['Installed', 'Available', 'InstallPending', 'Removed'],
-    install: (remote, name, title) => invoke(remote, INSTALL_WINDOWS_FEATURE, { name }, `${title}: Install-WindowsFeature`),
-  }, options);
+  return component(
+    {
+      kind: 'windows.feature',
+      what: 'feature',
+      pattern: /^[A-Za-z0-9][A-Za-z0-9_.-]*$/,
+      example: 'Containers',
+      get: GET_WINDOWS_FEATURE,
+      stateField: 'installState',
+      states: ['Installed', 'Available', 'InstallPending', 'Removed'],
+      install: (remote, name, title) =>
+        invoke(remote, INSTALL_WINDOWS_FEATURE, { name }, `${title}: Install-WindowsFeature`),
+    },
+    options,
+  );
 }
 
-export function windowsCapability(options: ComponentOptions): Step<ComponentDesired, ComponentActual, ComponentOutputs> {
-  return component({
-    kind: 'windows.capability', what: 'capability', pattern: /^[A-Za-z0-9][A-Za-z0-9_.~-]*$/, example: 'OpenSSH.Server~~~~0.0.1.0',
-    get: GET_WINDOWS_CAPABILITY, stateField: 'state', states: ['Installed', 'NotPresent', 'InstallPending'],
-    install: (remote, name, title) => invoke(remote, ADD_WINDOWS_CAPABILITY, { name }, `${title}: Add-WindowsCapability`),
-  }, options);
+export function windowsCapability(
+  options: ComponentOptions,
+): Step<ComponentDesired, ComponentActual, ComponentOutputs> {
+  return component(
+    {
+      kind: 'windows.capability',
+      what: 'capability',
+      pattern: /^[A-Za-z0-9][A-Za-z0-9_.~-]*$/,
+      example: 'OpenSSH.Server~~~~0.0.1.0',
+      get: GET_WINDOWS_CAPABILITY,
+      stateField: 'state',
+      states: ['Installed', 'NotPresent', 'InstallPending'],
+      install: (remote, name, title) =>
+        invoke(remote, ADD_WINDOWS_CAPABILITY, { name }, `${title}: Add-WindowsCapability`),
+    },
+    options,
+  );
 }

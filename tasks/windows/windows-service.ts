@@ -78,21 +78,33 @@ const accountKey = (s: string) => s.replace(/^\.\\/, '').toLowerCase();
 
 function configValue(field: (typeof CONFIG_FIELDS)[number], c: ScQc): unknown {
   switch (field) {
-    case 'binPath': return c.binaryPathName;
-    case 'displayName': return c.displayName;
-    case 'startMode': return c.startType === 'auto' || c.startType === 'manual' || c.startType === 'disabled' ? c.startType : `${c.startType} (a driver start type)`;
-    case 'dependencies': return [...c.dependencies];
-    case 'account': return c.serviceStartName;
+    case 'binPath':
+      return c.binaryPathName;
+    case 'displayName':
+      return c.displayName;
+    case 'startMode':
+      return c.startType === 'auto' || c.startType === 'manual' || c.startType === 'disabled'
+        ? c.startType
+        : `${c.startType} (a driver start type)`;
+    case 'dependencies':
+      return [...c.dependencies];
+    case 'account':
+      return c.serviceStartName;
   }
 }
 
 function configDiffers(field: (typeof CONFIG_FIELDS)[number], d: WindowsServiceDesired, c: ScQc): boolean {
   switch (field) {
-    case 'binPath': return d.binPath !== c.binaryPathName;
-    case 'displayName': return d.displayName !== c.displayName;
-    case 'startMode': return d.startMode !== c.startType;
-    case 'dependencies': return !sameSet(d.dependencies!, c.dependencies);
-    case 'account': return accountKey(d.account!) !== accountKey(c.serviceStartName);
+    case 'binPath':
+      return d.binPath !== c.binaryPathName;
+    case 'displayName':
+      return d.displayName !== c.displayName;
+    case 'startMode':
+      return d.startMode !== c.startType;
+    case 'dependencies':
+      return !sameSet(d.dependencies!, c.dependencies);
+    case 'account':
+      return accountKey(d.account!) !== accountKey(c.serviceStartName);
   }
 }
 
@@ -101,11 +113,16 @@ export function diffWindowsService(d: Readonly<WindowsServiceDesired>, a: Window
   const after: Fields = Object.fromEntries(managed.map((f) => [f, d[f]]));
   if (a === null) {
     const fields: string[] = [...managed];
-    if (d.state === 'running') { fields.push('state'); after.state = 'running'; }
+    if (d.state === 'running') {
+      fields.push('state');
+      after.state = 'running';
+    }
     return { action: 'create', fields, before: null, after };
   }
   const changed: string[] = managed.filter((f) => configDiffers(f, d, a.config));
-  const before: Fields = Object.fromEntries(changed.map((f) => [f, configValue(f as (typeof CONFIG_FIELDS)[number], a.config)]));
+  const before: Fields = Object.fromEntries(
+    changed.map((f) => [f, configValue(f as (typeof CONFIG_FIELDS)[number], a.config)]),
+  );
   const picked: Fields = Object.fromEntries(changed.map((f) => [f, after[f]]));
   const running = a.status.state === 'Running';
   if (d.state !== undefined && running !== (d.state === 'running')) {
@@ -123,11 +140,18 @@ export function diffWindowsService(d: Readonly<WindowsServiceDesired>, a: Window
 
 function readActual(value: unknown): WindowsServiceActual | null {
   if (value === null) return null;
-  const fn = GET_SERVICE.name, o = record(fn, value);
-  return { config: parseScQc(str(fn, o, 'qc')), status: parseScQueryex(str(fn, o, 'queryex')), dependents: strings(fn, o, 'dependents') };
+  const fn = GET_SERVICE.name,
+    o = record(fn, value);
+  return {
+    config: parseScQc(str(fn, o, 'qc')),
+    status: parseScQueryex(str(fn, o, 'queryex')),
+    dependents: strings(fn, o, 'dependents'),
+  };
 }
 
-export function windowsService(options: WindowsServiceOptions): Step<WindowsServiceDesired, WindowsServiceActual, WindowsServiceOutputs> {
+export function windowsService(
+  options: WindowsServiceOptions,
+): Step<WindowsServiceDesired, WindowsServiceActual, WindowsServiceOutputs> {
   const r: OptionReader = new OptionReader(KIND, options as Options);
   r.only(['name', 'binPath', 'displayName', 'startMode', 'dependencies', 'account', 'password', 'state', 'restart']);
   const name = matching(r, 'name', SERVICE_NAME, 'a service name such as kubelet (letters, digits, _ . -)');
@@ -145,14 +169,25 @@ export function windowsService(options: WindowsServiceOptions): Step<WindowsServ
   });
   const account = oneLine(r, 'account', 'optional');
   const password = r.opts.password;
-  if (password !== undefined && !isSecret(password)) r.fail('password', 'must be a Secret (from the environment), never a plain string');
+  if (password !== undefined && !isSecret(password))
+    r.fail('password', 'must be a Secret (from the environment), never a plain string');
   if (password !== undefined && account === undefined) r.fail('password', 'is only used with account');
   const state = r.opts.state;
-  if (state !== undefined && state !== 'running' && state !== 'stopped') r.fail('state', `must be 'running' or 'stopped', got ${JSON.stringify(state)}`);
+  if (state !== undefined && state !== 'running' && state !== 'stopped')
+    r.fail('state', `must be 'running' or 'stopped', got ${JSON.stringify(state)}`);
   const restart = r.boolean('restart', false);
-  if (restart && state !== 'running') r.fail('restart', "needs state 'running' (a restart of a service that is not meant to run)");
+  if (restart && state !== 'running')
+    r.fail('restart', "needs state 'running' (a restart of a service that is not meant to run)");
   const desired: WindowsServiceDesired = Object.freeze({
-    name, binPath, displayName, startMode, dependencies: dependencies && Object.freeze(dependencies), account, password, state, restart,
+    name,
+    binPath,
+    displayName,
+    startMode,
+    dependencies: dependencies && Object.freeze(dependencies),
+    account,
+    password,
+    state,
+    restart,
   });
   const title = `service ${name}`;
 
@@ -167,18 +202,37 @@ export function windowsService(options: WindowsServiceOptions): Step<WindowsServ
       const config: CallArgs<ArgsOf<'Set-PlayService'>> = { name, create: actual === null };
       let action = null as 'start' | 'stop' | 'restart' | null;
       await applyFields(change, ORDER, {
-        binPath: async () => { config.binPath = binPath; },
-        displayName: async () => { config.displayName = displayName; },
-        startMode: async () => { config.startMode = CONTRACT_MODE[startMode!]; },
-        dependencies: async () => { config.dependencies = [...dependencies!]; },
-        account: async () => { config.account = account; if (password) config.password = password; },
-        state: async () => { action = state === 'running' ? 'start' : 'stop'; },
-        restart: async () => { action = 'restart'; },
+        binPath: async () => {
+          config.binPath = binPath;
+        },
+        displayName: async () => {
+          config.displayName = displayName;
+        },
+        startMode: async () => {
+          config.startMode = CONTRACT_MODE[startMode!];
+        },
+        dependencies: async () => {
+          config.dependencies = [...dependencies!];
+        },
+        account: async () => {
+          config.account = account;
+          if (password) config.password = password;
+        },
+        state: async () => {
+          action = state === 'running' ? 'start' : 'stop';
+        },
+        restart: async () => {
+          action = 'restart';
+        },
       });
       if (actual === null && config.binPath === undefined) config.binPath = binPath;
-      if (Object.keys(config).length > 2 || config.create) await invoke(remote, SET_SERVICE, config, `${title}: sc.exe ${config.create ? 'create' : 'config'}`);
+      if (Object.keys(config).length > 2 || config.create)
+        await invoke(remote, SET_SERVICE, config, `${title}: sc.exe ${config.create ? 'create' : 'config'}`);
       if (action === null) return outputsOf(actual);
-      const result = record(SET_SERVICE_STATE.name, await invoke(remote, SET_SERVICE_STATE, { name, action }, `${title}: ${action}`));
+      const result = record(
+        SET_SERVICE_STATE.name,
+        await invoke(remote, SET_SERVICE_STATE, { name, action }, `${title}: ${action}`),
+      );
       const fn = SET_SERVICE_STATE.name;
       const pid = num(fn, result, 'pid');
       return {
@@ -187,7 +241,8 @@ export function windowsService(options: WindowsServiceOptions): Step<WindowsServ
         restartedDependents: strings(fn, result, 'restartedDependents'),
       };
     },
-    outputs: (_d: Readonly<WindowsServiceDesired>, a: WindowsServiceActual | null): WindowsServiceOutputs => outputsOf(a),
+    outputs: (_d: Readonly<WindowsServiceDesired>, a: WindowsServiceActual | null): WindowsServiceOutputs =>
+      outputsOf(a),
   });
 }
 

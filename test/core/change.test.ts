@@ -1,15 +1,56 @@
 import test from 'ava';
 import { deepEqual, diffFields } from '../../runner/core/change.js';
 
-interface D { path: string; mode?: string; owner?: string; value?: number }
+interface D {
+  path: string;
+  mode?: string;
+  owner?: string;
+  value?: number;
+}
 
 const table: { name: string; desired: D; actual: Partial<D> | null; action: string; fields: string[] }[] = [
-  { name: 'absent is create', desired: { path: '/a', mode: '0644' }, actual: null, action: 'create', fields: ['path', 'mode'] },
-  { name: 'equal is noop', desired: { path: '/a', mode: '0644' }, actual: { path: '/a', mode: '0644' }, action: 'noop', fields: [] },
-  { name: 'one field differs', desired: { path: '/a', mode: '0644' }, actual: { path: '/a', mode: '0600' }, action: 'update', fields: ['mode'] },
-  { name: 'unmanaged field never differs', desired: { path: '/a' }, actual: { path: '/a', mode: '0600' }, action: 'noop', fields: [] },
-  { name: 'zero is a value, not absence', desired: { path: '/a', value: 0 }, actual: { path: '/a', value: 1 }, action: 'update', fields: ['value'] },
-  { name: 'zero equals zero', desired: { path: '/a', value: 0 }, actual: { path: '/a', value: 0 }, action: 'noop', fields: [] },
+  {
+    name: 'absent is create',
+    desired: { path: '/a', mode: '0644' },
+    actual: null,
+    action: 'create',
+    fields: ['path', 'mode'],
+  },
+  {
+    name: 'equal is noop',
+    desired: { path: '/a', mode: '0644' },
+    actual: { path: '/a', mode: '0644' },
+    action: 'noop',
+    fields: [],
+  },
+  {
+    name: 'one field differs',
+    desired: { path: '/a', mode: '0644' },
+    actual: { path: '/a', mode: '0600' },
+    action: 'update',
+    fields: ['mode'],
+  },
+  {
+    name: 'unmanaged field never differs',
+    desired: { path: '/a' },
+    actual: { path: '/a', mode: '0600' },
+    action: 'noop',
+    fields: [],
+  },
+  {
+    name: 'zero is a value, not absence',
+    desired: { path: '/a', value: 0 },
+    actual: { path: '/a', value: 1 },
+    action: 'update',
+    fields: ['value'],
+  },
+  {
+    name: 'zero equals zero',
+    desired: { path: '/a', value: 0 },
+    actual: { path: '/a', value: 0 },
+    action: 'noop',
+    fields: [],
+  },
 ];
 
 for (const row of table) {

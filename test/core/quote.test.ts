@@ -59,6 +59,9 @@ function decodePsSingleQuoted(text: string): string {
 
 test('ps: hostile values are single-quoted literals with every quote character doubled', (t) => {
   for (const v of hostile) t.is(decodePsSingleQuoted(quotePs(v)), v);
-  t.is(ps`Set-Content -Path ${"C:\\k\\a'b"} -Value ${'$(Stop-Computer)'}`.text, "Set-Content -Path 'C:\\k\\a''b' -Value '$(Stop-Computer)'");
+  t.is(
+    ps`Set-Content -Path ${"C:\\k\\a'b"} -Value ${'$(Stop-Computer)'}`.text,
+    "Set-Content -Path 'C:\\k\\a''b' -Value '$(Stop-Computer)'",
+  );
   t.is(ps`Enable ${true} ${[1, 'a']}`.text, "Enable $true 1,'a'");
 });

@@ -13,7 +13,7 @@ const SCANNED_DIRS = ['bench', 'bin', 'inventory', 'lab', 'playbooks', 'runner',
 const SCANNED_EXT = /\.(ts|mjs|ps1|ya?ml|txt|md)$/;
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, each space a hyphen. */
-export function slug(heading: string): string {
+function slug(heading: string): string {
   return heading
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .trim()
@@ -23,7 +23,7 @@ export function slug(heading: string): string {
 }
 
 /** The anchors of a Markdown text: its headings' slugs (outside code fences), repeats numbered -1, -2, ... */
-export function anchors(markdown: string): Set<string> {
+function anchors(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
   let fence = false;
@@ -40,10 +40,14 @@ export function anchors(markdown: string): Set<string> {
   return out;
 }
 
-export interface Citation { where: string; file: string; anchor: string | null }
+interface Citation {
+  where: string;
+  file: string;
+  anchor: string | null;
+}
 
 /** `docs/FILE.md` and `docs/FILE.md#anchor` in any text. */
-export function citationsIn(text: string, where: string): Citation[] {
+function citationsIn(text: string, where: string): Citation[] {
   const out: Citation[] = [];
   for (const m of text.matchAll(/\bdocs\/([A-Za-z0-9_.-]+?\.md)(?:#([A-Za-z0-9_-]+))?/g)) {
     out.push({ where: `${where}:${text.slice(0, m.index).split('\n').length}`, file: m[1]!, anchor: m[2] ?? null });
@@ -52,22 +56,29 @@ export function citationsIn(text: string, where: string): Citation[] {
 }
 
 /** Links inside a page of docs/: `(other.md#anchor)`, `(other.md)`, `(#anchor)`. */
-export function docLinksIn(text: string, page: string): Citation[] {
+function docLinksIn(text: string, page: string): Citation[] {
   const out: Citation[] = [];
   for (const m of text.matchAll(/\]\((?:([A-Za-z0-9_.-]+\.md))?(?:#([A-Za-z0-9_-]+))?\)/g)) {
     if (!m[1] && !m[2]) continue;
-    out.push({ where: `docs/${page}:${text.slice(0, m.index).split('\n').length}`, file: m[1] ?? page, anchor: m[2] ?? null });
+    out.push({
+      where: `docs/${page}:${text.slice(0, m.index).split('\n').length}`,
+      file: m[1] ?? page,
+      anchor: m[2] ?? null,
+    });
   }
   return out;
 }
 
 /** What is wrong with each citation, against the pages given (file name -> Markdown text). */
-export function problems(citations: readonly Citation[], pages: ReadonlyMap<string, string>): string[] {
+function problems(citations: readonly Citation[], pages: ReadonlyMap<string, string>): string[] {
   const cache = new Map<string, Set<string>>();
   const out: string[] = [];
   for (const c of citations) {
     const text = pages.get(c.file);
-    if (text === undefined) { out.push(`${c.where}: docs/${c.file} does not exist`); continue; }
+    if (text === undefined) {
+      out.push(`${c.where}: docs/${c.file} does not exist`);
+      continue;
+    }
     if (c.anchor === null) continue;
     if (!cache.has(c.file)) cache.set(c.file, anchors(text));
     if (!cache.get(c.file)!.has(c.anchor)) out.push(`${c.where}: docs/${c.file} has no heading #${c.anchor}`);
@@ -85,7 +96,11 @@ function walk(dir: string, out: string[]): void {
 }
 
 function docPages(): Map<string, string> {
-  return new Map(readdirSync(DOCS).filter((f) => f.endsWith('.md')).map((f) => [f, readFileSync(join(DOCS, f), 'utf8')]));
+  return new Map(
+    readdirSync(DOCS)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => [f, readFileSync(join(DOCS, f), 'utf8')]),
+  );
 }
 
 test('slugs as GitHub makes them', (t) => {
@@ -99,7 +114,10 @@ test('slugs as GitHub makes them', (t) => {
 test('the check fails on a missing page or heading', (t) => {
   const pages = new Map([['a.md', '# A\n## Real section\n']]);
   const cited = citationsIn('// see docs/a.md#real-section, docs/a.md#no-such-section and docs/b.md\n', 'x.ts');
-  t.deepEqual(problems(cited, pages), ['x.ts:1: docs/a.md has no heading #no-such-section', 'x.ts:1: docs/b.md does not exist']);
+  t.deepEqual(problems(cited, pages), [
+    'x.ts:1: docs/a.md has no heading #no-such-section',
+    'x.ts:1: docs/b.md does not exist',
+  ]);
 });
 
 test('every docs/FILE.md#anchor cited in the repository exists', (t) => {
@@ -107,7 +125,9 @@ test('every docs/FILE.md#anchor cited in the repository exists', (t) => {
   const files: string[] = [join(ROOT, 'README.md')];
   for (const d of SCANNED_DIRS) if (existsSync(join(ROOT, d))) walk(join(ROOT, d), files);
   // This file's own examples (docs/FILE.md, docs/a.md) are not citations.
-  const citations = files.filter((f) => !f.startsWith(join(ROOT, 'test', 'docs'))).flatMap((f) => citationsIn(readFileSync(f, 'utf8'), relative(ROOT, f)));
+  const citations = files
+    .filter((f) => !f.startsWith(join(ROOT, 'test', 'docs')))
+    .flatMap((f) => citationsIn(readFileSync(f, 'utf8'), relative(ROOT, f)));
   t.true(citations.length >= 50, `found ${citations.length} citations`);
   t.deepEqual(problems(citations, docPages()), []);
 });
@@ -123,15 +143,21 @@ test('links between the pages of docs/ resolve', (t) => {
  *  them leaves a reader with nothing to open. Matched case-sensitively, as they are written. */
 const OUTSIDE = /\b(?:DOMAIN|DESIGN|LAB)\.md\b|\bseeds?\/0{2}\d|\bseed 0{2}\d\b/;
 
-export function outsideCitations(text: string, where: string): string[] {
+function outsideCitations(text: string, where: string): string[] {
   return text.split('\n').flatMap((line, i) => (OUTSIDE.test(line) ? [`${where}:${i + 1}: ${line.trim()}`] : []));
 }
 
 test('no code, test, fixture or README cites a document that is not in the repository', (t) => {
-  t.deepEqual(outsideCitations('// as LAB.md measured\n// see docs/lab.md\nconst DOMAIN = 1; // seed 001\n', 'x.ts'),
-    ['x.ts:1: // as LAB.md measured', 'x.ts:3: const DOMAIN = 1; // seed 001'], 'the check can fail');
+  t.deepEqual(
+    outsideCitations('// as LAB.md measured\n// see docs/lab.md\nconst DOMAIN = 1; // seed 001\n', 'x.ts'),
+    ['x.ts:1: // as LAB.md measured', 'x.ts:3: const DOMAIN = 1; // seed 001'],
+    'the check can fail',
+  );
   const files: string[] = [join(ROOT, 'README.md')];
   for (const d of SCANNED_DIRS) if (existsSync(join(ROOT, d))) walk(join(ROOT, d), files);
   const here = fileURLToPath(import.meta.url);
-  t.deepEqual(files.filter((f) => f !== here).flatMap((f) => outsideCitations(readFileSync(f, 'utf8'), relative(ROOT, f))), []);
+  t.deepEqual(
+    files.filter((f) => f !== here).flatMap((f) => outsideCitations(readFileSync(f, 'utf8'), relative(ROOT, f))),
+    [],
+  );
 });

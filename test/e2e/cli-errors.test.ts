@@ -21,72 +21,183 @@ interface Row {
   message: RegExp;
 }
 
-const INVENTORY = 'all:\n  children:\n    linux:\n      hosts:\n        a: { ansible_host: 127.0.0.1, ansible_port: 9 }\n';
-const playbook = (body: string) => `import { definePlaybook } from 'ROOT/runner/playbook/define.js';\nimport { directory } from 'ROOT/tasks/linux/index.js';\n${body}\n`;
-const OK_PLAYBOOK = playbook(`export default definePlaybook({ name: 'ok', description: 'x', tasks: { d: { on: 'linux', step: directory({ path: '/srv/play-cli-errors' }) } } });`);
+const INVENTORY =
+  'all:\n  children:\n    linux:\n      hosts:\n        a: { ansible_host: 127.0.0.1, ansible_port: 9 }\n';
+const playbook = (body: string) =>
+  `import { definePlaybook } from 'ROOT/runner/playbook/define.js';\nimport { directory } from 'ROOT/tasks/linux/index.js';\n${body}\n`;
+const OK_PLAYBOOK = playbook(
+  `export default definePlaybook({ name: 'ok', description: 'x', tasks: { d: { on: 'linux', step: directory({ path: '/srv/play-cli-errors' }) } } });`,
+);
 
 const rows: Record<string, Row> = {
   'an unknown option': { argv: ['bench', '--frobnicate'], code: 64, message: /unknown option.*--frobnicate/ },
-  'an unknown option of a command': { argv: ['hosts', 'all', '--check', '-i', 'inv.yaml'], files: { 'inv.yaml': INVENTORY }, code: 64, message: /unknown option.*--check/ },
-  'an unknown command (no such playbook)': { argv: ['frobnicate'], code: 64, message: /no playbook named 'frobnicate' \(known: .*bench/ },
+  'an unknown option of a command': {
+    argv: ['hosts', 'all', '--check', '-i', 'inv.yaml'],
+    files: { 'inv.yaml': INVENTORY },
+    code: 64,
+    message: /unknown option.*--check/,
+  },
+  'an unknown command (no such playbook)': {
+    argv: ['frobnicate'],
+    code: 64,
+    message: /no playbook named 'frobnicate' \(known: .*bench/,
+  },
   'a command without its argument': { argv: ['hosts'], code: 64, message: /hosts: missing a host pattern/ },
-  'an unknown lab action': { argv: ['lab', 'frobnicate'], code: 64, message: /"frobnicate" is not one of "up", "down"/ },
-  'a lab count that is not a number': { argv: ['lab', 'up', '--linux', 'abc'], code: 64, message: /--linux 'abc': expected a whole number/ },
+  'an unknown lab action': {
+    argv: ['lab', 'frobnicate'],
+    code: 64,
+    message: /"frobnicate" is not one of "up", "down"/,
+  },
+  'a lab count that is not a number': {
+    argv: ['lab', 'up', '--linux', 'abc'],
+    code: 64,
+    message: /--linux 'abc': expected a whole number/,
+  },
   'a lab count that is too large': { argv: ['lab', 'up', '--linux', '5000'], code: 64, message: /--linux.*5000/ },
   'a negative lab count': { argv: ['lab', 'up', '--linux', '-1'], code: 64, message: /--linux.*-1/ },
   '--forks 0': { argv: ['ok.ts', '-f', '0'], code: 64, message: /--forks '0': expected a positive whole number/ },
   '--timeout that is not a number': { argv: ['ok.ts', '--timeout', 'soon'], code: 64, message: /--timeout 'soon'/ },
-  'a missing inventory file': { argv: ['hosts', 'all', '-i', 'nosuch.yaml'], code: 64, message: /inventory .*nosuch\.yaml does not exist/ },
-  'an inventory that is a directory': { argv: ['hosts', 'all', '-i', 'invdir'], setup: (d) => mkdirSync(join(d, 'invdir')), code: 65, message: /invdir: is a directory: inventory directories are not supported yet/ },
+  'a missing inventory file': {
+    argv: ['hosts', 'all', '-i', 'nosuch.yaml'],
+    code: 64,
+    message: /inventory .*nosuch\.yaml does not exist/,
+  },
+  'an inventory that is a directory': {
+    argv: ['hosts', 'all', '-i', 'invdir'],
+    setup: (d) => mkdirSync(join(d, 'invdir')),
+    code: 65,
+    message: /invdir: is a directory: inventory directories are not supported yet/,
+  },
   'an inventory that is a symbolic link loop': {
-    argv: ['hosts', 'all', '-i', 'loop1'], code: 65, message: /loop1: is a symbolic link loop/,
-    setup: (d) => { symlinkSync('loop2', join(d, 'loop1')); symlinkSync('loop1', join(d, 'loop2')); },
+    argv: ['hosts', 'all', '-i', 'loop1'],
+    code: 65,
+    message: /loop1: is a symbolic link loop/,
+    setup: (d) => {
+      symlinkSync('loop2', join(d, 'loop1'));
+      symlinkSync('loop1', join(d, 'loop2'));
+    },
   },
-  'an inventory with YAML syntax errors': { argv: ['hosts', 'all', '-i', 'inv.yaml'], files: { 'inv.yaml': 'all:\n  hosts: [a\n' }, code: 65, message: /inv\.yaml:\d+: YAML syntax error/ },
+  'an inventory with YAML syntax errors': {
+    argv: ['hosts', 'all', '-i', 'inv.yaml'],
+    files: { 'inv.yaml': 'all:\n  hosts: [a\n' },
+    code: 65,
+    message: /inv\.yaml:\d+: YAML syntax error/,
+  },
   'ansible_port out of range': {
-    argv: ['hosts', 'all', '-i', 'inv.yaml'], files: { 'inv.yaml': 'all:\n  hosts:\n    web1: { ansible_port: 70000 }\n' },
-    code: 65, message: /inv\.yaml:3: at all\.hosts\.web1\.ansible_port: ansible_port must be a port number from 1 to 65535/,
+    argv: ['hosts', 'all', '-i', 'inv.yaml'],
+    files: { 'inv.yaml': 'all:\n  hosts:\n    web1: { ansible_port: 70000 }\n' },
+    code: 65,
+    message: /inv\.yaml:3: at all\.hosts\.web1\.ansible_port: ansible_port must be a port number from 1 to 65535/,
   },
-  'a --limit @file that does not exist': { argv: ['ok.ts', '-i', 'inv.yaml', '-l', '@nosuch.txt'], files: { 'inv.yaml': INVENTORY, 'ok.ts': OK_PLAYBOOK }, code: 64, message: /@nosuch\.txt.*cannot read limit file .*nosuch\.txt/ },
-  'a pattern that matches no host': { argv: ['hosts', 'nosuch*', '-i', 'inv.yaml'], files: { 'inv.yaml': INVENTORY }, code: 64, message: /nosuch\*/ },
+  'a --limit @file that does not exist': {
+    argv: ['ok.ts', '-i', 'inv.yaml', '-l', '@nosuch.txt'],
+    files: { 'inv.yaml': INVENTORY, 'ok.ts': OK_PLAYBOOK },
+    code: 64,
+    message: /@nosuch\.txt.*cannot read limit file .*nosuch\.txt/,
+  },
+  'a pattern that matches no host': {
+    argv: ['hosts', 'nosuch*', '-i', 'inv.yaml'],
+    files: { 'inv.yaml': INVENTORY },
+    code: 64,
+    message: /nosuch\*/,
+  },
   'a missing SSH key file': {
-    argv: ['ok.ts', '-i', 'inv.yaml'], files: { 'ok.ts': OK_PLAYBOOK, 'inv.yaml': 'all:\n  children:\n    linux:\n      hosts:\n        a: { ansible_host: 127.0.0.1, ansible_port: 9, ansible_ssh_private_key_file: keys/id_missing }\n' },
-    code: 65, message: /host a: ansible_ssh_private_key_file .*keys\/id_missing: not found/,
+    argv: ['ok.ts', '-i', 'inv.yaml'],
+    files: {
+      'ok.ts': OK_PLAYBOOK,
+      'inv.yaml':
+        'all:\n  children:\n    linux:\n      hosts:\n        a: { ansible_host: 127.0.0.1, ansible_port: 9, ansible_ssh_private_key_file: keys/id_missing }\n',
+    },
+    code: 65,
+    message: /host a: ansible_ssh_private_key_file .*keys\/id_missing: not found/,
   },
   'an SSH key file that is not a key': {
-    argv: ['ok.ts', '-i', 'inv.yaml', '--check'], files: { 'ok.ts': OK_PLAYBOOK, 'key': 'hello\n', 'inv.yaml': 'all:\n  vars: { ansible_private_key_file: key }\n  children:\n    linux:\n      hosts:\n        a: { ansible_host: 127.0.0.1, ansible_port: 9 }\n' },
-    code: 65, message: /host a: ansible_private_key_file .*\/key: is not a private key/,
+    argv: ['ok.ts', '-i', 'inv.yaml', '--check'],
+    files: {
+      'ok.ts': OK_PLAYBOOK,
+      key: 'hello\n',
+      'inv.yaml':
+        'all:\n  vars: { ansible_private_key_file: key }\n  children:\n    linux:\n      hosts:\n        a: { ansible_host: 127.0.0.1, ansible_port: 9 }\n',
+    },
+    code: 65,
+    message: /host a: ansible_private_key_file .*\/key: is not a private key/,
   },
   'a playbook module that throws while loading': {
-    argv: ['graph', 'throws.ts'], files: { 'throws.ts': playbook(`const settings: Record<string, string> = {};\nif (!settings.region) throw new Error('no region set');\nexport default definePlaybook({ name: 't', description: '', tasks: {} });`) },
-    code: 65, message: /throws\.ts: cannot load playbook: no region set \(at throws\.ts:4:\d+\)/,
+    argv: ['graph', 'throws.ts'],
+    files: {
+      'throws.ts': playbook(
+        `const settings: Record<string, string> = {};\nif (!settings.region) throw new Error('no region set');\nexport default definePlaybook({ name: 't', description: '', tasks: {} });`,
+      ),
+    },
+    code: 65,
+    message: /throws\.ts: cannot load playbook: no region set \(at throws\.ts:4:\d+\)/,
   },
   'a TypeScript syntax error in a playbook': {
-    argv: ['graph', 'broken'], files: { 'playbooks/broken.ts': playbook(`const n: number = ;\nexport default definePlaybook({ name: 'b', description: '', tasks: {} });`) },
-    code: 65, message: /playbooks\/broken\.ts:3:\d+: Unexpected ";"/,
+    argv: ['graph', 'broken'],
+    files: {
+      'playbooks/broken.ts': playbook(
+        `const n: number = ;\nexport default definePlaybook({ name: 'b', description: '', tasks: {} });`,
+      ),
+    },
+    code: 65,
+    message: /playbooks\/broken\.ts:3:\d+: Unexpected ";"/,
   },
   'a playbook that imports a missing module': {
-    argv: ['graph', 'imports.ts'], files: { 'imports.ts': `import { x } from './nosuch.js';\nexport default x;\n` },
-    code: 65, message: /imports\.ts: cannot load playbook: Cannot find module .*nosuch\.js/,
+    argv: ['graph', 'imports.ts'],
+    files: { 'imports.ts': `import { x } from './nosuch.js';\nexport default x;\n` },
+    code: 65,
+    message: /imports\.ts: cannot load playbook: Cannot find module .*nosuch\.js/,
   },
-  'a playbook whose default export is not a playbook': { argv: ['graph', 'plain.ts'], files: { 'plain.ts': 'export default 42;\n' }, code: 65, message: /plain\.ts: the default export must be definePlaybook/ },
+  'a playbook whose default export is not a playbook': {
+    argv: ['graph', 'plain.ts'],
+    files: { 'plain.ts': 'export default 42;\n' },
+    code: 65,
+    message: /plain\.ts: the default export must be definePlaybook/,
+  },
   'invalid step options in a playbook': {
-    argv: ['graph', 'opts.ts'], files: { 'opts.ts': playbook(`export default definePlaybook({ name: 'o', description: '', tasks: { d: { on: 'linux', step: directory({ path: 'relative' }) } } });`) },
-    code: 65, message: /opts\.ts: linux\.directory: option 'path' must be an absolute path/,
+    argv: ['graph', 'opts.ts'],
+    files: {
+      'opts.ts': playbook(
+        `export default definePlaybook({ name: 'o', description: '', tasks: { d: { on: 'linux', step: directory({ path: 'relative' }) } } });`,
+      ),
+    },
+    code: 65,
+    message: /opts\.ts: linux\.directory: option 'path' must be an absolute path/,
   },
-  'a playbook file that does not exist': { argv: ['graph', './nosuch.ts'], code: 64, message: /playbook file .*nosuch\.ts does not exist/ },
-  '-e with bad JSON': { argv: ['ok.ts', '-i', 'inv.yaml', '-e', '{bad'], files: { 'inv.yaml': INVENTORY, 'ok.ts': OK_PLAYBOOK }, code: 64, message: /-e \{bad: not valid JSON/ },
-  '--report into a missing directory': { argv: ['ok.ts', '-i', 'inv.yaml', '--report', 'nosuch/r.json'], files: { 'inv.yaml': INVENTORY, 'ok.ts': OK_PLAYBOOK }, code: 64, message: /--report nosuch\/r\.json: directory .*nosuch does not exist/ },
+  'a playbook file that does not exist': {
+    argv: ['graph', './nosuch.ts'],
+    code: 64,
+    message: /playbook file .*nosuch\.ts does not exist/,
+  },
+  '-e with bad JSON': {
+    argv: ['ok.ts', '-i', 'inv.yaml', '-e', '{bad'],
+    files: { 'inv.yaml': INVENTORY, 'ok.ts': OK_PLAYBOOK },
+    code: 64,
+    message: /-e \{bad: not valid JSON/,
+  },
+  '--report into a missing directory': {
+    argv: ['ok.ts', '-i', 'inv.yaml', '--report', 'nosuch/r.json'],
+    files: { 'inv.yaml': INVENTORY, 'ok.ts': OK_PLAYBOOK },
+    code: 64,
+    message: /--report nosuch\/r\.json: directory .*nosuch does not exist/,
+  },
 };
 
-interface Result { code: number | null; stdout: string; stderr: string }
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 function play(argv: string[], cwd: string): Promise<Result> {
   return new Promise((resolveP, reject) => {
     const child = spawn(process.execPath, [PLAY, ...argv], {
-      cwd, env: { ...process.env, PLAY_INVENTORY: '' }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd,
+      env: { ...process.env, PLAY_INVENTORY: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '', stderr = '';
+    let stdout = '',
+      stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);

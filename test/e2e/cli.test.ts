@@ -10,7 +10,9 @@ import { ensureLab, sshRun, type Lab } from '../helpers/lab.js';
 import { play, projectRoot, scratch } from '../helpers/play.js';
 
 let lab: Lab;
-test.before(async () => { lab = await ensureLab({ linux: 4 }); });
+test.before(async () => {
+  lab = await ensureLab({ linux: 4 });
+});
 
 const pb = (name: string) => resolve(projectRoot, 'test/e2e/playbooks', `${name}.ts`);
 const tmp = () => mkdtempSync(join(tmpdir(), 'play-cli-'));
@@ -41,7 +43,13 @@ test('check reports and changes nothing (exit 2); apply (exit 0); a second run c
   t.is(planned.mode, 'check');
   t.deepEqual(Object.keys(planned.hosts), ['linux1', 'linux2']);
   t.is(planned.hosts.linux1.status, 'changed');
-  t.deepEqual(planned.hosts.linux1.steps.map((s: any) => [s.task, s.kind, s.action, s.status]), [['dir', 'linux.directory', 'create', 'changed'], ['note', 'linux.file', 'create', 'changed']]);
+  t.deepEqual(
+    planned.hosts.linux1.steps.map((s: any) => [s.task, s.kind, s.action, s.status]),
+    [
+      ['dir', 'linux.directory', 'create', 'changed'],
+      ['note', 'linux.file', 'create', 'changed'],
+    ],
+  );
   t.is((await onHost('linux1', `test -e ${dir} && echo present || echo absent`)).trim(), 'absent');
 
   const reportFile = join(tmp(), 'report.json');
@@ -51,18 +59,37 @@ test('check reports and changes nothing (exit 2); apply (exit 0); a second run c
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   for (const key of ['playbook', 'mode', 'startedAt', 'durationMs', 'hosts', 'summary']) t.true(key in report, key);
   const step = report.hosts.linux2.steps[1];
-  for (const key of ['task', 'kind', 'action', 'fields', 'before', 'after', 'status', 'durationMs', 'error']) t.true(key in step, key);
+  for (const key of ['task', 'kind', 'action', 'fields', 'before', 'after', 'status', 'durationMs', 'error'])
+    t.true(key in step, key);
   t.deepEqual(report.summary, { ok: 0, changed: 2, failed: 0, skipped: 0, unreachable: 0, interrupted: 0 });
   t.is(await onHost('linux2', `cat ${dir}/note`), 'hello from linux2\n');
 
   const again = await play([...args, '--json']);
   t.is(again.code, 0);
-  t.deepEqual(JSON.parse(again.stdout).summary, { ok: 2, changed: 0, failed: 0, skipped: 0, unreachable: 0, interrupted: 0 });
+  t.deepEqual(JSON.parse(again.stdout).summary, {
+    ok: 2,
+    changed: 0,
+    failed: 0,
+    skipped: 0,
+    unreachable: 0,
+    interrupted: 0,
+  });
 });
 
 test('a failed step skips its dependents with the reason, other hosts finish (exit 3)', async (t) => {
   const dir = scratch();
-  const r = await play([pb('fails'), '-i', lab.inventoryPath, '-l', 'linux1:linux2:linux3', '-e', `dir=${dir}`, '-e', 'fail_on=linux2', '--json']);
+  const r = await play([
+    pb('fails'),
+    '-i',
+    lab.inventoryPath,
+    '-l',
+    'linux1:linux2:linux3',
+    '-e',
+    `dir=${dir}`,
+    '-e',
+    'fail_on=linux2',
+    '--json',
+  ]);
   t.is(r.code, 3, r.stderr);
   const report = JSON.parse(r.stdout);
   t.is(report.hosts.linux2.status, 'failed');
@@ -80,7 +107,9 @@ test('a failed step skips its dependents with the reason, other hosts finish (ex
 });
 
 test('an unreachable host is reported as such, the others finish (exit 4)', async (t) => {
-  const { path } = inventoryCopy((inv) => { inv.all.children.linux.hosts.ghost = { ansible_host: lab.host('linux1').address, ansible_port: 2 }; });
+  const { path } = inventoryCopy((inv) => {
+    inv.all.children.linux.hosts.ghost = { ansible_host: lab.host('linux1').address, ansible_port: 2 };
+  });
   const dir = scratch();
   const r = await play([pb('files'), '-i', path, '-l', 'linux1:ghost', '-e', `dir=${dir}`, '--json']);
   t.is(r.code, 4, r.stderr);
@@ -98,7 +127,9 @@ test('a changed host key is refused, even with --accept-new, and the host is unt
   const otherKey = readFileSync(join(keyDir, 'k.pub'), 'utf8').split(' ').slice(0, 2).join(' ');
   const addr = lab.host('linux3').address;
   const { path, knownHosts } = inventoryCopy((_inv, kh) => {
-    const lines = readFileSync(kh, 'utf8').split('\n').map((l) => (l.startsWith(`${addr} `) ? `${addr} ${otherKey}` : l));
+    const lines = readFileSync(kh, 'utf8')
+      .split('\n')
+      .map((l) => (l.startsWith(`${addr} `) ? `${addr} ${otherKey}` : l));
     writeFileSync(kh, lines.join('\n'));
   });
   const dir = scratch();
@@ -142,8 +173,12 @@ test('usage and input errors name what is wrong and touch no host', async (t) =>
   t.true(inv.stderr.includes(badInv), inv.stderr);
   t.regex(inv.stderr, /ansible_port/);
 
-  const { path } = inventoryCopy((i) => { i.all.children.linux.hosts.linux1.ansible_password = "{{ lookup('env', 'PLAY_TEST_UNSET_PW') }}"; });
-  const secret = await play([pb('files'), '-i', path, '-l', 'linux1', '-e', `dir=${scratch()}`], { PLAY_TEST_UNSET_PW: '' });
+  const { path } = inventoryCopy((i) => {
+    i.all.children.linux.hosts.linux1.ansible_password = "{{ lookup('env', 'PLAY_TEST_UNSET_PW') }}";
+  });
+  const secret = await play([pb('files'), '-i', path, '-l', 'linux1', '-e', `dir=${scratch()}`], {
+    PLAY_TEST_UNSET_PW: '',
+  });
   t.is(secret.code, 65, secret.stderr);
   t.regex(secret.stderr, /linux1.*ansible_password.*PLAY_TEST_UNSET_PW/);
 
@@ -151,7 +186,11 @@ test('usage and input errors name what is wrong and touch no host', async (t) =>
   const bad = await play([pb('bad-options'), '-i', lab.inventoryPath, '-l', 'linux1:linux2', '-e', `dir=${dir}`]);
   t.is(bad.code, 65);
   t.regex(bad.stderr, /task 'bad' for host linux2: linux\.directory: option 'path' must be an absolute path/);
-  t.is((await onHost('linux1', `test -e ${dir} && echo yes || echo no`)).trim(), 'no', 'nothing ran on the good host either');
+  t.is(
+    (await onHost('linux1', `test -e ${dir} && echo yes || echo no`)).trim(),
+    'no',
+    'nothing ran on the good host either',
+  );
 
   const unknownOption = await play([pb('files'), '--frobnicate']);
   t.is(unknownOption.code, 64);
@@ -160,18 +199,47 @@ test('usage and input errors name what is wrong and touch no host', async (t) =>
 test('Ctrl-C starts nothing new, lets the running step finish, writes the report, exits 130', async (t) => {
   const dir = scratch();
   const reportFile = join(tmp(), 'report.json');
-  const child = spawn(process.execPath, [resolve(projectRoot, 'bin/play.mjs'), pb('slow'), '-i', lab.inventoryPath, '-l', 'linux1', '-e', `dir=${dir}`, '-e', 'seconds=3', '--report', reportFile], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '', stdout = '';
+  const child = spawn(
+    process.execPath,
+    [
+      resolve(projectRoot, 'bin/play.mjs'),
+      pb('slow'),
+      '-i',
+      lab.inventoryPath,
+      '-l',
+      'linux1',
+      '-e',
+      `dir=${dir}`,
+      '-e',
+      'seconds=3',
+      '--report',
+      reportFile,
+    ],
+    { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '',
+    stdout = '';
   child.stderr.on('data', (d) => (stderr += d));
   // Interrupt once step `a` (3 s) is under way: the run has printed its first line.
-  await new Promise<void>((r) => child.stdout.on('data', (d) => { stdout += d; if (stdout.includes('slow on 1 host')) r(); }));
+  await new Promise<void>((r) =>
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (stdout.includes('slow on 1 host')) r();
+    }),
+  );
   await new Promise((r) => setTimeout(r, 700));
   child.kill('SIGINT');
   const code = await new Promise<number | null>((r) => child.on('close', r));
   t.is(code, 130, stderr);
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   t.true(report.interrupted);
-  t.deepEqual(report.hosts.linux1.steps.map((s: any) => [s.task, s.status]), [['a', 'changed'], ['b', 'skipped']]);
+  t.deepEqual(
+    report.hosts.linux1.steps.map((s: any) => [s.task, s.status]),
+    [
+      ['a', 'changed'],
+      ['b', 'skipped'],
+    ],
+  );
   t.is(report.hosts.linux1.steps[1].error, 'interrupted');
   t.is((await onHost('linux1', `test -d ${dir}/a && echo yes; test -e ${dir}/b && echo b; true`)).trim(), 'yes');
   t.true(existsSync(reportFile));
@@ -186,25 +254,33 @@ test('play graph and play list', async (t) => {
   t.regex(list.stdout, /^bench\s+Five idempotent Linux steps/m);
 });
 
-test('a TypeScript playbook of the cwd that imports the checkout\'s sources runs with the compiled CLI\'s own modules', async (t) => {
+test("a TypeScript playbook of the cwd that imports the checkout's sources runs with the compiled CLI's own modules", async (t) => {
   const dir = tmp();
   mkdirSync(join(dir, 'playbooks'));
   // Outside any package.json: still an ES module. Its imports of runner/ and tasks/ sources are the
   // CLI's compiled modules, so a bad option is an InputError the CLI recognizes (65), not a crash (70).
-  writeFileSync(join(dir, 'playbooks', 'mine.ts'), [
-    `import { definePlaybook } from '${projectRoot}/runner/playbook/define.js';`,
-    `import { directory } from '${projectRoot}/tasks/linux/index.js';`,
-    `const where: string = 'relative';`,
-    `export default definePlaybook({ name: 'mine', description: 'a user playbook', tasks: {`,
-    `  d: { on: 'linux', step: ({ host }) => directory({ path: host.name === 'linux2' ? where : '/srv/x' }) } } });`,
-  ].join('\n'));
-  const inDir = (args: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-    const child = spawn(process.execPath, [resolve(projectRoot, 'bin/play.mjs'), ...args], { cwd: dir, env: { ...process.env, PLAY_INVENTORY: '' } });
-    let stdout = '', stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
+  writeFileSync(
+    join(dir, 'playbooks', 'mine.ts'),
+    [
+      `import { definePlaybook } from '${projectRoot}/runner/playbook/define.js';`,
+      `import { directory } from '${projectRoot}/tasks/linux/index.js';`,
+      `const where: string = 'relative';`,
+      `export default definePlaybook({ name: 'mine', description: 'a user playbook', tasks: {`,
+      `  d: { on: 'linux', step: ({ host }) => directory({ path: host.name === 'linux2' ? where : '/srv/x' }) } } });`,
+    ].join('\n'),
+  );
+  const inDir = (args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+      const child = spawn(process.execPath, [resolve(projectRoot, 'bin/play.mjs'), ...args], {
+        cwd: dir,
+        env: { ...process.env, PLAY_INVENTORY: '' },
+      });
+      let stdout = '',
+        stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code) => done({ code, stdout, stderr }));
+    });
   const list = await inDir(['list']);
   t.is(list.code, 0, list.stderr);
   t.regex(list.stdout, /^bench\s+Five idempotent/m);

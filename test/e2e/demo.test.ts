@@ -28,11 +28,15 @@ function run(command: string, args: string[]): Promise<{ code: number; output: s
 /** The commands of the demo's "Try next" block, comments cut off. */
 function tryNextCommands(demoOutput: string): string[] {
   const block = /^Try next[^\n]*\n((?: {2}\S[^\n]*\n)+)/m.exec(demoOutput)?.[1] ?? '';
-  return block.split('\n').map((l) => l.replace(/#.*$/, '').trim()).filter((l) => l !== '');
+  return block
+    .split('\n')
+    .map((l) => l.replace(/#.*$/, '').trim())
+    .filter((l) => l !== '');
 }
 
 test('tryNextCommands reads the block as printed', (t) => {
-  const printed = 'x\nTry next (in this checkout):\n  npx play a --b   # why\n  npx play c        # why # twice\nWhen you are done: npx play lab down\n';
+  const printed =
+    'x\nTry next (in this checkout):\n  npx play a --b   # why\n  npx play c        # why # twice\nWhen you are done: npx play lab down\n';
   t.deepEqual(tryNextCommands(printed), ['npx play a --b', 'npx play c']);
   t.deepEqual(tryNextCommands('no block\n'), []);
 });

@@ -7,7 +7,9 @@ import { ensureLab, onLabHost, type Lab } from '../helpers/lab.js';
 import { runStep, scratch } from '../helpers/play.js';
 
 let lab: Lab;
-test.before(async () => { lab = await ensureLab({ linux: 4 }); });
+test.before(async () => {
+  lab = await ensureLab({ linux: 4 });
+});
 
 const onHost = (host: string, cmd: string) => onLabHost(lab, host, cmd);
 
@@ -29,10 +31,14 @@ async function threeRuns(t: any, host: string, step: AnyStep, observe: () => Pro
 
 test('directory: create, then mode drift is repaired', async (t) => {
   const dir = scratch();
-  await threeRuns(t, 'linux1', directory({ path: `${dir}/a b`, mode: '0750' }), () => onHost('linux1', `stat -c %a ${dir}/'a b' 2>&1 || true`));
+  await threeRuns(t, 'linux1', directory({ path: `${dir}/a b`, mode: '0750' }), () =>
+    onHost('linux1', `stat -c %a ${dir}/'a b' 2>&1 || true`),
+  );
   t.is((await onHost('linux1', `stat -c '%F %a' ${dir}/'a b'`)).trim(), 'directory 750');
   await onHost('linux1', `chmod 700 ${dir}/'a b'`);
-  const { check } = await threeRuns(t, 'linux1', directory({ path: `${dir}/a b`, mode: '0750' }), () => onHost('linux1', `stat -c %a ${dir}/'a b'`));
+  const { check } = await threeRuns(t, 'linux1', directory({ path: `${dir}/a b`, mode: '0750' }), () =>
+    onHost('linux1', `stat -c %a ${dir}/'a b'`),
+  );
   t.deepEqual(check.step.fields, ['mode']);
   t.deepEqual(check.step.before, { mode: '0700' });
 });
@@ -42,7 +48,9 @@ test('file: content and mode, with a hostile name and content arriving literally
   await onHost('linux2', `mkdir -p ${dir}`);
   const path = `${dir}/x'; touch pwned; echo '$(reboot)`;
   const content = "x'; touch /tmp/pwned; echo '\n$(reboot)\n`id`\n";
-  const { check } = await threeRuns(t, 'linux2', file({ path, content, mode: '0600' }), () => onHost('linux2', `ls -A ${dir}`));
+  const { check } = await threeRuns(t, 'linux2', file({ path, content, mode: '0600' }), () =>
+    onHost('linux2', `ls -A ${dir}`),
+  );
   t.regex(check.step.textDiff ?? '', /\+\$\(reboot\)/);
   t.is(await onHost('linux2', `cat ${dir}/*`), content);
   t.is((await onHost('linux2', `ls -A ${dir} | wc -l; stat -c %a ${dir}/x*`)).trim(), '1\n600');
@@ -52,21 +60,30 @@ test('file: content and mode, with a hostile name and content arriving literally
 test('lineInFile: replace the line a regex matches, keep the rest', async (t) => {
   const dir = scratch();
   await onHost('linux3', `mkdir -p ${dir} && printf 'a=1\\nport=80\\nb=2\\n' > ${dir}/s.ini`);
-  await threeRuns(t, 'linux3', lineInFile({ path: `${dir}/s.ini`, regexp: '^port=', line: 'port=8080' }), () => onHost('linux3', `cat ${dir}/s.ini`));
+  await threeRuns(t, 'linux3', lineInFile({ path: `${dir}/s.ini`, regexp: '^port=', line: 'port=8080' }), () =>
+    onHost('linux3', `cat ${dir}/s.ini`),
+  );
   t.is(await onHost('linux3', `cat ${dir}/s.ini`), 'a=1\nport=8080\nb=2\n');
 });
 
 test('command with creates: runs once', async (t) => {
   const dir = scratch();
   await onHost('linux1', `mkdir -p ${dir}`);
-  await threeRuns(t, 'linux1', command({ command: ['sh', '-c', `echo run >> ${dir}/log; touch ${dir}/done`], creates: `${dir}/done` }), () => onHost('linux1', `cat ${dir}/log 2>/dev/null; true`));
+  await threeRuns(
+    t,
+    'linux1',
+    command({ command: ['sh', '-c', `echo run >> ${dir}/log; touch ${dir}/done`], creates: `${dir}/done` }),
+    () => onHost('linux1', `cat ${dir}/log 2>/dev/null; true`),
+  );
   t.is(await onHost('linux1', `cat ${dir}/log`), 'run\n');
 });
 
 test('sysctl: live value and persisted file, per host', async (t) => {
   const conf = `/etc/sysctl.d/${scratch('e2e').slice(5)}.conf`;
   await onHost('linux4', 'sysctl -qw net.ipv4.ip_forward=0');
-  await threeRuns(t, 'linux4', sysctl({ key: 'net.ipv4.ip_forward', value: 1, file: conf }), () => onHost('linux4', `sysctl -n net.ipv4.ip_forward; cat ${conf} 2>/dev/null; true`));
+  await threeRuns(t, 'linux4', sysctl({ key: 'net.ipv4.ip_forward', value: 1, file: conf }), () =>
+    onHost('linux4', `sysctl -n net.ipv4.ip_forward; cat ${conf} 2>/dev/null; true`),
+  );
   t.is((await onHost('linux4', 'sysctl -n net.ipv4.ip_forward')).trim(), '1');
   t.regex(await onHost('linux4', `cat ${conf}`), /^net\.ipv4\.ip_forward = 1$/m);
   await onHost('linux4', `sysctl -qw net.ipv4.ip_forward=0; rm -f ${conf}`);

@@ -33,15 +33,12 @@ let releaseTorHosts: (() => Promise<void>) | undefined;
 const tmpDirs: string[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-
 const onHost = (host: string, cmd: string) => onLabHost(lab, host, cmd);
 
 async function onboard(args: string[] = []): Promise<CliResult & { report: any }> {
   const r = await play(['onboard-windows', '-i', inventory, '--limit', NODE, ...args], env);
   return { ...r, report: args.includes('--json') && r.stdout.trim().startsWith('{') ? JSON.parse(r.stdout) : null };
 }
-
-
 
 const clusterNode = (name: string) => JSON.parse(readFileSync(join(labDir, 'cluster-state.json'), 'utf8')).nodes[name];
 const nodeState = () => JSON.parse(readFileSync(join(labDir, 'hosts', NODE, 'node-state.json'), 'utf8'));
@@ -56,7 +53,9 @@ test.before(async (t) => {
   labDir = dirname(lab.inventoryPath);
   const dir = mkdtempSync(join(tmpdir(), 'play-onboard-'));
   tmpDirs.push(dir);
-  ({ inventory, env } = onboardInventory(lab, dir, (inv) => { inv.all.children.windows.hosts.node010.pod_cidr = OTHER_POD_CIDR; }));
+  ({ inventory, env } = onboardInventory(lab, dir, (inv) => {
+    inv.all.children.windows.hosts.node010.pod_cidr = OTHER_POD_CIDR;
+  }));
   // node010 stands for a node onboarded by other means (its pod_cidr var): the cluster must not know it,
   // or the CIDR the cluster allocated (the demo's test onboards node010) would win over the var.
   await resetWindowsNode('node010');
@@ -66,8 +65,12 @@ test.before(async (t) => {
   // A node onboarded by an earlier run of the suite: its kubelet and kube-proxy stopped (NotReady),
   // so the run below has work on the node too. A fresh node is left as it is.
   if (nodeState().services.kubelet) {
-    const r = await play([resolve(projectRoot, 'test/e2e/fixtures/onboard-services-stopped.ts'), '-i', inventory, '--limit', NODE], env);
-    if (r.code !== 0) throw new Error(`stopping kubelet and kube-proxy on ${NODE}: exit ${r.code}: ${r.stdout}${r.stderr}`);
+    const r = await play(
+      [resolve(projectRoot, 'test/e2e/fixtures/onboard-services-stopped.ts'), '-i', inventory, '--limit', NODE],
+      env,
+    );
+    if (r.code !== 0)
+      throw new Error(`stopping kubelet and kube-proxy on ${NODE}: exit ${r.code}: ${r.stdout}${r.stderr}`);
     t.log(`${NODE} was onboarded before: kubelet and kube-proxy stopped, Ready ${clusterNode(NODE)?.ready}`);
   } else t.log(`${NODE} is fresh`);
 });
@@ -83,58 +86,82 @@ test.after.always('keepalived stopped on the tor hosts; the tor hosts released',
 
 let podCidr: string;
 
-test.serial('play onboard-windows --limit node009: exit 0; Ready in the cluster; HNS and CNI on its pod CIDR; one tor host holds its VIP', async (t) => {
-  const started = Date.now();
-  const r = await onboard(['--json']);
-  const ms = Date.now() - started;
-  t.is(r.code, 0, `${r.stdout.slice(-3000)}${r.stderr.slice(-3000)}`);
-  t.deepEqual(Object.keys(r.report.hosts).sort(), ['control1', NODE, ...TORS].sort());
-  t.is(r.report.summary.failed, 0);
-  const kubelet = r.report.hosts[NODE].steps.find((s: any) => s.task === 'kubelet');
-  t.is(kubelet.status, 'changed', 'kubelet was created or started');
-  t.log(`first run: ${ms} ms (report ${r.report.durationMs} ms), summary ${JSON.stringify(r.report.summary)}`);
+test.serial(
+  'play onboard-windows --limit node009: exit 0; Ready in the cluster; HNS and CNI on its pod CIDR; one tor host holds its VIP',
+  async (t) => {
+    const started = Date.now();
+    const r = await onboard(['--json']);
+    const ms = Date.now() - started;
+    t.is(r.code, 0, `${r.stdout.slice(-3000)}${r.stderr.slice(-3000)}`);
+    t.deepEqual(Object.keys(r.report.hosts).sort(), ['control1', NODE, ...TORS].sort());
+    t.is(r.report.summary.failed, 0);
+    const kubelet = r.report.hosts[NODE].steps.find((s: any) => s.task === 'kubelet');
+    t.is(kubelet.status, 'changed', 'kubelet was created or started');
+    t.log(`first run: ${ms} ms (report ${r.report.durationMs} ms), summary ${JSON.stringify(r.report.summary)}`);
 
-  const node = clusterNode(NODE);
-  t.truthy(node, 'node009 is registered');
-  t.true(node.ready, 'node009 is Ready (kubelet and kube-proxy run)');
-  podCidr = node.podCIDR;
-  t.regex(podCidr, /^198\.19\.\d+\.0\/24$/, 'a /24 of the lab cluster CIDR');
-  const register = r.report.hosts.control1.steps.find((s: any) => s.task === 'register');
-  t.truthy(register, 'the registration is read on control1');
-  const [a, b, c] = podCidr.split('.');
-  const gateway = `${a}.${b}.${c}.1`, endpoint = `${a}.${b}.${c}.2`;
+    const node = clusterNode(NODE);
+    t.truthy(node, 'node009 is registered');
+    t.true(node.ready, 'node009 is Ready (kubelet and kube-proxy run)');
+    podCidr = node.podCIDR;
+    t.regex(podCidr, /^198\.19\.\d+\.0\/24$/, 'a /24 of the lab cluster CIDR');
+    const register = r.report.hosts.control1.steps.find((s: any) => s.task === 'register');
+    t.truthy(register, 'the registration is read on control1');
+    const [a, b, c] = podCidr.split('.');
+    const gateway = `${a}.${b}.${c}.1`,
+      endpoint = `${a}.${b}.${c}.2`;
 
-  const s = nodeState();
-  t.like(s.hns.networks.find((n: any) => n.name === 'l2bridge'), { type: 'L2Bridge', addressPrefix: podCidr, gateway, adapterName: 'eth1' });
-  t.like(s.hns.endpoints.find((e: any) => e.name === 'cbr0'), { networkName: 'l2bridge', ipAddress: endpoint, compartmentId: 1, forwarding: true });
-  const cni = JSON.parse(nodeFile('C:\\k\\cni\\config\\l2bridge.conf')!);
-  t.like(cni, { cniVersion: '0.2.0', name: 'l2bridge', type: 'win-bridge', dns: { Nameservers: [LAB_CLUSTER.dnsIp] } });
-  t.deepEqual(cni.AdditionalArgs[0].Value.ExceptionList, [LAB_CLUSTER.podCidr, LAB_CLUSTER.serviceCidr]);
-  t.regex(s.services.kubelet.binPath, new RegExp(`--hostname-override=${NODE} .*--kubeconfig=C:\\\\k\\\\kubeconfig\\.conf .*--cluster-dns=${LAB_CLUSTER.dnsIp.replace(/\./g, '\\.')} .*--image-pull-progress-deadline=30m`));
-  t.like(s.services.kubelet, { state: 'Running', startMode: 'Auto', dependencies: ['docker'] });
-  t.like(s.services.kubeproxy, { state: 'Running', account: 'NT AUTHORITY\\NetworkService', dependencies: ['docker', 'kubelet'] });
-  t.is(s.os.revision, 1158, 'the pinned build after the hotfix and its reboot');
-  t.regex(nodeFile('C:\\k\\kubeconfig.conf')!, /server: https:\/\/198\.18\.0\.5:6443/);
-  t.false(r.stdout.includes('lab-token-not-a-secret-elsewhere'), 'the kubeconfig is masked in the report');
+    const s = nodeState();
+    t.like(
+      s.hns.networks.find((n: any) => n.name === 'l2bridge'),
+      { type: 'L2Bridge', addressPrefix: podCidr, gateway, adapterName: 'eth1' },
+    );
+    t.like(
+      s.hns.endpoints.find((e: any) => e.name === 'cbr0'),
+      { networkName: 'l2bridge', ipAddress: endpoint, compartmentId: 1, forwarding: true },
+    );
+    const cni = JSON.parse(nodeFile('C:\\k\\cni\\config\\l2bridge.conf')!);
+    t.like(cni, {
+      cniVersion: '0.2.0',
+      name: 'l2bridge',
+      type: 'win-bridge',
+      dns: { Nameservers: [LAB_CLUSTER.dnsIp] },
+    });
+    t.deepEqual(cni.AdditionalArgs[0].Value.ExceptionList, [LAB_CLUSTER.podCidr, LAB_CLUSTER.serviceCidr]);
+    t.regex(
+      s.services.kubelet.binPath,
+      new RegExp(
+        `--hostname-override=${NODE} .*--kubeconfig=C:\\\\k\\\\kubeconfig\\.conf .*--cluster-dns=${LAB_CLUSTER.dnsIp.replace(/\./g, '\\.')} .*--image-pull-progress-deadline=30m`,
+      ),
+    );
+    t.like(s.services.kubelet, { state: 'Running', startMode: 'Auto', dependencies: ['docker'] });
+    t.like(s.services.kubeproxy, {
+      state: 'Running',
+      account: 'NT AUTHORITY\\NetworkService',
+      dependencies: ['docker', 'kubelet'],
+    });
+    t.is(s.os.revision, 1158, 'the pinned build after the hotfix and its reboot');
+    t.regex(nodeFile('C:\\k\\kubeconfig.conf')!, /server: https:\/\/198\.18\.0\.5:6443/);
+    t.false(r.stdout.includes('lab-token-not-a-secret-elsewhere'), 'the kubeconfig is masked in the report');
 
-  // The tor hosts: node009's VIP and node010's (its pod_cidr var), one holder for both.
-  for (const tor of TORS) {
-    const conf = await onHost(tor, `cat ${CONF}`);
-    t.true(conf.includes(`${gateway}/24 dev eth1`), `${tor}: node009's VIP`);
-    t.true(conf.includes('198.19.250.1/24 dev eth1'), `${tor}: node010's VIP kept`);
-  }
-  const electStarted = Date.now();
-  let held: string[] = [];
-  for (;;) {
-    held = await vipHolders(gateway);
-    const other = await vipHolders('198.19.250.1');
-    if (held.length === 1 && other.length === 1 && other[0] === held[0]) break;
-    if (Date.now() - electStarted > SETTLE_MS) break;
-    await sleep(100);
-  }
-  t.is(held.length, 1, `exactly one tor host holds ${gateway}: ${held.join(', ') || 'none'}`);
-  t.log(`${held[0]} holds ${gateway} ${Date.now() - electStarted} ms after the run`);
-});
+    // The tor hosts: node009's VIP and node010's (its pod_cidr var), one holder for both.
+    for (const tor of TORS) {
+      const conf = await onHost(tor, `cat ${CONF}`);
+      t.true(conf.includes(`${gateway}/24 dev eth1`), `${tor}: node009's VIP`);
+      t.true(conf.includes('198.19.250.1/24 dev eth1'), `${tor}: node010's VIP kept`);
+    }
+    const electStarted = Date.now();
+    let held: string[] = [];
+    for (;;) {
+      held = await vipHolders(gateway);
+      const other = await vipHolders('198.19.250.1');
+      if (held.length === 1 && other.length === 1 && other[0] === held[0]) break;
+      if (Date.now() - electStarted > SETTLE_MS) break;
+      await sleep(100);
+    }
+    t.is(held.length, 1, `exactly one tor host holds ${gateway}: ${held.join(', ') || 'none'}`);
+    t.log(`${held[0]} holds ${gateway} ${Date.now() - electStarted} ms after the run`);
+  },
+);
 
 test.serial('the same command again changes nothing (exit 0, 0 changed); --check agrees (exit 0)', async (t) => {
   const started = Date.now();
@@ -143,7 +170,11 @@ test.serial('the same command again changes nothing (exit 0, 0 changed); --check
   t.is(r.report.summary.changed, 0, JSON.stringify(r.report.summary));
   t.is(r.report.summary.failed, 0);
   for (const [host, h] of Object.entries<any>(r.report.hosts)) {
-    for (const s of h.steps) t.true(s.status === 'ok' || (s.status === 'skipped' && /^not triggered/.test(s.error)), `${host} ${s.task}: ${s.status} ${s.error ?? ''}`);
+    for (const s of h.steps)
+      t.true(
+        s.status === 'ok' || (s.status === 'skipped' && /^not triggered/.test(s.error)),
+        `${host} ${s.task}: ${s.status} ${s.error ?? ''}`,
+      );
   }
   t.log(`second run: ${Date.now() - started} ms`);
   const check = await onboard(['--check']);
@@ -162,7 +193,16 @@ test.serial('play graph onboard-windows: control, then the node, then the tor ho
     const m = /^\s+(\w+) @ (\S+)/.exec(line);
     if (m && current > 0) wave.set(`${m[1]}@${m[2]}`, current);
   }
-  const order = ['dnsIp@control1', `kubelet@${NODE}`, 'register@control1', `hnsNetwork@${NODE}`, `kubeProxy@${NODE}`, 'torConfig@tor1', 'torService@tor3'];
+  const order = [
+    'dnsIp@control1',
+    `kubelet@${NODE}`,
+    'register@control1',
+    `hnsNetwork@${NODE}`,
+    `kubeProxy@${NODE}`,
+    'torConfig@tor1',
+    'torService@tor3',
+  ];
   for (const id of order) t.true(wave.has(id), `${id} in the graph`);
-  for (let i = 1; i < order.length; i++) t.true(wave.get(order[i - 1]!)! < wave.get(order[i]!)!, `${order[i - 1]} before ${order[i]}`);
+  for (let i = 1; i < order.length; i++)
+    t.true(wave.get(order[i - 1]!)! < wave.get(order[i]!)!, `${order[i - 1]} before ${order[i]}`);
 });

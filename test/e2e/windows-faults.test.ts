@@ -7,7 +7,17 @@ import { readFile } from '../../lab/windows/file-store.js';
 import { getValue } from '../../lab/windows/registry-store.js';
 import { DOWNLOADS } from '../../lab/windows/defaults.js';
 import {
-  fileContent, hnsHostEndpoint, hnsNetwork, hotfix, ntpServers, osBuild, reboot, registryValue, timeZone, windowsService, type HotfixOutputs,
+  fileContent,
+  hnsHostEndpoint,
+  hnsNetwork,
+  hotfix,
+  ntpServers,
+  osBuild,
+  reboot,
+  registryValue,
+  timeZone,
+  windowsService,
+  type HotfixOutputs,
 } from '../../tasks/windows/index.js';
 import { PASSWORD, runOne, runPlaybook, startWindowsNode } from '../helpers/windows-node.js';
 
@@ -16,10 +26,29 @@ const MSU = `${DOWNLOADS}\\windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7
 test('creating the L2Bridge network drops the connection: the step reconnects, the probe after apply verifies, the endpoint follows', async (t) => {
   const node = await startWindowsNode(t);
   const pb = definePlaybook({
-    name: 'hns', description: '',
+    name: 'hns',
+    description: '',
     tasks: {
-      network: { on: 'windows', step: hnsNetwork({ name: 'l2bridge', type: 'L2Bridge', addressPrefix: '10.160.11.0/24', gateway: '10.160.11.1', adapterName: 'eth1' }) },
-      endpoint: { on: 'windows', needs: ['network'], step: hnsHostEndpoint({ name: 'cbr0', network: 'l2bridge', addressPrefix: '10.160.11.0/24', ipAddress: '10.160.11.2' }) },
+      network: {
+        on: 'windows',
+        step: hnsNetwork({
+          name: 'l2bridge',
+          type: 'L2Bridge',
+          addressPrefix: '10.160.11.0/24',
+          gateway: '10.160.11.1',
+          adapterName: 'eth1',
+        }),
+      },
+      endpoint: {
+        on: 'windows',
+        needs: ['network'],
+        step: hnsHostEndpoint({
+          name: 'cbr0',
+          network: 'l2bridge',
+          addressPrefix: '10.160.11.0/24',
+          ipAddress: '10.160.11.2',
+        }),
+      },
     },
   });
   const report = await runPlaybook([node], pb);
@@ -32,23 +61,35 @@ test('creating the L2Bridge network drops the connection: the step reconnects, t
   t.log(`network step ${network!.durationMs} ms (reconnect backoff included), whole run ${report.durationMs} ms`);
   t.true(network!.durationMs < 10_000);
   const again = await runPlaybook([node], pb);
-  t.deepEqual(again.hosts.node009!.steps.map((s) => s.status), ['ok', 'ok']);
+  t.deepEqual(
+    again.hosts.node009!.steps.map((s) => s.status),
+    ['ok', 'ok'],
+  );
   t.is(node.sim.stats.dropped, 1);
 });
 
 test('a reboot in the middle of a run: hotfix -> reboot (its rebootRequired output) -> osBuild sees the new revision after a new boot', async (t) => {
   const node = await startWindowsNode(t, { rebootSeconds: 1 });
   const pb = definePlaybook({
-    name: 'pin-build', description: '',
+    name: 'pin-build',
+    description: '',
     tasks: {
       kb: { on: 'windows', step: hotfix({ kb: 'KB4549949', msuPath: MSU }) },
-      reboot: { on: 'windows', needs: ['kb'], timeoutSec: 60, step: (ctx) => reboot({ required: ctx.output<HotfixOutputs>('kb').rebootRequired, timeoutSec: 45 }) },
+      reboot: {
+        on: 'windows',
+        needs: ['kb'],
+        timeoutSec: 60,
+        step: (ctx) => reboot({ required: ctx.output<HotfixOutputs>('kb').rebootRequired, timeoutSec: 45 }),
+      },
       build: { on: 'windows', needs: ['reboot'], step: osBuild({ version: '10.0.17763', revision: 1158 }) },
     },
   });
   const before = node.snapshot();
   const plan = await runPlaybook([node], pb, { mode: 'check' });
-  t.deepEqual(plan.hosts.node009!.steps.map((s) => s.status), ['changed', 'unknown', 'changed']);
+  t.deepEqual(
+    plan.hosts.node009!.steps.map((s) => s.status),
+    ['changed', 'unknown', 'changed'],
+  );
   t.regex(plan.hosts.node009!.steps[1]!.error!, /kb/);
   t.is(node.snapshot(), before);
 
@@ -66,15 +107,22 @@ test('a reboot in the middle of a run: hotfix -> reboot (its rebootRequired outp
   t.log(`reboot step ${rb!.durationMs} ms (5 s restart delay + 1 s down + poll backoff), run ${report.durationMs} ms`);
 
   const again = await runPlaybook([node], pb);
-  t.deepEqual(again.hosts.node009!.steps.map((s) => s.status), ['ok', 'ok', 'ok']);
+  t.deepEqual(
+    again.hosts.node009!.steps.map((s) => s.status),
+    ['ok', 'ok', 'ok'],
+  );
   t.is(node.sim.node.reboots, 1, 'no second reboot');
 });
 
-test('a hung command hits the task\'s timeoutSec: that host fails, the other node of the run finishes ok', async (t) => {
-  const [a, b] = await Promise.all([startWindowsNode(t, { name: 'node009' }), startWindowsNode(t, { name: 'node010' })]);
+test("a hung command hits the task's timeoutSec: that host fails, the other node of the run finishes ok", async (t) => {
+  const [a, b] = await Promise.all([
+    startWindowsNode(t, { name: 'node009' }),
+    startWindowsNode(t, { name: 'node010' }),
+  ]);
   a.sim.setFault({ hangFunction: 'Set-PlayNtp' });
   const pb = definePlaybook({
-    name: 'ntp', description: '',
+    name: 'ntp',
+    description: '',
     tasks: {
       ntp: { on: 'windows', timeoutSec: 2, step: ntpServers({ servers: ['ntp1.mylan.k8s'] }) },
       zone: { on: 'windows', needs: ['ntp'], step: timeZone({ id: 'China Standard Time' }) },
@@ -92,18 +140,24 @@ test('a hung command hits the task\'s timeoutSec: that host fails, the other nod
   t.is(a.sim.stats.hung, 1);
   t.is(a.state.timeZone, 'UTC');
   t.is(report.hosts.node010!.status, 'changed');
-  t.deepEqual(report.hosts.node010!.steps.map((s) => s.status), ['changed', 'changed']);
+  t.deepEqual(
+    report.hosts.node010!.steps.map((s) => s.status),
+    ['changed', 'changed'],
+  );
   t.is(b.state.timeZone, 'China Standard Time');
   t.true(report.hosts.node010!.steps[0]!.durationMs < 1000, 'the other node did not wait for the hung one');
   t.true(took < 10_000, `${took} ms`);
-  t.log(`hung task failed after ${ntpA!.durationMs} ms; node010 done in ${report.hosts.node010!.steps.reduce((n, s) => n + s.durationMs, 0)} ms; run ${took} ms`);
+  t.log(
+    `hung task failed after ${ntpA!.durationMs} ms; node010 done in ${report.hosts.node010!.steps.reduce((n, s) => n + s.durationMs, 0)} ms; run ${took} ms`,
+  );
 });
 
-test('a hung probe is bounded by its task\'s timeoutSec, not the run\'s default', async (t) => {
+test("a hung probe is bounded by its task's timeoutSec, not the run's default", async (t) => {
   const a = await startWindowsNode(t, { name: 'node013' });
   a.sim.setFault({ hangFunction: 'Get-PlayNtp' });
   const pb = definePlaybook({
-    name: 'ntp-probe', description: '',
+    name: 'ntp-probe',
+    description: '',
     tasks: { ntp: { on: 'windows', timeoutSec: 2, step: ntpServers({ servers: ['ntp1.mylan.k8s'] }) } },
   });
   const report = await runPlaybook([a], pb, { timeoutMs: 60_000 });
@@ -116,9 +170,13 @@ test('a hung probe is bounded by its task\'s timeoutSec, not the run\'s default'
 test('a wrong password: a clear authentication error naming user and host, reported unreachable, the password never shown', async (t) => {
   const wrong = 'Wr0ng-S3cret-Value';
   process.env.PLAY_T_WIN_PW_WRONG = wrong;
-  const [bad, good] = await Promise.all([startWindowsNode(t, { name: 'node011', passwordEnv: 'PLAY_T_WIN_PW_WRONG' }), startWindowsNode(t, { name: 'node012' })]);
+  const [bad, good] = await Promise.all([
+    startWindowsNode(t, { name: 'node011', passwordEnv: 'PLAY_T_WIN_PW_WRONG' }),
+    startWindowsNode(t, { name: 'node012' }),
+  ]);
   const pb = definePlaybook({
-    name: 'tz', description: '',
+    name: 'tz',
+    description: '',
     tasks: {
       zone: { on: 'windows', step: timeZone({ id: 'UTC' }) },
       ntp: { on: 'windows', needs: ['zone'], step: ntpServers({ servers: ['ntp1.mylan.k8s'] }) },
@@ -139,7 +197,7 @@ test('a wrong password: a clear authentication error naming user and host, repor
   t.log(zone!.error);
 });
 
-const HOSTILE = "it's \u2018q\u2019 \"dq\" $(Remove-Item C:\\ -Recurse) `whoami` ; exit 1 # $env:PATH %PATH%";
+const HOSTILE = 'it\'s \u2018q\u2019 "dq" $(Remove-Item C:\\ -Recurse) `whoami` ; exit 1 # $env:PATH %PATH%';
 
 test('hostile values in a binPath, registry data and names, file paths and content reach the model as literal text', async (t) => {
   const node = await startWindowsNode(t);
@@ -148,8 +206,20 @@ test('hostile values in a binPath, registry data and names, file paths and conte
   const path = "C:\\k\\it's \u2018q\u2019 $(x) `y`; z & w %TEMP%.txt";
   const steps = [
     () => windowsService({ name: 'kubelet', binPath, displayName: HOSTILE }),
-    () => registryValue({ path: "HKLM:\\SOFTWARE\\Play\\it's $(x) `y`; z", name: HOSTILE, type: 'String', data: withNewlines }),
-    () => registryValue({ path: 'HKLM:\\SOFTWARE\\Play\\Multi', name: 'list', type: 'MultiString', data: [HOSTILE, "a'b\u2018c\u2019"] }),
+    () =>
+      registryValue({
+        path: "HKLM:\\SOFTWARE\\Play\\it's $(x) `y`; z",
+        name: HOSTILE,
+        type: 'String',
+        data: withNewlines,
+      }),
+    () =>
+      registryValue({
+        path: 'HKLM:\\SOFTWARE\\Play\\Multi',
+        name: 'list',
+        type: 'MultiString',
+        data: [HOSTILE, "a'b\u2018c\u2019"],
+      }),
     () => fileContent({ path, content: withNewlines }),
   ];
   for (const make of steps) {
@@ -158,9 +228,18 @@ test('hostile values in a binPath, registry data and names, file paths and conte
     t.like(await runOne(node, make()), { status: 'ok', action: 'noop' });
   }
   t.like(node.state.services['kubelet'], { binPath, displayName: HOSTILE });
-  t.like(getValue(node.state, "HKLM:\\SOFTWARE\\Play\\it's $(x) `y`; z", HOSTILE), { type: 'String', data: withNewlines });
+  t.like(getValue(node.state, "HKLM:\\SOFTWARE\\Play\\it's $(x) `y`; z", HOSTILE), {
+    type: 'String',
+    data: withNewlines,
+  });
   t.like(getValue(node.state, 'HKLM:\\SOFTWARE\\Play\\Multi', 'list'), { data: [HOSTILE, "a'b\u2018c\u2019"] });
   t.deepEqual(readFile(node.state, path), Buffer.from(withNewlines, 'utf8'));
-  t.is(Object.keys(node.state.files).filter((k) => k.startsWith('c:\\k\\')).length, 1, 'one file, under the literal name');
-  t.throws(() => windowsService({ name: 'kubelet', binPath: 'C:\\k\\kubelet.exe\n--evil' }), { message: /binPath.*must be one line/ });
+  t.is(
+    Object.keys(node.state.files).filter((k) => k.startsWith('c:\\k\\')).length,
+    1,
+    'one file, under the literal name',
+  );
+  t.throws(() => windowsService({ name: 'kubelet', binPath: 'C:\\k\\kubelet.exe\n--evil' }), {
+    message: /binPath.*must be one line/,
+  });
 });

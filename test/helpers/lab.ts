@@ -25,8 +25,15 @@ export interface Lab {
   sshArgs(host: LabHost): string[];
 }
 
-export async function ensureLab(counts: { linux?: number; tor?: number; windows?: number; control?: number } = { linux: 4 }): Promise<Lab> {
-  const state = await labUp({ linux: counts.linux ?? 0, tor: counts.tor ?? 0, windows: counts.windows ?? 0, control: counts.control ?? 0 });
+export async function ensureLab(
+  counts: { linux?: number; tor?: number; windows?: number; control?: number } = { linux: 4 },
+): Promise<Lab> {
+  const state = await labUp({
+    linux: counts.linux ?? 0,
+    tor: counts.tor ?? 0,
+    windows: counts.windows ?? 0,
+    control: counts.control ?? 0,
+  });
   const hosts = state.hosts.map(({ name, group, address }) => ({ name, group, address }));
   return {
     inventoryPath: state.inventoryPath,
@@ -42,11 +49,16 @@ export async function ensureLab(counts: { linux?: number; tor?: number; windows?
     },
     sshArgs(host) {
       return [
-        '-i', state.keyPath,
-        '-o', `UserKnownHostsFile=${state.knownHostsPath}`,
-        '-o', 'StrictHostKeyChecking=yes',
-        '-o', 'BatchMode=yes',
-        '-o', 'ConnectTimeout=5',
+        '-i',
+        state.keyPath,
+        '-o',
+        `UserKnownHostsFile=${state.knownHostsPath}`,
+        '-o',
+        'StrictHostKeyChecking=yes',
+        '-o',
+        'BatchMode=yes',
+        '-o',
+        'ConnectTimeout=5',
         `${state.user}@${host.address}`,
       ];
     },
@@ -64,9 +76,14 @@ export interface SshResult {
 export async function sshRun(lab: Lab, host: LabHost, command: string): Promise<SshResult> {
   for (let attempt = 0; ; attempt++) {
     const result = await new Promise<SshResult>((resolve) => {
-      execFile('ssh', [...lab.sshArgs(host), command], { encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-      });
+      execFile(
+        'ssh',
+        [...lab.sshArgs(host), command],
+        { encoding: 'utf8', timeout: 30_000 },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+        },
+      );
     });
     const dropped = result.code === 255 && /Connection (closed|reset)|kex_exchange_identification/.test(result.stderr);
     if (!dropped || attempt >= 4) return result;
@@ -84,6 +101,8 @@ export async function onLabHost(lab: Lab, host: string, command: string): Promis
 /** Runs a local program without a shell (ip, ssh-keygen, ...): its exit code and output. */
 export function runLocal(file: string, args: string[], timeoutMs = 30_000): Promise<SshResult> {
   return new Promise((res) => {
-    execFile(file, args, { encoding: 'utf8', timeout: timeoutMs }, (e, stdout, stderr) => res({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, stdout, stderr }));
+    execFile(file, args, { encoding: 'utf8', timeout: timeoutMs }, (e, stdout, stderr) =>
+      res({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, stdout, stderr }),
+    );
   });
 }

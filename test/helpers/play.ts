@@ -21,14 +21,22 @@ export function scratch(prefix = 'e2e'): string {
 }
 
 /** Runs one step on one lab host through the real runner and SSH; returns its report. */
-export async function runStep(lab: Lab, host: string, make: AnyStep | ((ctx: TaskContext) => AnyStep), mode: 'apply' | 'check' = 'apply'): Promise<{ step: StepReport; report: RunReport }> {
+export async function runStep(
+  lab: Lab,
+  host: string,
+  make: AnyStep | ((ctx: TaskContext) => AnyStep),
+  mode: 'apply' | 'check' = 'apply',
+): Promise<{ step: StepReport; report: RunReport }> {
   const inventory = loadInventory(lab.inventoryPath);
   const pb = definePlaybook({ name: 'step', description: '', tasks: { step: { on: host, step: make } } });
   const graph = compileGraph(pb, inventory);
   const pool = new ConnectionPool();
   try {
     const report = await runGraph(graph, inventory, prebuildSteps(graph, inventory), {
-      mode, forks: 5, timeoutMs: 60_000, connect: (h) => pool.get(h),
+      mode,
+      forks: 5,
+      timeoutMs: 60_000,
+      connect: (h) => pool.get(h),
     });
     return { step: report.hosts[host]!.steps[0]!, report };
   } finally {
@@ -36,15 +44,22 @@ export async function runStep(lab: Lab, host: string, make: AnyStep | ((ctx: Tas
   }
 }
 
-export interface CliResult { code: number; stdout: string; stderr: string }
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** The real `play` command line. */
 export function play(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolveP) => {
     const child = spawn(process.execPath, [resolve(projectRoot, 'bin/play.mjs'), ...args], {
-      cwd: projectRoot, env: { ...process.env, PLAY_INVENTORY: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: projectRoot,
+      env: { ...process.env, PLAY_INVENTORY: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '', stderr = '';
+    let stdout = '',
+      stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => resolveP({ code: code ?? -1, stdout, stderr }));

@@ -35,7 +35,11 @@ export async function grammarAbiVersion(): Promise<number> {
 function collect(node: Node, out: PsSyntaxError[]): void {
   if (node.isError || node.isMissing) {
     const text = node.isMissing ? `missing ${node.type}` : node.text;
-    out.push({ line: node.startPosition.row + 1, column: node.startPosition.column + 1, text: text.length > 80 ? `${text.slice(0, 80)}…` : text });
+    out.push({
+      line: node.startPosition.row + 1,
+      column: node.startPosition.column + 1,
+      text: text.length > 80 ? `${text.slice(0, 80)}…` : text,
+    });
     if (node.isMissing) return;
   }
   for (const child of node.children) if (child) collect(child, out);
@@ -56,8 +60,16 @@ export async function parsePowerShell(text: string): Promise<{ errors: PsSyntaxE
 /** The errors with a few lines of context, for assertion messages. */
 export function describeErrors(text: string, errors: readonly PsSyntaxError[]): string {
   const lines = text.split('\n');
-  return errors.slice(0, 5).map((e) => {
-    const around = lines.slice(Math.max(0, e.line - 2), e.line + 1).map((l, i) => `  ${Math.max(1, e.line - 1) + i}| ${l}`).join('\n');
-    return `line ${e.line}, column ${e.column}: ${JSON.stringify(e.text)}\n${around}`;
-  }).join('\n') + (errors.length > 5 ? `\n… ${errors.length - 5} more` : '');
+  return (
+    errors
+      .slice(0, 5)
+      .map((e) => {
+        const around = lines
+          .slice(Math.max(0, e.line - 2), e.line + 1)
+          .map((l, i) => `  ${Math.max(1, e.line - 1) + i}| ${l}`)
+          .join('\n');
+        return `line ${e.line}, column ${e.column}: ${JSON.stringify(e.text)}\n${around}`;
+      })
+      .join('\n') + (errors.length > 5 ? `\n… ${errors.length - 5} more` : '')
+  );
 }

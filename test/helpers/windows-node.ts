@@ -13,13 +13,17 @@ import { definePlaybook, type Playbook, type TaskContext } from '../../runner/pl
 import type { Mode, RunReport, StepReport } from '../../runner/report/model.js';
 import { prebuildSteps, runGraph } from '../../runner/run/run-graph.js';
 import { ConnectionPool } from '../../runner/transport/pool.js';
-import { startSimulatedWindowsNode, type RunningSimulatedWindowsNode, type SimulatedWindowsNodeConfig } from '../../lab/windows/start.js';
+import {
+  startSimulatedWindowsNode,
+  type RunningSimulatedWindowsNode,
+  type SimulatedWindowsNodeConfig,
+} from '../../lab/windows/start.js';
 import type { NodeState } from '../../lab/windows/state.js';
 
 /** The environment variable the inventory's password refers to; set here, read by resolveSecrets. */
 export const PASSWORD_ENV = 'PLAY_T_WIN_PW';
 /** Hostile on purpose: quotes, `$`, a backtick, a semicolon. */
-export const PASSWORD = "Pa$$w0rd'; `x` \"y\" $(z)";
+export const PASSWORD = 'Pa$$w0rd\'; `x` "y" $(z)';
 process.env[PASSWORD_ENV] = PASSWORD;
 
 export interface WindowsNode {
@@ -33,7 +37,8 @@ export interface WindowsNode {
   readonly state: NodeState;
 }
 
-export interface NodeOptions extends Partial<Pick<SimulatedWindowsNodeConfig, 'seed' | 'faults' | 'rebootSeconds' | 'password'>> {
+export interface NodeOptions
+  extends Partial<Pick<SimulatedWindowsNodeConfig, 'seed' | 'faults' | 'rebootSeconds' | 'password'>> {
   name?: string;
   /** The environment variable the inventory names (default PLAY_T_WIN_PW). */
   passwordEnv?: string;
@@ -59,10 +64,29 @@ export async function startWindowsNode(t: ExecutionContext, o: NodeOptions = {})
   });
   const knownHosts = join(dir, 'known_hosts');
   const host: Host = {
-    name, vars: {}, groups: ['all', 'windows'],
-    connection: { address: '127.0.0.1', port: sim.port, user: 'Administrator', os: 'windows', password: new EnvRef(o.passwordEnv ?? PASSWORD_ENV), knownHostsFile: knownHosts },
+    name,
+    vars: {},
+    groups: ['all', 'windows'],
+    connection: {
+      address: '127.0.0.1',
+      port: sim.port,
+      user: 'Administrator',
+      os: 'windows',
+      password: new EnvRef(o.passwordEnv ?? PASSWORD_ENV),
+      knownHostsFile: knownHosts,
+    },
   };
-  return { name, sim, dir, knownHosts, host, snapshot: () => JSON.stringify(sim.node.state), get state() { return sim.node.state; } };
+  return {
+    name,
+    sim,
+    dir,
+    knownHosts,
+    host,
+    snapshot: () => JSON.stringify(sim.node.state),
+    get state() {
+      return sim.node.state;
+    },
+  };
 }
 
 export function inventoryOf(nodes: readonly WindowsNode[]): Inventory {
@@ -86,10 +110,17 @@ export interface RunOpts {
 export async function runPlaybook(nodes: readonly WindowsNode[], pb: Playbook, o: RunOpts = {}): Promise<RunReport> {
   const inventory = inventoryOf(nodes);
   const graph = compileGraph(pb, inventory);
-  const pool = new ConnectionPool({ acceptNew: true, agentSocket: null, defaultKeyFiles: [], handshakes: { baseDelayMs: 20 } });
+  const pool = new ConnectionPool({
+    acceptNew: true,
+    agentSocket: null,
+    defaultKeyFiles: [],
+    handshakes: { baseDelayMs: 20 },
+  });
   try {
     return await runGraph(graph, inventory, prebuildSteps(graph, inventory), {
-      mode: o.mode ?? 'apply', forks: o.forks ?? 5, timeoutMs: o.timeoutMs ?? 60_000,
+      mode: o.mode ?? 'apply',
+      forks: o.forks ?? 5,
+      timeoutMs: o.timeoutMs ?? 60_000,
       connect: (h) => pool.get(h, resolveSecrets(h)),
     });
   } finally {
@@ -98,19 +129,32 @@ export async function runPlaybook(nodes: readonly WindowsNode[], pb: Playbook, o
 }
 
 /** One step on one node through the real runner. */
-export async function runOne(node: WindowsNode, make: AnyStep | ((ctx: TaskContext) => AnyStep), mode: Mode = 'apply'): Promise<StepReport> {
+export async function runOne(
+  node: WindowsNode,
+  make: AnyStep | ((ctx: TaskContext) => AnyStep),
+  mode: Mode = 'apply',
+): Promise<StepReport> {
   const pb = definePlaybook({ name: 'step', description: '', tasks: { step: { on: node.name, step: make } } });
   const report = await runPlaybook([node], pb, { mode });
   return report.hosts[node.name]!.steps[0]!;
 }
 
-export interface ThreeRuns { check: StepReport; apply: StepReport; again: StepReport }
+export interface ThreeRuns {
+  check: StepReport;
+  apply: StepReport;
+  again: StepReport;
+}
 
 /**
  * check (must report the change and leave the model untouched), apply (must change), again (must
  * be a noop). Asserts those three verdicts; the caller checks the model after apply.
  */
-export async function threeRuns(t: ExecutionContext, node: WindowsNode, make: () => AnyStep, after?: (apply: StepReport) => void): Promise<ThreeRuns> {
+export async function threeRuns(
+  t: ExecutionContext,
+  node: WindowsNode,
+  make: () => AnyStep,
+  after?: (apply: StepReport) => void,
+): Promise<ThreeRuns> {
   const before = node.snapshot();
   const check = await runOne(node, make(), 'check');
   t.is(check.status, 'changed', `check: ${check.error ?? ''}`);

@@ -24,10 +24,11 @@ let checked: string | null | undefined;
 export function requireAnsible(): void {
   if (checked === undefined) {
     const r = spawnSync('ansible-inventory', ['--version'], { env: ENV, encoding: 'utf8' });
-    checked = r.error || r.status !== 0
-      ? 'ansible-core is the oracle for these tests and is not installed: apt-get install ansible-core'
-        + (r.error ? ` (${r.error.message})` : ` (${r.stderr.trim()})`)
-      : null;
+    checked =
+      r.error || r.status !== 0
+        ? 'ansible-core is the oracle for these tests and is not installed: apt-get install ansible-core' +
+          (r.error ? ` (${r.error.message})` : ` (${r.stderr.trim()})`)
+        : null;
   }
   if (checked) throw new Error(checked);
 }
@@ -55,7 +56,10 @@ async function run(cmd: string, args: string[]): Promise<{ stdout: string; stder
   }
 }
 
-export interface ListedHosts { hosts: string[]; warnings: string }
+export interface ListedHosts {
+  hosts: string[];
+  warnings: string;
+}
 
 /** `ansible PATTERN -i FILE --list-hosts [extra]`: the host names in order, and ansible's warnings. */
 export async function ansibleListHosts(file: string, pattern: string, extra: string[] = []): Promise<ListedHosts> {
@@ -64,8 +68,12 @@ export async function ansibleListHosts(file: string, pattern: string, extra: str
   const header = lines.findIndex((l) => /^\s*hosts \(\d+\):\s*$/.test(l));
   if (header < 0) throw new Error(`no 'hosts (N):' header in ansible's output:\n${stdout}`);
   const count = Number(/\((\d+)\)/.exec(lines[header]!)![1]);
-  const hosts = lines.slice(header + 1).map((l) => l.trim()).filter((l) => l);
-  if (hosts.length !== count) throw new Error(`ansible announced ${count} hosts and listed ${hosts.length}:\n${stdout}`);
+  const hosts = lines
+    .slice(header + 1)
+    .map((l) => l.trim())
+    .filter((l) => l);
+  if (hosts.length !== count)
+    throw new Error(`ansible announced ${count} hosts and listed ${hosts.length}:\n${stdout}`);
   return { hosts, warnings: stderr.replace(/\s+/g, ' ') };
 }
 
@@ -96,7 +104,11 @@ function ansiblePythonPath(): string {
 export function ansiblePython<T>(code: string, input: unknown): T {
   requireAnsible();
   const script = `import json, sys\ndata = json.load(sys.stdin)\n${code}\njson.dump(result, sys.stdout)\n`;
-  const r = spawnSync(ansiblePythonPath(), ['-c', script], { input: JSON.stringify(input), encoding: 'utf8', env: ENV });
+  const r = spawnSync(ansiblePythonPath(), ['-c', script], {
+    input: JSON.stringify(input),
+    encoding: 'utf8',
+    env: ENV,
+  });
   if (r.error || r.status !== 0) throw new Error(`python3 failed: ${r.error?.message ?? r.stderr}`);
   return JSON.parse(r.stdout) as T;
 }

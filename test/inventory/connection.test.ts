@@ -14,16 +14,18 @@ const DIR = dirname(FILE);
 const inv = loadInventory(FILE);
 const conn = (host: string) => inv.host(host)!.connection;
 
-test('address, port and user, with ansible\'s defaults and aliases', (t) => {
-  t.deepEqual({ ...conn('tor1'), keyFile: undefined, knownHostsFile: undefined },
-    { address: '172.16.126.202', port: 2222, user: 'root', os: 'linux', keyFile: undefined, knownHostsFile: undefined });
+test("address, port and user, with ansible's defaults and aliases", (t) => {
+  t.deepEqual(
+    { ...conn('tor1'), keyFile: undefined, knownHostsFile: undefined },
+    { address: '172.16.126.202', port: 2222, user: 'root', os: 'linux', keyFile: undefined, knownHostsFile: undefined },
+  );
   t.is(conn('tor2').address, 'tor2'); // no ansible_host: the inventory name
   t.is(conn('tor2').port, 22);
   t.is(conn('tor5').address, '10.0.0.55'); // ansible_ssh_host wins over ansible_host, as in ansible's ssh plugin
   t.is(conn('plain').user, userInfo().username); // no ansible_user: the current user
 });
 
-test('key files are resolved from the inventory\'s directory, ~ is the home directory', (t) => {
+test("key files are resolved from the inventory's directory, ~ is the home directory", (t) => {
   t.is(conn('tor1').keyFile, join(DIR, 'keys/id_ed25519'));
   t.is(conn('tor5').keyFile, join(homedir(), '.ssh/tor5'));
 });
@@ -74,9 +76,17 @@ test('resolveSecrets reads the environment into Secrets', (t) => {
 
 test('a missing environment variable names the host, the variable and the environment variable', (t) => {
   const e = t.throws(() => resolveSecrets(inv.host('node010')!, {}), { instanceOf: InventoryError });
-  t.is(e.message, `${FILE}: host node010: ansible_password needs environment variable NODE010_PASSWORD, which is not set: export it or put it in .env`);
-  const empty = t.throws(() => resolveSecrets(inv.host('node009')!, { WINDOWS_ADMIN_PASSWORD: '' }), { instanceOf: InventoryError });
-  t.regex(empty.message, /host node009: ansible_password needs environment variable WINDOWS_ADMIN_PASSWORD, which is empty/);
+  t.is(
+    e.message,
+    `${FILE}: host node010: ansible_password needs environment variable NODE010_PASSWORD, which is not set: export it or put it in .env`,
+  );
+  const empty = t.throws(() => resolveSecrets(inv.host('node009')!, { WINDOWS_ADMIN_PASSWORD: '' }), {
+    instanceOf: InventoryError,
+  });
+  t.regex(
+    empty.message,
+    /host node009: ansible_password needs environment variable WINDOWS_ADMIN_PASSWORD, which is empty/,
+  );
 });
 
 test('resolveVars turns every EnvRef, at any depth, into a Secret', (t) => {

@@ -6,13 +6,41 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../runner/core/errors.js';
 import { loadInventory } from '../../runner/inventory/load.js';
-import { applySubscript, orderPatterns, selectHosts, splitHostPattern, splitSubscript } from '../../runner/inventory/pattern.js';
+import {
+  applySubscript,
+  orderPatterns,
+  selectHosts,
+  splitHostPattern,
+  splitSubscript,
+} from '../../runner/inventory/pattern.js';
 
 const inv = loadInventory(new URL('fixtures/patterns.yaml', import.meta.url).pathname);
 const names = (pattern: string, cwd?: string) => selectHosts(inv, pattern, { cwd }).map((h) => h.name);
 
-const ALL = ['gw', 'bastion.example.com', 'ntp', 'master1', 'tor2', 'mona', 'monb', 'monc', 'edge1', 'edge2', 'edge4', 'edge6',
-  'node012', 'ntp1.example.com', 'ntp2.example.com', 'db01', 'db02', 'tor1', 'tor3', 'node009', 'node010', 'node011'];
+const ALL = [
+  'gw',
+  'bastion.example.com',
+  'ntp',
+  'master1',
+  'tor2',
+  'mona',
+  'monb',
+  'monc',
+  'edge1',
+  'edge2',
+  'edge4',
+  'edge6',
+  'node012',
+  'ntp1.example.com',
+  'ntp2.example.com',
+  'db01',
+  'db02',
+  'tor1',
+  'tor3',
+  'node009',
+  'node010',
+  'node011',
+];
 
 const table: [pattern: string, expected: string[]][] = [
   ['all', ALL],
@@ -68,14 +96,19 @@ for (const [pattern, expected] of table) {
   });
 }
 
-test('inventory order is ansible\'s `all` order: own hosts, then child groups level by level', (t) => {
-  t.deepEqual(inv.hosts.map((h) => h.name), ALL);
+test("inventory order is ansible's `all` order: own hosts, then child groups level by level", (t) => {
+  t.deepEqual(
+    inv.hosts.map((h) => h.name),
+    ALL,
+  );
   // not the order of first mention: tor1 is the first host under `cluster`, but `monitoring`'s
   // own hosts come before the hosts of `cluster`'s children
   t.deepEqual(inv.fileOrder!.slice(0, 7), ['gw', 'bastion.example.com', 'ntp', 'tor1', 'tor2', 'tor3', 'master1']);
   t.deepEqual(inv.groups.get('cluster')!.hosts, ['tor1', 'tor2', 'tor3', 'master1', 'node009', 'node010', 'node011']);
   t.deepEqual(inv.groups.get('ungrouped')!.children, ['ntp']); // ansible's namesake quirk, see graph.ts
-  t.deepEqual(inv.warnings, [`${inv.file}:47: at all.children.ntp: 'ntp' is both a group and a host: a pattern 'ntp' selects the host only (as in ansible)`]);
+  t.deepEqual(inv.warnings, [
+    `${inv.file}:47: at all.children.ntp: 'ntp' is both a group and a host: a pattern 'ntp' selects the host only (as in ansible)`,
+  ]);
 });
 
 test('@file reads one pattern per line, relative to cwd, and mixes with other terms', (t) => {
@@ -110,7 +143,10 @@ test('where ansible has nothing to subscript, [..] is the glob character class i
 });
 
 test('a subscript out of range and a bad regex are usage errors', (t) => {
-  t.throws(() => names('windows[3]'), { instanceOf: UsageError, message: /'windows' matches 3 hosts, so an index runs from 0 to 2 \(or -3 to -1\)/ });
+  t.throws(() => names('windows[3]'), {
+    instanceOf: UsageError,
+    message: /'windows' matches 3 hosts, so an index runs from 0 to 2 \(or -3 to -1\)/,
+  });
   t.throws(() => names('windows[-4]'), { instanceOf: UsageError });
   t.throws(() => names('~node(0'), { instanceOf: UsageError, message: /invalid regular expression in '~node\(0'/ });
   t.throws(() => names(' , '), { instanceOf: UsageError, message: /has no terms: write 'all'/ });

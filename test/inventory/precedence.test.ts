@@ -29,7 +29,16 @@ test('same depth: higher ansible_group_priority wins, then the later name', (t) 
 test('host groups: all, then the rest in precedence order', (t) => {
   t.deepEqual(inv.host('h2')!.groups, ['all', 'beta', 'parent', 'alpha', 'child']);
   t.deepEqual(inv.host('h3')!.groups, ['all', 'beta', 'deep-parent', 'eta', 'zeta', 'alpha', 'deep']);
-  t.deepEqual(inv.groups.get('all')!.children, ['ungrouped', 'parent', 'alpha', 'beta', 'zeta', 'eta', 'deep-parent', 'late']);
+  t.deepEqual(inv.groups.get('all')!.children, [
+    'ungrouped',
+    'parent',
+    'alpha',
+    'beta',
+    'zeta',
+    'eta',
+    'deep-parent',
+    'late',
+  ]);
   t.deepEqual(inv.groups.get('parent')!.hosts, ['h1', 'h2']);
 });
 
@@ -47,7 +56,7 @@ test('what ansible would warn about is collected as warnings', (t) => {
   t.is(inv.warnings!.length, 2);
 });
 
-test('oracle: every host\'s variables equal ansible-inventory --host', async (t) => {
+test("oracle: every host's variables equal ansible-inventory --host", async (t) => {
   requireAnsible();
   const all = await Promise.all(inv.hosts.map(async (h) => [h.name, await ansibleHostVars(FILE, h.name)] as const));
   t.is(all.length, 4);

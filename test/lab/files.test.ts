@@ -34,7 +34,10 @@ test('inventory: an empty group stays, as an empty mapping', (t) => {
 
 test('known_hosts: one plain line per host address', (t) => {
   t.is(
-    knownHostsText([{ address: '198.18.0.101', hostKey: 'ssh-ed25519 AAAAkey1' }, { address: '198.18.0.11', hostKey: 'ssh-ed25519 AAAAkey2' }]),
+    knownHostsText([
+      { address: '198.18.0.101', hostKey: 'ssh-ed25519 AAAAkey1' },
+      { address: '198.18.0.11', hostKey: 'ssh-ed25519 AAAAkey2' },
+    ]),
     '198.18.0.101 ssh-ed25519 AAAAkey1\n198.18.0.11 ssh-ed25519 AAAAkey2\n',
   );
 });
@@ -51,7 +54,8 @@ test('sshd config: own address and key, no PAM, lab authorized_keys, sftp, throt
     'PermitRootLogin prohibit-password',
     'AuthorizedKeysFile /var/lib/play-lab/authorized_keys',
     'Subsystem sftp internal-sftp',
-  ]) t.true(lines.includes(want), want);
+  ])
+    t.true(lines.includes(want), want);
   t.false(/^\s*Max(Startups|Sessions)/m.test(text));
 });
 
@@ -78,7 +82,10 @@ test('lab dir: refused under a directory each host replaces, or with characters 
 
 test('preconditions: not root, or a missing tool named with its Debian package', (t) => {
   t.regex(preconditionProblem(1000, () => true)!, /^play lab needs root: it creates network namespaces/);
-  t.is(preconditionProblem(0, () => true), undefined);
+  t.is(
+    preconditionProblem(0, () => true),
+    undefined,
+  );
   const noSshd = preconditionProblem(0, (p) => p !== '/usr/sbin/sshd');
   t.is(noSshd, 'play lab needs /usr/sbin/sshd: install with `apt-get install openssh-server`');
   const none = preconditionProblem(0, () => false)!;

@@ -24,7 +24,9 @@ function assertSandboxed(): void {
   const outer = process.env.PLAY_LAB_OUTER_NS?.split(':');
   const own = namespaceInodes().split(':');
   if (!outer || outer.length !== 2 || outer.some((ino, i) => ino === own[i])) {
-    throw new Error('sandbox-scenario.ts must run under `unshare --mount --net` with PLAY_LAB_OUTER_NS set (see sandbox.test.ts)');
+    throw new Error(
+      'sandbox-scenario.ts must run under `unshare --mount --net` with PLAY_LAB_OUTER_NS set (see sandbox.test.ts)',
+    );
   }
 }
 
@@ -38,7 +40,14 @@ function mountSandbox(): string {
   execFileSync('mount', ['-t', 'sysfs', 'play-lab-sandbox', '/sys']);
   mkdirSync(`${RUN_DIR}/etc-upper`);
   mkdirSync(`${RUN_DIR}/etc-work`);
-  execFileSync('mount', ['-t', 'overlay', 'play-lab-sandbox', '-o', `lowerdir=/etc,upperdir=${RUN_DIR}/etc-upper,workdir=${RUN_DIR}/etc-work`, '/etc']);
+  execFileSync('mount', [
+    '-t',
+    'overlay',
+    'play-lab-sandbox',
+    '-o',
+    `lowerdir=/etc,upperdir=${RUN_DIR}/etc-upper,workdir=${RUN_DIR}/etc-work`,
+    '/etc',
+  ]);
   // Start from no /etc/netns entries at all, not the shared lab's.
   mkdirSync('/etc/netns', { recursive: true });
   execFileSync('mount', ['-t', 'tmpfs', 'play-lab-sandbox', '/etc/netns']);
@@ -47,11 +56,24 @@ function mountSandbox(): string {
 
 function ssh(state: LabState, name: string, command: string): Promise<{ code: number; out: string }> {
   const h = state.hosts.find((x) => x.name === name)!;
-  const args = ['-i', state.keyPath, '-o', `UserKnownHostsFile=${state.knownHostsPath}`, '-o', 'StrictHostKeyChecking=yes',
-    '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5', `root@${h.address}`, command];
+  const args = [
+    '-i',
+    state.keyPath,
+    '-o',
+    `UserKnownHostsFile=${state.knownHostsPath}`,
+    '-o',
+    'StrictHostKeyChecking=yes',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'ConnectTimeout=5',
+    `root@${h.address}`,
+    command,
+  ];
   return new Promise((resolve) => {
     execFile('ssh', args, { encoding: 'utf8', timeout: 30_000 }, (e, stdout, stderr) =>
-      resolve({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, out: (stdout + stderr).trim() }));
+      resolve({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, out: (stdout + stderr).trim() }),
+    );
   });
 }
 
@@ -72,7 +94,9 @@ function listeners(dir: string, name: string): number {
     try {
       const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8');
       if (cmd.includes(`${dir}/hosts/${name}/sshd_config`) && cmd.includes('[listener]')) n++;
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return n;
 }
@@ -80,8 +104,12 @@ function listeners(dir: string, name: string): number {
 function upInChild(dir: string, linux: number, tor: number): Promise<number> {
   const self = fileURLToPath(import.meta.url);
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, ['--import', 'tsx', self, 'up', String(linux), String(tor)],
-      { env: { ...process.env, PLAY_LAB_DIR: dir }, timeout: 60_000 }, (e) => resolve(e ? (typeof e.code === 'number' ? e.code : -1) : 0));
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', self, 'up', String(linux), String(tor)],
+      { env: { ...process.env, PLAY_LAB_DIR: dir }, timeout: 60_000 },
+      (e) => resolve(e ? (typeof e.code === 'number' ? e.code : -1) : 0),
+    );
     child.stderr?.pipe(process.stderr);
   });
 }
@@ -129,7 +157,11 @@ async function scenario(): Promise<Record<string, unknown>> {
     execFileSync('ip', ['netns', 'del', 'linux3']);
     const s3 = await labUp({ linux: 3, tor: 1 });
     await new Promise((res) => setTimeout(res, 50));
-    r.renamespace = { started: s3.started, oldAlive: alive(oldPid), hostname: (await ssh(s3, 'linux3', 'hostname')).out };
+    r.renamespace = {
+      started: s3.started,
+      oldAlive: alive(oldPid),
+      hostname: (await ssh(s3, 'linux3', 'hostname')).out,
+    };
 
     // Three processes growing the lab at once: serialized, one sshd per host.
     const codes = await Promise.all([upInChild(dir, 5, 2), upInChild(dir, 5, 2), upInChild(dir, 4, 2)]);
@@ -148,7 +180,9 @@ async function scenario(): Promise<Record<string, unknown>> {
       ms: Math.round(performance.now() - w0),
       started: s5.started,
       hosts: s5.hosts.filter((h) => h.group === 'windows').map((h) => [h.name, h.address]),
-      status: (await labStatus()).hosts.filter((h) => h.group === 'windows').map((h) => ({ name: h.name, alive: h.sshdAlive, reachable: h.reachable })),
+      status: (await labStatus()).hosts
+        .filter((h) => h.group === 'windows')
+        .map((h) => ({ name: h.name, alive: h.sshdAlive, reachable: h.reachable })),
     };
     const status = await labStatus();
     r.statusBeforeDown = { up: status.up, hosts: status.hosts.length };
@@ -159,10 +193,16 @@ async function scenario(): Promise<Record<string, unknown>> {
     down = true;
     r.downMs = Math.round(performance.now() - t0);
     let inventoryError = '';
-    try { labInventoryPath(); } catch (e) { inventoryError = (e as Error).message; }
+    try {
+      labInventoryPath();
+    } catch (e) {
+      inventoryError = (e as Error).message;
+    }
     r.afterDown = {
       namespaces: readdirSync('/run/netns'),
-      links: execFileSync('ip', ['-o', 'link', 'show'], { encoding: 'utf8' }).split('\n').filter((l) => /playlab0|pl-/.test(l)),
+      links: execFileSync('ip', ['-o', 'link', 'show'], { encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => /playlab0|pl-/.test(l)),
       routes: execFileSync('ip', ['route', 'show', '198.18.0.0/15'], { encoding: 'utf8' }).trim(),
       etcNetns: existsSync('/etc/netns') ? readdirSync('/etc/netns') : null,
       labDir: existsSync(dir),
@@ -175,7 +215,10 @@ async function scenario(): Promise<Record<string, unknown>> {
   } catch (e) {
     r.error = (e as Error).stack ?? String(e);
   } finally {
-    if (!down) await labDown().catch((e: Error) => { r.cleanupError = e.message; });
+    if (!down)
+      await labDown().catch((e: Error) => {
+        r.cleanupError = e.message;
+      });
   }
   return r;
 }

@@ -26,18 +26,26 @@ function killLeftovers(dir: string): void {
       if (ours && cmdline.includes(`${dir}/`)) {
         process.kill(Number(p), 'SIGKILL');
       }
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
 }
 
 const result: Promise<Result> = new Promise((resolve, reject) => {
-  execFile('unshare', ['--mount', '--net', '--propagation', 'private', '--', process.execPath, '--import', 'tsx', scenarioFile],
+  execFile(
+    'unshare',
+    ['--mount', '--net', '--propagation', 'private', '--', process.execPath, '--import', 'tsx', scenarioFile],
     {
       encoding: 'utf8',
       timeout: 100_000,
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      env: { ...process.env, PLAY_LAB_OUTER_NS: ['mnt', 'net'].map((k) => statSync(`/proc/self/ns/${k}`).ino).join(':') },
-    }, (e, stdout, stderr) => {
+      env: {
+        ...process.env,
+        PLAY_LAB_OUTER_NS: ['mnt', 'net'].map((k) => statSync(`/proc/self/ns/${k}`).ino).join(':'),
+      },
+    },
+    (e, stdout, stderr) => {
       const line = stdout.trim().split('\n').at(-1) ?? '';
       try {
         const r = JSON.parse(line) as Result;
@@ -46,7 +54,8 @@ const result: Promise<Result> = new Promise((resolve, reject) => {
       } catch {
         reject(new Error(`sandbox scenario failed (${e?.message ?? 'no output'}):\n${stdout}\n${stderr}`));
       }
-    });
+    },
+  );
 });
 
 test('the scenario ran to the end and cleaned up', async (t) => {
@@ -58,7 +67,10 @@ test('the scenario ran to the end and cleaned up', async (t) => {
 
 test('up from nothing starts every host; each answers with its name; tor hosts have their own /etc/keepalived', async (t) => {
   const r = await result;
-  t.deepEqual(r.firstUp, { hosts: ['linux1', 'linux2', 'linux3', 'tor1'], started: ['linux1', 'linux2', 'linux3', 'tor1'] });
+  t.deepEqual(r.firstUp, {
+    hosts: ['linux1', 'linux2', 'linux3', 'tor1'],
+    started: ['linux1', 'linux2', 'linux3', 'tor1'],
+  });
   t.deepEqual(r.hostnames, ['linux1', 'linux2', 'linux3', 'tor1']);
   t.is(r.torKeepalivedDir, '0', 'an empty, private /etc/keepalived');
 });
@@ -92,7 +104,10 @@ test('concurrent ups from several processes serialize: every host has exactly on
   const { concurrent } = await result;
   t.deepEqual(concurrent.codes, [0, 0, 0]);
   t.deepEqual(concurrent.hosts, ['linux1', 'linux2', 'linux3', 'linux4', 'linux5', 'tor1', 'tor2']);
-  t.true(Object.values(concurrent.listeners).every((n) => n === 1), JSON.stringify(concurrent.listeners));
+  t.true(
+    Object.values(concurrent.listeners).every((n) => n === 1),
+    JSON.stringify(concurrent.listeners),
+  );
   t.deepEqual(concurrent.started, []);
   t.deepEqual(concurrent.kept, ['linux2', 'linux3', 'linux4', 'linux5', 'tor1', 'tor2']);
 });
@@ -101,8 +116,14 @@ test('up --windows 2 from none starts node009 and node010 (198.18.1.9, .10), ali
   const { windows } = await result;
   t.log(`labUp({ windows: 2 }) from none: ${windows.ms} ms`);
   t.deepEqual(windows.started, ['node009', 'node010']);
-  t.deepEqual(windows.hosts, [['node009', '198.18.1.9'], ['node010', '198.18.1.10']]);
-  t.deepEqual(windows.status, [{ name: 'node009', alive: true, reachable: true }, { name: 'node010', alive: true, reachable: true }]);
+  t.deepEqual(windows.hosts, [
+    ['node009', '198.18.1.9'],
+    ['node010', '198.18.1.10'],
+  ]);
+  t.deepEqual(windows.status, [
+    { name: 'node009', alive: true, reachable: true },
+    { name: 'node010', alive: true, reachable: true },
+  ]);
 });
 
 test('down removes namespaces, veths, bridge, route, /etc/netns entries, sshds, simulators and the lab dir', async (t) => {

@@ -26,7 +26,10 @@ test('/etc/sysctl.d is private per host: a file written on linux1 is seen neithe
   const file = `/etc/sysctl.d/90-play-lab-test-${nonce}.conf`;
   const [l1, l2] = [lab.host('linux1'), lab.host('linux2')];
   try {
-    t.is((await sshRun(lab, l1, `echo 'net.ipv4.ip_forward = 1' > ${file} && cat ${file}`)).stdout, 'net.ipv4.ip_forward = 1\n');
+    t.is(
+      (await sshRun(lab, l1, `echo 'net.ipv4.ip_forward = 1' > ${file} && cat ${file}`)).stdout,
+      'net.ipv4.ip_forward = 1\n',
+    );
     t.is((await sshRun(lab, l2, `test -e ${file}; echo $?`)).stdout, '1\n');
     t.false(existsSync(file));
     t.true(existsSync(`/etc/netns/linux1/sysctl.d/90-play-lab-test-${nonce}.conf`));
@@ -49,7 +52,7 @@ test('/tmp, /srv, /opt and /var/tmp are private per host', async (t) => {
   }
 });
 
-test('sessions read a plain /root/.bashrc, not the machine\'s', async (t) => {
+test("sessions read a plain /root/.bashrc, not the machine's", async (t) => {
   const lab = await ensureLab({ linux: 4 });
   const r = await sshRun(lab, lab.host('linux3'), 'cat /root/.bashrc');
   t.regex(r.stdout, /play lab host: plain/);
@@ -93,8 +96,12 @@ test('status: every host has its namespace, a live sshd, and answers on port 22'
 
 function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { encoding: 'utf8', timeout: 60_000, env: { ...process.env, ANSIBLE_HOST_KEY_CHECKING: 'True' } }, (e, stdout, stderr) =>
-      resolve({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, stdout, stderr }));
+    execFile(
+      file,
+      args,
+      { encoding: 'utf8', timeout: 60_000, env: { ...process.env, ANSIBLE_HOST_KEY_CHECKING: 'True' } },
+      (e, stdout, stderr) => resolve({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, stdout, stderr }),
+    );
   });
 }
 

@@ -20,8 +20,11 @@ test('typed reads of host vars; -e strings count as numbers and booleans', (t) =
 
 test('errors name the variable, the host and what was expected, never a secret', (t) => {
   const v = h({ n: 300, s: '  ', pw: new Secret('hunter22', 'env:X'), b: 'yes' });
-  t.is(t.throws(() => intVar(v, 'n', undefined, 1, 255, "keepalived's virtual_router_id"), { instanceOf: InputError })!.message,
-    "n of tor1 (keepalived's virtual_router_id) must be an integer 1-255, got 300");
+  t.is(
+    t.throws(() => intVar(v, 'n', undefined, 1, 255, "keepalived's virtual_router_id"), { instanceOf: InputError })!
+      .message,
+    "n of tor1 (keepalived's virtual_router_id) must be an integer 1-255, got 300",
+  );
   t.regex(t.throws(() => stringVar(v, 's'))!.message, /^s of tor1 must be a non-empty string/);
   t.is(t.throws(() => intVar(v, 'pw', undefined, 1, 2))!.message, 'pw of tor1 must be an integer 1-2, got a secret');
   t.regex(t.throws(() => boolVar(v, 'b', true))!.message, /b of tor1 must be true or false, got "yes"/);

@@ -6,24 +6,45 @@ import { CompactRenderer } from '../../runner/report/renderer.js';
 import { groupedChanges, hostList, hostRanges, outcomeLines, summaryLine } from '../../runner/report/text.js';
 
 const step = (task: string, status: StepReport['status'], extra: Partial<StepReport> = {}): StepReport => ({
-  task, kind: 'file', title: '/srv/app.conf', action: status === 'changed' ? 'update' : null, fields: status === 'changed' ? ['content'] : [],
-  before: null, after: null, status, durationMs: 1, error: null, ...extra,
+  task,
+  kind: 'file',
+  title: '/srv/app.conf',
+  action: status === 'changed' ? 'update' : null,
+  fields: status === 'changed' ? ['content'] : [],
+  before: null,
+  after: null,
+  status,
+  durationMs: 1,
+  error: null,
+  ...extra,
 });
 
 function report(hosts: Record<string, HostReport>): RunReport {
-  return { playbook: 'bench', mode: 'check', startedAt: '', durationMs: 1000, interrupted: false, hosts,
-    summary: { ok: 0, changed: 0, failed: 0, skipped: 0, unreachable: 0, interrupted: 0 } };
+  return {
+    playbook: 'bench',
+    mode: 'check',
+    startedAt: '',
+    durationMs: 1000,
+    interrupted: false,
+    hosts,
+    summary: { ok: 0, changed: 0, failed: 0, skipped: 0, unreachable: 0, interrupted: 0 },
+  };
 }
 
 test('host names are shown as ranges, the first few and a count beyond', (t) => {
-  t.deepEqual(hostRanges(['linux1', 'linux2', 'linux3', 'linux7', 'tor1', 'tor2', 'node009', 'node010', 'control1', 'gw']),
-    ['linux1..linux3', 'linux7', 'tor1..tor2', 'node009..node010', 'control1', 'gw']);
+  t.deepEqual(
+    hostRanges(['linux1', 'linux2', 'linux3', 'linux7', 'tor1', 'tor2', 'node009', 'node010', 'control1', 'gw']),
+    ['linux1..linux3', 'linux7', 'tor1..tor2', 'node009..node010', 'control1', 'gw'],
+  );
   t.deepEqual(hostRanges(['node099', 'node100']), ['node099..node100']);
-  t.deepEqual([
-    hostList(Array.from({ length: 1000 }, (_, i) => `linux${i + 1}`)),
-    hostList(['a1', 'a3', 'a5', 'a7', 'a9', 'a11']),
-    hostList(['linux1', 'linux2']),
-  ], ['linux1..linux1000', 'a1, a3, a5 and 3 more', 'linux1..linux2']);
+  t.deepEqual(
+    [
+      hostList(Array.from({ length: 1000 }, (_, i) => `linux${i + 1}`)),
+      hostList(['a1', 'a3', 'a5', 'a7', 'a9', 'a11']),
+      hostList(['linux1', 'linux2']),
+    ],
+    ['linux1..linux1000', 'a1, a3, a5 and 3 more', 'linux1..linux2'],
+  );
 });
 
 test('a thousand hosts with the same outcome are one line; a failed one has its own', (t) => {
@@ -39,7 +60,10 @@ test('a thousand hosts with the same outcome are one line; a failed one has its 
 test('changes that differ only in detail are one group, with at most three of the variants shown', (t) => {
   const hosts: Record<string, HostReport> = {};
   for (let i = 1; i <= 1000; i++) {
-    hosts[`linux${i}`] = { status: 'changed', steps: [step('copy', 'changed', { before: { content: null }, after: { content: `host=linux${i}` } })] };
+    hosts[`linux${i}`] = {
+      status: 'changed',
+      steps: [step('copy', 'changed', { before: { content: null }, after: { content: `host=linux${i}` } })],
+    };
   }
   const lines = groupedChanges(report(hosts), true);
   t.deepEqual(lines, [
@@ -58,7 +82,12 @@ test('changes that differ only in detail are one group, with at most three of th
 /** What the compact renderer prints for a run of `hosts`, events first, then the closing lines. */
 function rendered(hosts: Record<string, HostReport>, mode: 'apply' | 'check' = 'apply'): string[] {
   let text = '';
-  const out = new Writable({ write(chunk, _enc, done) { text += chunk; done(); } });
+  const out = new Writable({
+    write(chunk, _enc, done) {
+      text += chunk;
+      done();
+    },
+  });
   const r = new CompactRenderer({ out, diff: false, title: 'bench' });
   r.start(Object.keys(hosts));
   for (const [host, h] of Object.entries(hosts)) r.onEvent({ type: 'host-done', host, report: h });
@@ -95,8 +124,14 @@ test('the compact renderer: a line per host up to 20 hosts; above, only hosts wi
 test('the summary line counts interrupted hosts apart from ok ones', (t) => {
   const hosts: Record<string, HostReport> = {
     linux1: { status: 'changed', steps: [step('dir', 'changed')] },
-    linux2: { status: 'interrupted', steps: [step('dir', 'changed'), step('copy', 'skipped', { skip: 'interrupted', error: 'interrupted' })] },
+    linux2: {
+      status: 'interrupted',
+      steps: [step('dir', 'changed'), step('copy', 'skipped', { skip: 'interrupted', error: 'interrupted' })],
+    },
   };
   const r = { ...report(hosts), mode: 'apply' as const, interrupted: true, summary: summarize(hosts) };
-  t.is(summaryLine(r), 'bench: 2 hosts: 0 ok, 1 changed, 0 failed, 0 skipped, 0 unreachable, 1 interrupted in 1.00 s (interrupted)');
+  t.is(
+    summaryLine(r),
+    'bench: 2 hosts: 0 ok, 1 changed, 0 failed, 0 skipped, 0 unreachable, 1 interrupted in 1.00 s (interrupted)',
+  );
 });

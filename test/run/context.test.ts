@@ -4,11 +4,19 @@ import { isSecret } from '../../runner/core/secret.js';
 import { EnvRef, type Host } from '../../runner/inventory/model.js';
 import { hostView } from '../../runner/run/context.js';
 
-const host = (vars: Record<string, unknown>): Host => ({ name: 'tor1', vars, groups: ['all'], connection: { address: '198.18.0.11', port: 22, user: 'root', os: 'linux' } });
+const host = (vars: Record<string, unknown>): Host => ({
+  name: 'tor1',
+  vars,
+  groups: ['all'],
+  connection: { address: '198.18.0.11', port: 22, user: 'root', os: 'linux' },
+});
 
 test('a variable from the environment is a Secret when read, and only then', (t) => {
   process.env.PLAY_T_VRRP = 'p4ss';
-  const view = hostView(host({ vrrp_auth_pass: new EnvRef('PLAY_T_VRRP'), plain: 1, unused: new EnvRef('PLAY_T_NOT_SET') }), {});
+  const view = hostView(
+    host({ vrrp_auth_pass: new EnvRef('PLAY_T_VRRP'), plain: 1, unused: new EnvRef('PLAY_T_NOT_SET') }),
+    {},
+  );
   t.is(view.vars.plain, 1);
   const pass = view.vars.vrrp_auth_pass;
   t.true(isSecret(pass));

@@ -10,20 +10,31 @@ function runLocal(text: string) {
 
 test('a batch returns each probe its exact stdout and exit code, in one run', (t) => {
   const probes = [
-    sh`printf 'a\\nb'`,            // no trailing newline
-    sh`printf ''`,                 // empty
-    sh`printf 'x\\n\\n'; exit 3`,  // exit ends only its own subshell
-    sh`cat`,                       // reads stdin: gets /dev/null, not the next probe
+    sh`printf 'a\\nb'`, // no trailing newline
+    sh`printf ''`, // empty
+    sh`printf 'x\\n\\n'; exit 3`, // exit ends only its own subshell
+    sh`cat`, // reads stdin: gets /dev/null, not the next probe
     sh`printf '%s\\n' '@@fake@@0@@begin'`, // content that looks like a marker
   ];
   const nonce = 'n0nce';
   const parts = splitBatch(runLocal(batchScript(probes, nonce).text), nonce, probes.length);
-  t.deepEqual(parts.map((p) => [p.stdout, p.code]), [['a\nb', 0], ['', 0], ['x\n\n', 3], ['', 0], ['@@fake@@0@@begin\n', 0]]);
+  t.deepEqual(
+    parts.map((p) => [p.stdout, p.code]),
+    [
+      ['a\nb', 0],
+      ['', 0],
+      ['x\n\n', 3],
+      ['', 0],
+      ['@@fake@@0@@begin\n', 0],
+    ],
+  );
 });
 
 test('a batch cut short says which probe has no result', (t) => {
   const nonce = 'abc';
   const full = execFileSync('/bin/sh', ['-c', batchScript([sh`echo 1`, sh`echo 2`], nonce).text], { encoding: 'utf8' });
   const cut = full.slice(0, full.indexOf('@@abc@@1@@begin'));
-  t.throws(() => splitBatch({ stdout: cut, stderr: 'Connection closed', code: null }, nonce, 2), { message: /probe 2 of 2 returned no result.*signal.*Connection closed/ });
+  t.throws(() => splitBatch({ stdout: cut, stderr: 'Connection closed', code: null }, nonce, 2), {
+    message: /probe 2 of 2 returned no result.*signal.*Connection closed/,
+  });
 });

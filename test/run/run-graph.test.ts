@@ -17,7 +17,11 @@ import { exitCode, type RunReport } from '../../runner/report/model.js';
 import { prebuildSteps, runGraph } from '../../runner/run/run-graph.js';
 
 /** A file with given content; `broken` makes apply do nothing (never converges). */
-function marker(path: string, content: string, opts: { broken?: boolean; fail?: boolean } = {}): Step<{ content: string }, { content: string }, { content: string }> {
+function marker(
+  path: string,
+  content: string,
+  opts: { broken?: boolean; fail?: boolean } = {},
+): Step<{ content: string }, { content: string }, { content: string }> {
   const desired = Object.freeze({ content });
   return {
     kind: 'test.marker',
@@ -41,7 +45,12 @@ function inventory(names: string[]): { inv: Inventory; dirs: Record<string, stri
   const dirs: Record<string, string> = {};
   const hosts: Host[] = names.map((name) => {
     dirs[name] = mkdtempSync(join(tmpdir(), `play-rg-${name}-`));
-    return { name, vars: { dir: dirs[name] }, groups: ['all', 'web'], connection: { address: '127.0.0.1', port: 22, user: 'root', os: 'linux' } };
+    return {
+      name,
+      vars: { dir: dirs[name] },
+      groups: ['all', 'web'],
+      connection: { address: '127.0.0.1', port: 22, user: 'root', os: 'linux' },
+    };
   });
   const groups = new Map([
     ['all', { name: 'all', hosts: names, children: ['web'], vars: {} }],
@@ -50,34 +59,57 @@ function inventory(names: string[]): { inv: Inventory; dirs: Record<string, stri
   return { inv: { file: 'test.yaml', hosts, groups, host: (n) => hosts.find((h) => h.name === n) }, dirs };
 }
 
-interface Counters { execs: Record<string, number>; active: number; maxActive: number }
+interface Counters {
+  execs: Record<string, number>;
+  active: number;
+  maxActive: number;
+}
 
 function localConnect(counters: Counters, unreachable: string[] = []) {
   return async (host: Host) => {
-    if (unreachable.includes(host.name)) throw new UnreachableError(host.name, `${host.name} (127.0.0.1:22): connection refused`);
+    if (unreachable.includes(host.name))
+      throw new UnreachableError(host.name, `${host.name} (127.0.0.1:22): connection refused`);
     return {
-      exec: (command: string) => new Promise<ExecResult>((resolve) => {
-        counters.execs[host.name] = (counters.execs[host.name] ?? 0) + 1;
-        counters.active++;
-        counters.maxActive = Math.max(counters.maxActive, counters.active);
-        const child = spawn('/bin/sh', ['-c', command]);
-        let stdout = '', stderr = '';
-        child.stdout.on('data', (d) => (stdout += d));
-        child.stderr.on('data', (d) => (stderr += d));
-        child.on('close', (code) => { counters.active--; resolve({ stdout, stderr, code }); });
-      }),
+      exec: (command: string) =>
+        new Promise<ExecResult>((resolve) => {
+          counters.execs[host.name] = (counters.execs[host.name] ?? 0) + 1;
+          counters.active++;
+          counters.maxActive = Math.max(counters.maxActive, counters.active);
+          const child = spawn('/bin/sh', ['-c', command]);
+          let stdout = '',
+            stderr = '';
+          child.stdout.on('data', (d) => (stdout += d));
+          child.stderr.on('data', (d) => (stderr += d));
+          child.on('close', (code) => {
+            counters.active--;
+            resolve({ stdout, stderr, code });
+          });
+        }),
     };
   };
 }
 
-async function run(pb: Playbook, names: string[], opts: { check?: boolean; forks?: number; unreachable?: string[]; dirs?: Record<string, string>; signal?: AbortSignal } = {}) {
+async function run(
+  pb: Playbook,
+  names: string[],
+  opts: {
+    check?: boolean;
+    forks?: number;
+    unreachable?: string[];
+    dirs?: Record<string, string>;
+    signal?: AbortSignal;
+  } = {},
+) {
   const { inv, dirs } = inventory(names);
   if (opts.dirs) for (const h of inv.hosts) (h.vars as any).dir = opts.dirs[h.name];
   const graph = compileGraph(pb, inv);
   const counters: Counters = { execs: {}, active: 0, maxActive: 0 };
   const report: RunReport = await runGraph(graph, inv, prebuildSteps(graph, inv), {
-    mode: opts.check ? 'check' : 'apply', forks: opts.forks ?? 5, timeoutMs: 10_000,
-    connect: localConnect(counters, opts.unreachable), signal: opts.signal,
+    mode: opts.check ? 'check' : 'apply',
+    forks: opts.forks ?? 5,
+    timeoutMs: 10_000,
+    connect: localConnect(counters, opts.unreachable),
+    signal: opts.signal,
   });
   return { report, counters, dirs: opts.dirs ?? dirs };
 }
@@ -121,7 +153,7 @@ test('triggeredBy runs only when the trigger changed; a second run changes nothi
   t.is(exitCode(second.report), 0);
 });
 
-test('an idempotent run probes all of a host\'s steps in one round trip', async (t) => {
+test("an idempotent run probes all of a host's steps in one round trip", async (t) => {
   const first = await run(chain, ['h1']);
   const second = await run(chain, ['h1'], { dirs: first.dirs });
   t.is(second.counters.execs.h1, 1);
@@ -133,7 +165,11 @@ test('check mode changes nothing, reports changes, and outputs it cannot know ar
     description: 'b reads what a produced',
     tasks: {
       a: { on: 'web', step: ({ host }) => marker(`${host.vars.dir}/a`, 'from-a') },
-      b: { on: 'web', needs: ['a'], step: ({ host, output }) => marker(`${host.vars.dir}/b`, `copy of ${output<{ content: string }>('a').content}`) },
+      b: {
+        on: 'web',
+        needs: ['a'],
+        step: ({ host, output }) => marker(`${host.vars.dir}/b`, `copy of ${output<{ content: string }>('a').content}`),
+      },
     },
   });
   const checked = await run(pb, ['h1'], { check: true });
@@ -149,7 +185,11 @@ test('check mode changes nothing, reports changes, and outputs it cannot know ar
 });
 
 test('a step whose apply does not take effect fails as not converged', async (t) => {
-  const pb = definePlaybook({ name: 'broken', description: '', tasks: { a: { on: 'web', step: ({ host }) => marker(`${host.vars.dir}/a`, 'A', { broken: true }) } } });
+  const pb = definePlaybook({
+    name: 'broken',
+    description: '',
+    tasks: { a: { on: 'web', step: ({ host }) => marker(`${host.vars.dir}/a`, 'A', { broken: true }) } },
+  });
   const { report } = await run(pb, ['h1']);
   t.is(step('a')(report, 'h1').status, 'failed');
   t.is(step('a')(report, 'h1').error, 'not converged: content');
@@ -174,9 +214,22 @@ test('never more steps at once than forks', async (t) => {
 test('an abort starts nothing new, lets running steps finish, and marks the rest interrupted', async (t) => {
   const controller = new AbortController();
   const pb = definePlaybook({
-    name: 'slow', description: '',
+    name: 'slow',
+    description: '',
     tasks: {
-      a: { on: 'web', step: ({ host }) => { const m = marker(`${host.vars.dir}/a`, 'A'); return { ...m, apply: async (r, c, a) => { controller.abort(); return m.apply(r, c, a); } }; } },
+      a: {
+        on: 'web',
+        step: ({ host }) => {
+          const m = marker(`${host.vars.dir}/a`, 'A');
+          return {
+            ...m,
+            apply: async (r, c, a) => {
+              controller.abort();
+              return m.apply(r, c, a);
+            },
+          };
+        },
+      },
       b: { on: 'web', needs: ['a'], step: ({ host }) => marker(`${host.vars.dir}/b`, 'B') },
     },
   });
@@ -196,7 +249,8 @@ test('an abort starts nothing new, lets running steps finish, and marks the rest
 
 test('check mode names a triggered task as "would run" without planning it; what needs it is still planned', async (t) => {
   const pb = definePlaybook({
-    name: 'handlers', description: '',
+    name: 'handlers',
+    description: '',
     tasks: {
       conf: { on: 'web', step: ({ host }) => marker(`${host.vars.dir}/conf`, 'v2') },
       restart: { on: 'web', triggeredBy: ['conf'], step: ({ host }) => marker(`${host.vars.dir}/restarted`, 'yes') },
@@ -205,34 +259,62 @@ test('check mode names a triggered task as "would run" without planning it; what
   });
   const { report } = await run(pb, ['h1'], { check: true });
   t.is(step('conf')(report, 'h1').status, 'changed');
-  t.like(step('restart')(report, 'h1'), { status: 'skipped', skip: 'would-run', error: 'would run: triggered by conf (check mode does not run triggered tasks)' });
+  t.like(step('restart')(report, 'h1'), {
+    status: 'skipped',
+    skip: 'would-run',
+    error: 'would run: triggered by conf (check mode does not run triggered tasks)',
+  });
   t.is(step('after')(report, 'h1').status, 'changed');
   t.is(exitCode(report), 2);
 });
 
 // An optional task (tor-gateway's cluster read on a `control` group most inventories of ToR hosts lack).
-const optionalRead = (on: string, delegateTo?: string) => definePlaybook({
-  name: 'optional', description: '',
-  tasks: {
-    read: { on, ...(delegateTo ? { delegateTo } : {}), optional: true, step: ({ host }) => marker(`${host.vars.dir}/read`, 'R') },
-    use: {
-      on: 'web', needs: ['read'],
-      step: ({ host, optionalOutput }) => marker(`${host.vars.dir}/use`, optionalOutput<{ content: string }>('read')?.content ?? 'no read'),
+const optionalRead = (on: string, delegateTo?: string) =>
+  definePlaybook({
+    name: 'optional',
+    description: '',
+    tasks: {
+      read: {
+        on,
+        ...(delegateTo ? { delegateTo } : {}),
+        optional: true,
+        step: ({ host }) => marker(`${host.vars.dir}/read`, 'R'),
+      },
+      use: {
+        on: 'web',
+        needs: ['read'],
+        step: ({ host, optionalOutput }) =>
+          marker(`${host.vars.dir}/use`, optionalOutput<{ content: string }>('read')?.content ?? 'no read'),
+      },
     },
-  },
-});
+  });
 
 test('an optional task whose group the inventory lacks has no nodes; what needs it runs and sees no output', async (t) => {
   const { report, dirs } = await run(optionalRead('control'), ['h1']);
-  t.deepEqual(report.hosts.h1!.steps.map((s) => [s.task, s.status]), [['use', 'changed']]);
+  t.deepEqual(
+    report.hosts.h1!.steps.map((s) => [s.task, s.status]),
+    [['use', 'changed']],
+  );
   t.is(readFileSync(join(dirs.h1!, 'use'), 'utf8'), 'no read');
   // Not optional: the same pattern is an input error naming the task, before anything runs.
-  const strict = definePlaybook({ name: 'strict', description: '', tasks: { read: { on: 'control', step: marker('/nonexistent/x', 'R') } } });
-  t.throws(() => compileGraph(strict, inventory(['h1']).inv), { message: /task 'read', on 'control': host pattern 'control': 'control' matches no host or group/ });
+  const strict = definePlaybook({
+    name: 'strict',
+    description: '',
+    tasks: { read: { on: 'control', step: marker('/nonexistent/x', 'R') } },
+  });
+  t.throws(() => compileGraph(strict, inventory(['h1']).inv), {
+    message: /task 'read', on 'control': host pattern 'control': 'control' matches no host or group/,
+  });
 });
 
 test('an optional task whose hosts exist runs first, and its output is read', async (t) => {
   const { report, dirs } = await run(optionalRead('web'), ['h1', 'h2']);
-  t.deepEqual(report.hosts.h1!.steps.map((s) => [s.task, s.status]), [['read', 'changed'], ['use', 'changed']]);
+  t.deepEqual(
+    report.hosts.h1!.steps.map((s) => [s.task, s.status]),
+    [
+      ['read', 'changed'],
+      ['use', 'changed'],
+    ],
+  );
   t.is(readFileSync(join(dirs.h1!, 'use'), 'utf8'), 'R');
 });

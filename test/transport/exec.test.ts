@@ -16,7 +16,9 @@ test('UTF-8 output survives chunking', async (t) => {
   const f = await fixture(t);
   const c = await f.open();
   // 100k three-byte characters: chunk boundaries fall inside characters.
-  const r = await c.exec(`i=0; while [ $i -lt 2000 ]; do printf '€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€'; i=$((i+1)); done`);
+  const r = await c.exec(
+    `i=0; while [ $i -lt 2000 ]; do printf '€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€'; i=$((i+1)); done`,
+  );
   t.is(r.stdout, '€'.repeat(100_000));
 });
 
@@ -51,7 +53,10 @@ test('30 concurrent commands on one connection never hold more than 8 channels',
   const c = await f.open();
   const started = Date.now();
   const results = await Promise.all(Array.from({ length: 30 }, (_, i) => c.exec(`sleep 0.1; echo ${i}`)));
-  t.deepEqual(results.map((r) => r.stdout.trim()), Array.from({ length: 30 }, (_, i) => String(i)));
+  t.deepEqual(
+    results.map((r) => r.stdout.trim()),
+    Array.from({ length: 30 }, (_, i) => String(i)),
+  );
   t.is(f.server.peakSessions, 8);
   t.is(c.channels.peak, 8);
   t.is(f.server.refusedSessions, 0);
@@ -62,7 +67,10 @@ test('a channel refused by MaxSessions is asked for again (the command had not s
   const f = await fixture(t);
   const c = await f.open({ options: { maxChannels: 12 } });
   const results = await Promise.all(Array.from({ length: 12 }, (_, i) => c.exec(`sleep 0.1; echo ${i}`)));
-  t.deepEqual(results.map((r) => r.stdout), Array.from({ length: 12 }, (_, i) => `${i}\n`));
+  t.deepEqual(
+    results.map((r) => r.stdout),
+    Array.from({ length: 12 }, (_, i) => `${i}\n`),
+  );
   t.is(f.server.peakSessions, 10);
   t.true(f.server.refusedSessions >= 2);
   t.is(c.channelRetries, f.server.refusedSessions);
@@ -72,7 +80,10 @@ test('a channel refused for good is reported with the host and a hint', async (t
   const f = await fixture(t, { server: { maxSessions: 0 } });
   const c = await f.open();
   const e = await t.throwsAsync(c.exec('true'));
-  t.regex(e!.message, /^host linux1 \(127\.0\.0\.1:\d+\): the server refused a channel for the command \(.*\), 6 times; is its MaxSessions below 8\?$/);
+  t.regex(
+    e!.message,
+    /^host linux1 \(127\.0\.0\.1:\d+\): the server refused a channel for the command \(.*\), 6 times; is its MaxSessions below 8\?$/,
+  );
 });
 
 test('a timeout kills the command, rejects with TimeoutError, and the connection stays usable', async (t) => {

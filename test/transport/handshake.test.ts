@@ -24,7 +24,10 @@ for (const dropMode of ['close', 'reset'] as const) {
 test('the handshake gives up after 5 dropped attempts, saying why', async (t) => {
   const f = await fixture(t, { server: { dropFirst: 100 } });
   const e = await t.throwsAsync(f.open(), { instanceOf: HandshakeError });
-  t.is(e!.message, `host linux1 (127.0.0.1:${f.server.port}): the server closed the connection before the SSH handshake (sshd MaxStartups throttling, or sshd not ready) (5 attempts)`);
+  t.is(
+    e!.message,
+    `host linux1 (127.0.0.1:${f.server.port}): the server closed the connection before the SSH handshake (sshd MaxStartups throttling, or sshd not ready) (5 attempts)`,
+  );
   t.is(f.server.tcpConnections, 5);
 });
 
@@ -33,7 +36,10 @@ test('an authentication failure is clear and not retried', async (t) => {
   const stranger = writeClientKey(f.dir, 'id_stranger');
   const e = await t.throwsAsync(f.open({ target: { keyFile: stranger.path } }), { instanceOf: HandshakeError });
   t.is((e as HandshakeError).failure, 'auth');
-  t.is(e!.message, `host linux1: authentication failed for user root at 127.0.0.1:${f.server.port}; tried key file ${stranger.path}; the server accepts: publickey`);
+  t.is(
+    e!.message,
+    `host linux1: authentication failed for user root at 127.0.0.1:${f.server.port}; tried key file ${stranger.path}; the server accepts: publickey`,
+  );
   t.is(f.server.tcpConnections, 1);
 });
 
@@ -45,9 +51,14 @@ test('password authentication works, and the password never appears in an error'
 
   const errors: unknown[] = [];
   const wrong = new Secret('not-the-password-at-all', 'env:LINUX1_PASSWORD');
-  errors.push(await t.throwsAsync(f.open({ target: { keyFile: undefined, password: wrong, passwordFrom: 'LINUX1_PASSWORD' } })));
+  errors.push(
+    await t.throwsAsync(f.open({ target: { keyFile: undefined, password: wrong, passwordFrom: 'LINUX1_PASSWORD' } })),
+  );
   const [last] = errors as Error[];
-  t.is(last!.message, `host linux1: authentication failed for user root at 127.0.0.1:${f.server.port}; tried password from env var LINUX1_PASSWORD; the server accepts: publickey, password`);
+  t.is(
+    last!.message,
+    `host linux1: authentication failed for user root at 127.0.0.1:${f.server.port}; tried password from env var LINUX1_PASSWORD; the server accepts: publickey, password`,
+  );
   errors.push(await t.throwsAsync(good.exec('sleep 5', { timeoutMs: 100, stdin: password })));
   errors.push(await t.throwsAsync(f.open({ target: { keyFile: join(f.dir, 'missing'), password } })));
   f.server.killConnections();
@@ -72,7 +83,10 @@ test('a missing key file names the path and the inventory variable, before any c
 test('no authentication method at all is reported before connecting', async (t) => {
   const f = await fixture(t);
   const e = await t.throwsAsync(f.open({ target: { keyFile: undefined } }));
-  t.regex(e!.message, /^host linux1: no way to authenticate as root: set ansible_ssh_private_key_file or ansible_password, or start an ssh-agent/);
+  t.regex(
+    e!.message,
+    /^host linux1: no way to authenticate as root: set ansible_ssh_private_key_file or ansible_password, or start an ssh-agent/,
+  );
   t.is(f.server.tcpConnections, 0);
 });
 
@@ -80,20 +94,34 @@ test('a refused port is tried 3 times and reported with host, address and port',
   const f = await fixture(t);
   const port = await closedPort();
   const e = await t.throwsAsync(f.open({ target: { port } }), { instanceOf: HandshakeError });
-  t.is(e!.message, `host linux1 (127.0.0.1:${port}): connection refused (is sshd running and listening on port ${port}?) (3 attempts)`);
+  t.is(
+    e!.message,
+    `host linux1 (127.0.0.1:${port}): connection refused (is sshd running and listening on port ${port}?) (3 attempts)`,
+  );
   t.is(f.options.throttle.retries, 2);
 });
 
 test('a server that never answers times out after readyTimeout, without retries', async (t) => {
   const f = await fixture(t);
   const sockets: Socket[] = [];
-  const silent: Server = createServer((s) => { sockets.push(s); s.on('error', () => undefined); });
+  const silent: Server = createServer((s) => {
+    sockets.push(s);
+    s.on('error', () => undefined);
+  });
   await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-  t.teardown(() => { sockets.forEach((s) => s.destroy()); silent.close(); });
+  t.teardown(() => {
+    for (const s of sockets) s.destroy();
+    silent.close();
+  });
   const port = (silent.address() as { port: number }).port;
   const started = Date.now();
-  const e = await t.throwsAsync(f.open({ target: { port }, options: { readyTimeoutMs: 300 } }), { instanceOf: HandshakeError });
-  t.is(e!.message, `host linux1 (127.0.0.1:${port}): no SSH connection within 300 ms (is the host up and the address right?)`);
+  const e = await t.throwsAsync(f.open({ target: { port }, options: { readyTimeoutMs: 300 } }), {
+    instanceOf: HandshakeError,
+  });
+  t.is(
+    e!.message,
+    `host linux1 (127.0.0.1:${port}): no SSH connection within 300 ms (is the host up and the address right?)`,
+  );
   t.true(Date.now() - started < 1500);
   t.is(sockets.length, 1);
 });
@@ -102,15 +130,25 @@ test('ssh-agent authentication, and the agent named when it fails', async (t) =>
   const f = await fixture(t);
   const sock = join(f.dir, 'agent.sock');
   const agent = spawn('ssh-agent', ['-D', '-a', sock], { stdio: 'ignore' });
-  t.teardown(() => { agent.kill(); });
+  t.teardown(() => {
+    agent.kill();
+  });
   await waitForFile(sock);
   execFileSync('ssh-add', [f.keyFile], { env: { ...process.env, SSH_AUTH_SOCK: sock }, stdio: 'ignore' });
-  const c = await f.open({ target: { keyFile: undefined }, options: { auth: { agentSocket: sock, defaultKeyFiles: [] } } });
+  const c = await f.open({
+    target: { keyFile: undefined },
+    options: { auth: { agentSocket: sock, defaultKeyFiles: [] } },
+  });
   t.is((await c.exec('echo via agent')).stdout, 'via agent\n');
 
   execFileSync('ssh-add', ['-D'], { env: { ...process.env, SSH_AUTH_SOCK: sock }, stdio: 'ignore' });
-  const e = await t.throwsAsync(f.open({ target: { keyFile: undefined }, options: { auth: { agentSocket: sock, defaultKeyFiles: [] } } }));
-  t.is(e!.message, `host linux1: authentication failed for user root at 127.0.0.1:${f.server.port}; tried ssh-agent (${sock})`);
+  const e = await t.throwsAsync(
+    f.open({ target: { keyFile: undefined }, options: { auth: { agentSocket: sock, defaultKeyFiles: [] } } }),
+  );
+  t.is(
+    e!.message,
+    `host linux1: authentication failed for user root at 127.0.0.1:${f.server.port}; tried ssh-agent (${sock})`,
+  );
 });
 
 test('a dead ssh-agent socket is skipped, and named if nothing else works', async (t) => {
@@ -119,13 +157,23 @@ test('a dead ssh-agent socket is skipped, and named if nothing else works', asyn
   const c = await f.open({ options: { auth: { agentSocket: dead, defaultKeyFiles: [] } } });
   t.is((await c.exec('echo ok')).stdout, 'ok\n');
   const stranger = writeClientKey(f.dir, 'id_other');
-  const e = await t.throwsAsync(f.open({ target: { keyFile: stranger.path }, options: { auth: { agentSocket: dead, defaultKeyFiles: [] } } }));
-  t.regex(e!.message, new RegExp(`tried key file ${stranger.path}, ssh-agent \\(${dead}\\); the server accepts: publickey; ssh-agent: Failed to connect to agent$`));
+  const e = await t.throwsAsync(
+    f.open({ target: { keyFile: stranger.path }, options: { auth: { agentSocket: dead, defaultKeyFiles: [] } } }),
+  );
+  t.regex(
+    e!.message,
+    new RegExp(
+      `tried key file ${stranger.path}, ssh-agent \\(${dead}\\); the server accepts: publickey; ssh-agent: Failed to connect to agent$`,
+    ),
+  );
 });
 
 test('default identities are tried when the host has no key file', async (t) => {
   const f = await fixture(t);
-  const c = await f.open({ target: { keyFile: undefined }, options: { auth: { defaultKeyFiles: [join(f.dir, 'absent'), f.keyFile] } } });
+  const c = await f.open({
+    target: { keyFile: undefined },
+    options: { auth: { defaultKeyFiles: [join(f.dir, 'absent'), f.keyFile] } },
+  });
   t.is((await c.exec('echo default')).stdout, 'default\n');
 });
 
@@ -143,9 +191,11 @@ test('connect time to loopback (measured, reported in the log)', async (t) => {
   for (let i = 0; i < 20; i++) await c.exec('true');
   const perExec = Number(process.hrtime.bigint() - execStarted) / 1e6 / 20;
   times.sort((a, b) => a - b);
-  t.log(`fresh connect (TCP + curve25519 + ed25519 host key + publickey auth), in-process server: `
-    + `median ${times[5]!.toFixed(1)} ms, min ${times[0]!.toFixed(1)} ms, max ${times[9]!.toFixed(1)} ms; `
-    + `exec 'true' on an open connection: ${perExec.toFixed(1)} ms`);
+  t.log(
+    `fresh connect (TCP + curve25519 + ed25519 host key + publickey auth), in-process server: ` +
+      `median ${times[5]!.toFixed(1)} ms, min ${times[0]!.toFixed(1)} ms, max ${times[9]!.toFixed(1)} ms; ` +
+      `exec 'true' on an open connection: ${perExec.toFixed(1)} ms`,
+  );
   t.true(times[5]! < 1000);
 });
 

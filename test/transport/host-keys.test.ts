@@ -18,8 +18,11 @@ test('an unknown host key is refused, with its fingerprint and how to accept it'
   const f = await fixture(t, { known: false });
   const e = await t.throwsAsync(f.open(), { instanceOf: HandshakeError });
   const fp = sshKeygenFingerprint(f.dir, f.server.hostKey.public);
-  t.is(e!.message, `host linux1 (127.0.0.1:${f.server.port}): host key not known (ssh-ed25519 ${fp}). `
-    + `Check the fingerprint out of band, then run again with --accept-new to record it in ${f.knownHosts}`);
+  t.is(
+    e!.message,
+    `host linux1 (127.0.0.1:${f.server.port}): host key not known (ssh-ed25519 ${fp}). ` +
+      `Check the fingerprint out of band, then run again with --accept-new to record it in ${f.knownHosts}`,
+  );
   t.is((e as HandshakeError).failure, 'hostkey');
   t.is(f.server.tcpConnections, 1, 'a host key refusal is not retried');
   t.deepEqual(f.server.authAttempts, [], 'no credentials are offered to an unverified host');
@@ -47,8 +50,11 @@ test('a changed host key is refused even with accept-new, naming the file, line 
   const e = await t.throwsAsync(f.open({ options: { acceptNew: true } }), { instanceOf: HandshakeError });
   const offered = sshKeygenFingerprint(f.dir, f.server.hostKey.public);
   const removal = `ssh-keygen -R '[127.0.0.1]:${f.server.port}' -f ${f.knownHosts}`;
-  t.is(e!.message, `HOST KEY CHANGED for linux1 (127.0.0.1:${f.server.port}): ${f.knownHosts}:2 has ${fingerprint(Buffer.from(old.split(' ')[1]!, 'base64'))}, `
-    + `the host offered ${offered}. Refusing to connect: this may be an attack. If the host was rebuilt, remove the old key with: ${removal}`);
+  t.is(
+    e!.message,
+    `HOST KEY CHANGED for linux1 (127.0.0.1:${f.server.port}): ${f.knownHosts}:2 has ${fingerprint(Buffer.from(old.split(' ')[1]!, 'base64'))}, ` +
+      `the host offered ${offered}. Refusing to connect: this may be an attack. If the host was rebuilt, remove the old key with: ${removal}`,
+  );
   t.is(readFileSync(f.knownHosts, 'utf8'), original, 'known_hosts is left alone');
   t.deepEqual(f.server.authAttempts, []);
   // The suggested command works: afterwards the host is merely unknown.
@@ -61,7 +67,12 @@ test('a revoked host key is refused even when a plain line also lists it', async
   const f = await fixture(t);
   writeFileSync(f.knownHosts, readFileSync(f.knownHosts, 'utf8') + `@revoked * ${f.server.hostKey.public}\n`);
   const e = await t.throwsAsync(f.open({ options: { acceptNew: true } }), { instanceOf: HandshakeError });
-  t.regex(e!.message, new RegExp(`^REVOKED HOST KEY for linux1 \\(127\\.0\\.0\\.1:${f.server.port}\\): the host offered ssh-ed25519 SHA256:\\S+, which ${f.knownHosts}:2 marks @revoked`));
+  t.regex(
+    e!.message,
+    new RegExp(
+      `^REVOKED HOST KEY for linux1 \\(127\\.0\\.0\\.1:${f.server.port}\\): the host offered ssh-ed25519 SHA256:\\S+, which ${f.knownHosts}:2 marks @revoked`,
+    ),
+  );
 });
 
 test('the host key types known for a host are offered first', (t) => {
@@ -71,7 +82,11 @@ test('the host key types known for a host are offered first', (t) => {
   const rsaBlob = Buffer.concat([Buffer.from([0, 0, 0, 7]), Buffer.from('ssh-rsa'), Buffer.alloc(8)]);
   writeFileSync(file, `198.18.0.101 ssh-rsa ${rsaBlob.toString('base64')}\n`);
   const target = { hostName: 'linux1', address: '198.18.0.101', port: 22, user: 'root' };
-  t.deepEqual(new HostKeyCheck(target, file, false).algorithms().slice(0, 3), ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-ed25519']);
+  t.deepEqual(new HostKeyCheck(target, file, false).algorithms().slice(0, 3), [
+    'rsa-sha2-512',
+    'rsa-sha2-256',
+    'ssh-ed25519',
+  ]);
   t.is(new HostKeyCheck({ ...target, address: '198.18.0.102' }, file, false).algorithms()[0], 'ssh-ed25519');
 });
 

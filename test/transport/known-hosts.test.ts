@@ -3,7 +3,15 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import {
-  appendHost, fingerprint, hostKeyName, keyTypeOf, knownKeyTypes, lookup, parseKnownHosts, readKnownHosts, type LookupStatus,
+  appendHost,
+  fingerprint,
+  hostKeyName,
+  keyTypeOf,
+  knownKeyTypes,
+  lookup,
+  parseKnownHosts,
+  readKnownHosts,
+  type LookupStatus,
 } from '../../runner/transport/known-hosts.js';
 import { blobOf, generateKey, tempDir } from './helpers/ssh-server.js';
 
@@ -58,8 +66,21 @@ test('lookup: a host with entries that do not hold the offered key is changed, w
 });
 
 test('parse: comments, blank lines and markers; malformed lines skipped with their line numbers', (t) => {
-  t.deepEqual(known.entries.map((e) => [e.line, e.marker]), [[3, null], [4, null], [5, null], [6, null], [7, 'revoked'], [8, 'cert-authority']]);
-  t.deepEqual(known.skipped.map((s) => s.line), [9, 11, 12]);
+  t.deepEqual(
+    known.entries.map((e) => [e.line, e.marker]),
+    [
+      [3, null],
+      [4, null],
+      [5, null],
+      [6, null],
+      [7, 'revoked'],
+      [8, 'cert-authority'],
+    ],
+  );
+  t.deepEqual(
+    known.skipped.map((s) => s.line),
+    [9, 11, 12],
+  );
   t.regex(known.skipped[1]!.reason, /not of type ssh-rsa/);
 });
 
@@ -146,5 +167,8 @@ test('a known_hosts file is parsed once while it is unchanged; a key appended or
   t.is(lookup(readKnownHosts(file), '198.18.0.102', 22, 'ssh-ed25519', b).status, 'match');
   // Another program rewrites the file (another length): the change is seen.
   writeFileSync(file, `198.18.0.101 ${A}\n198.18.0.101 ssh-ed25519 ${b.toString('base64')}\n`);
-  t.deepEqual(readKnownHosts(file).entries.map((e) => e.hosts), ['198.18.0.101', '198.18.0.101']);
+  t.deepEqual(
+    readKnownHosts(file).entries.map((e) => e.hosts),
+    ['198.18.0.101', '198.18.0.101'],
+  );
 });

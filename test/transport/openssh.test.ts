@@ -14,7 +14,11 @@ import { tempDir, writeClientKey } from './helpers/ssh-server.js';
 
 const test = (canRunSshd() ? anyTest : anyTest.skip) as TestFn;
 
-async function setup(t: import('ava').ExecutionContext, sshdExtra: string[] = [], throttle = new HandshakeThrottle({ baseDelayMs: 20 })) {
+async function setup(
+  t: import('ava').ExecutionContext,
+  sshdExtra: string[] = [],
+  throttle = new HandshakeThrottle({ baseDelayMs: 20 }),
+) {
   const { dir, cleanup } = tempDir();
   t.teardown(cleanup);
   const key = writeClientKey(dir);
@@ -23,8 +27,13 @@ async function setup(t: import('ava').ExecutionContext, sshdExtra: string[] = []
   const knownHosts = join(dir, 'known_hosts');
   const target: SshTarget = { hostName: 'lo1', address: '127.0.0.1', port: sshd.port, user: 'root', keyFile: key.path };
   const options: ConnectionOptions = {
-    knownHostsFile: knownHosts, acceptNew: true, readyTimeoutMs: 10_000, keepaliveIntervalMs: 0, keepaliveCountMax: 3,
-    auth: { defaultKeyFiles: [] }, throttle,
+    knownHostsFile: knownHosts,
+    acceptNew: true,
+    readyTimeoutMs: 10_000,
+    keepaliveIntervalMs: 0,
+    keepaliveCountMax: 3,
+    auth: { defaultKeyFiles: [] },
+    throttle,
   };
   const opened: SshConnection[] = [];
   t.teardown(() => Promise.all(opened.map((c) => c.close())).then(() => undefined));
@@ -40,10 +49,26 @@ test('accept-new writes a line OpenSSH ssh accepts with StrictHostKeyChecking=ye
   const { key, sshd, knownHosts, open } = await setup(t);
   const c = await open();
   t.is((await c.exec('echo hello')).stdout, 'hello\n');
-  const out = execFileSync('ssh', [
-    '-p', String(sshd.port), '-i', key.path, '-o', `UserKnownHostsFile=${knownHosts}`, '-o', 'StrictHostKeyChecking=yes',
-    '-o', 'BatchMode=yes', '-o', 'IdentitiesOnly=yes', 'root@127.0.0.1', 'echo from-openssh',
-  ], { encoding: 'utf8', env: { ...process.env, SSH_AUTH_SOCK: '' } });
+  const out = execFileSync(
+    'ssh',
+    [
+      '-p',
+      String(sshd.port),
+      '-i',
+      key.path,
+      '-o',
+      `UserKnownHostsFile=${knownHosts}`,
+      '-o',
+      'StrictHostKeyChecking=yes',
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'IdentitiesOnly=yes',
+      'root@127.0.0.1',
+      'echo from-openssh',
+    ],
+    { encoding: 'utf8', env: { ...process.env, SSH_AUTH_SOCK: '' } },
+  );
   t.is(out, 'from-openssh\n');
 });
 
@@ -66,7 +91,9 @@ test('a timeout closes the channel and keeps the connection; sshd refuses `signa
   for (let i = 0; i < 50 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
   const pid = readFileSync(pidFile, 'utf8').trim();
   const cmdline = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8') : '';
-  t.log(cmdline ? `the remote 'sleep 30' (pid ${pid}) survived the timeout` : `the remote command (pid ${pid}) is gone`);
+  t.log(
+    cmdline ? `the remote 'sleep 30' (pid ${pid}) survived the timeout` : `the remote command (pid ${pid}) is gone`,
+  );
   if (cmdline.startsWith('sleep\u000030')) process.kill(Number(pid), 'SIGKILL');
 });
 
@@ -74,14 +101,20 @@ test('30 concurrent commands through 8 channels; 12 channels would exceed MaxSes
   const { open } = await setup(t);
   const c = await open();
   const ok = await Promise.all(Array.from({ length: 30 }, (_, i) => c.exec(`sleep 0.2; echo ${i}`)));
-  t.deepEqual(ok.map((r) => r.stdout.trim()), Array.from({ length: 30 }, (_, i) => String(i)));
+  t.deepEqual(
+    ok.map((r) => r.stdout.trim()),
+    Array.from({ length: 30 }, (_, i) => String(i)),
+  );
   t.log(`8 channels: ${c.channelRetries} channel open(s) refused by sshd and retried`);
   // 12 at once: sshd refuses 2; they are retried for ~0.8 s, then reported.
   const greedy = await open({ maxChannels: 12 });
   const results = await Promise.allSettled(Array.from({ length: 12 }, () => greedy.exec('sleep 2')));
   const refused = results.filter((r) => r.status === 'rejected');
   t.true(refused.length >= 2, `${refused.length} refused`);
-  t.regex((refused[0] as PromiseRejectedResult).reason.message, /the server refused a channel for the command \(.*\), 6 times; is its MaxSessions below 12\?/);
+  t.regex(
+    (refused[0] as PromiseRejectedResult).reason.message,
+    /the server refused a channel for the command \(.*\), 6 times; is its MaxSessions below 12\?/,
+  );
 });
 
 test('handshakes dropped by MaxStartups are retried until every host is connected', async (t) => {
@@ -120,7 +153,9 @@ test.serial('connect and exec times against OpenSSH on loopback (logged)', async
   const parallel = process.hrtime.bigint();
   await Promise.all(Array.from({ length: 8 }, () => c.exec('/bin/true')));
   const par = Number(process.hrtime.bigint() - parallel) / 1e6;
-  t.log(`OpenSSH sshd: fresh connect median ${times[5]!.toFixed(1)} ms (min ${times[0]!.toFixed(1)}); `
-    + `exec on an open connection median ${execTimes[5]!.toFixed(1)} ms (min ${execTimes[0]!.toFixed(1)}); 8 parallel execs ${par.toFixed(1)} ms`);
+  t.log(
+    `OpenSSH sshd: fresh connect median ${times[5]!.toFixed(1)} ms (min ${times[0]!.toFixed(1)}); ` +
+      `exec on an open connection median ${execTimes[5]!.toFixed(1)} ms (min ${execTimes[0]!.toFixed(1)}); 8 parallel execs ${par.toFixed(1)} ms`,
+  );
   t.pass();
 });

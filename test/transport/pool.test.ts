@@ -9,7 +9,12 @@ import { ConnectionPool, targetOf } from '../../runner/transport/pool.js';
 import { tempDir, TestSshServer, writeClientKey } from './helpers/ssh-server.js';
 
 function host(name: string, connection: Partial<ConnectionSpec> & { port: number }): Host {
-  return { name, vars: {}, groups: ['all'], connection: { address: '127.0.0.1', user: 'root', os: 'linux', ...connection } };
+  return {
+    name,
+    vars: {},
+    groups: ['all'],
+    connection: { address: '127.0.0.1', user: 'root', os: 'linux', ...connection },
+  };
 }
 
 async function setup(t: import('ava').ExecutionContext) {
@@ -20,7 +25,12 @@ async function setup(t: import('ava').ExecutionContext) {
   t.teardown(() => server.close());
   const knownHosts = join(dir, 'known_hosts');
   writeFileSync(knownHosts, `${hostKeyName('127.0.0.1', server.port)} ${server.hostKey.public}\n`);
-  const pool = new ConnectionPool({ knownHostsFile: knownHosts, agentSocket: null, defaultKeyFiles: [], handshakes: { baseDelayMs: 10 } });
+  const pool = new ConnectionPool({
+    knownHostsFile: knownHosts,
+    agentSocket: null,
+    defaultKeyFiles: [],
+    handshakes: { baseDelayMs: 10 },
+  });
   t.teardown(() => pool.closeAll());
   return { dir, key, server, knownHosts, pool };
 }
@@ -55,7 +65,10 @@ test("the pool's known_hosts (--known-hosts) overrides the host's own; without i
   t.true(c.connected, 'the pool file (which knows the key) was used, not the empty host file');
   const plain = new ConnectionPool({ agentSocket: null, defaultKeyFiles: [] });
   t.teardown(() => plain.closeAll());
-  const e = await t.throwsAsync(plain.get(host('linux2', { port: server.port, keyFile: key.path, knownHostsFile: empty })), { instanceOf: UnreachableError });
+  const e = await t.throwsAsync(
+    plain.get(host('linux2', { port: server.port, keyFile: key.path, knownHostsFile: empty })),
+    { instanceOf: UnreachableError },
+  );
   t.true(e!.message.endsWith(`record it in ${empty}`));
 });
 
@@ -92,10 +105,18 @@ test('password authentication through the pool', async (t) => {
   t.teardown(cleanup);
   const server = await TestSshServer.start({ password: 'lab-password-1' });
   t.teardown(() => server.close());
-  const pool = new ConnectionPool({ knownHostsFile: join(dir, 'kh'), acceptNew: true, agentSocket: null, defaultKeyFiles: [] });
+  const pool = new ConnectionPool({
+    knownHostsFile: join(dir, 'kh'),
+    acceptNew: true,
+    agentSocket: null,
+    defaultKeyFiles: [],
+  });
   t.teardown(() => pool.closeAll());
   const h = host('win1', { port: server.port, user: 'Administrator', password: new EnvRef('WIN_PASSWORD') });
   const c = await pool.get(h, { password: new Secret('lab-password-1', 'env:WIN_PASSWORD') });
   t.is((await c.exec('echo win')).stdout, 'win\n');
-  t.deepEqual(server.authAttempts.map((a) => [a.method, a.user, a.ok]), [['password', 'Administrator', true]]);
+  t.deepEqual(
+    server.authAttempts.map((a) => [a.method, a.user, a.ok]),
+    [['password', 'Administrator', true]],
+  );
 });

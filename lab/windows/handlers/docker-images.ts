@@ -17,7 +17,8 @@ export const NO_DOCKER_EXE = 'docker.exe was not found: install Docker first';
 export function referenceParts(reference: string): { host: string; name: string; tag: string } {
   const at = reference.indexOf('@');
   const rest = at >= 0 ? reference.slice(0, at) : reference;
-  const slash = rest.lastIndexOf('/'), colon = rest.lastIndexOf(':');
+  const slash = rest.lastIndexOf('/'),
+    colon = rest.lastIndexOf(':');
   const name = colon > slash ? rest.slice(0, colon) : rest;
   const tag = at >= 0 ? reference.slice(at + 1) : colon > slash ? rest.slice(colon + 1) : 'latest';
   const first = name.split('/')[0]!;
@@ -36,7 +37,9 @@ export const dockerImageHandlers = {
     const image = s.dockerImages.find((i) => i.reference === reference);
     if (!image) return { daemonRunning: true, image: null };
     // RepoTags: every tag of the same image (a reference pulled by digest is not a tag).
-    const repoTags = s.dockerImages.filter((i) => i.id === image.id && !i.reference.includes('@')).map((i) => i.reference);
+    const repoTags = s.dockerImages
+      .filter((i) => i.id === image.id && !i.reference.includes('@'))
+      .map((i) => i.reference);
     return { daemonRunning: true, image: { id: image.id, repoTags } };
   },
 
@@ -48,10 +51,15 @@ export const dockerImageHandlers = {
     // The registry speaks plain HTTP: dockerd tries HTTPS first unless it loaded the host as insecure.
     const http = Object.entries(s.dockerRegistry).some(([ref, r]) => r.http && referenceParts(ref).host === host);
     if (http && !s.dockerLoadedInsecureRegistries.includes(host)) {
-      throw new WindowsError(`Error response from daemon: Get https://${host}/v2/: http: server gave HTTP response to HTTPS client`);
+      throw new WindowsError(
+        `Error response from daemon: Get https://${host}/v2/: http: server gave HTTP response to HTTPS client`,
+      );
     }
     const held = s.dockerRegistry[reference];
-    if (!held) throw new WindowsError(`Error response from daemon: manifest for ${reference} not found: manifest unknown: manifest unknown`);
+    if (!held)
+      throw new WindowsError(
+        `Error response from daemon: manifest for ${reference} not found: manifest unknown: manifest unknown`,
+      );
     s.dockerImages = [...s.dockerImages.filter((i) => i.reference !== reference), { reference, id: held.id }];
     return { id: held.id };
   },

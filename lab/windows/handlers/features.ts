@@ -11,17 +11,39 @@ import type { Handlers } from './types.js';
 
 const DOCKER_DIR = 'C:\\Program Files\\Docker';
 
-function newService(s: NodeState, svc: Omit<ServiceRecord, 'state' | 'pid' | 'win32ExitCode' | 'pausable' | 'type'>): void {
-  s.services[svc.name.toLowerCase()] ??= { ...svc, type: 'own', state: 'Stopped', pid: 0, win32ExitCode: 1077, pausable: false };
+function newService(
+  s: NodeState,
+  svc: Omit<ServiceRecord, 'state' | 'pid' | 'win32ExitCode' | 'pausable' | 'type'>,
+): void {
+  s.services[svc.name.toLowerCase()] ??= {
+    ...svc,
+    type: 'own',
+    state: 'Stopped',
+    pid: 0,
+    win32ExitCode: 1077,
+    pausable: false,
+  };
 }
 
 /** What installing a capability brings along (OpenSSH.Server: the sshd service and its firewall rule). */
 function capabilityInstalled(s: NodeState, name: string): void {
   if (name.toLowerCase() !== 'openssh.server~~~~0.0.1.0') return;
-  newService(s, { name: 'sshd', displayName: 'OpenSSH SSH Server', binPath: 'C:\\Windows\\System32\\OpenSSH\\sshd.exe', startMode: 'Manual', account: 'LocalSystem', dependencies: [] });
+  newService(s, {
+    name: 'sshd',
+    displayName: 'OpenSSH SSH Server',
+    binPath: 'C:\\Windows\\System32\\OpenSSH\\sshd.exe',
+    startMode: 'Manual',
+    account: 'LocalSystem',
+    dependencies: [],
+  });
   s.firewall['openssh-server-in-tcp'] ??= {
-    name: 'OpenSSH-Server-In-TCP', displayName: 'OpenSSH SSH Server (sshd)', enabled: true,
-    direction: 'Inbound', protocol: 'TCP', localPort: '22', action: 'Allow',
+    name: 'OpenSSH-Server-In-TCP',
+    displayName: 'OpenSSH SSH Server (sshd)',
+    enabled: true,
+    direction: 'Inbound',
+    protocol: 'TCP',
+    localPort: '22',
+    action: 'Allow',
   };
 }
 
@@ -46,7 +68,9 @@ export const featureHandlers = {
 
   'Install-PlayWindowsFeature': (node, { name }) => {
     if (!node.state.features[name.toLowerCase()]) {
-      throw new WindowsError(`ArgumentNotValid: The role, role service, or feature name is not valid: '${name}'. The name was not found.`);
+      throw new WindowsError(
+        `ArgumentNotValid: The role, role service, or feature name is not valid: '${name}'. The name was not found.`,
+      );
     }
     return { restartNeeded: installFeature(node.state, name.toLowerCase()) };
   },
@@ -75,7 +99,10 @@ export const featureHandlers = {
   'Get-PlayDockerEngine': (node) => {
     const s = node.state;
     const svc = findService(s, 'docker');
-    const dockerVersion = s.docker.install === 'absent' || s.docker.version === null ? null : dockerVersionText(s.docker.version, svc?.state === 'Running');
+    const dockerVersion =
+      s.docker.install === 'absent' || s.docker.version === null
+        ? null
+        : dockerVersionText(s.docker.version, svc?.state === 'Running');
     return { dockerVersion, serviceExists: svc !== undefined };
   },
 
@@ -83,12 +110,22 @@ export const featureHandlers = {
     const s = node.state;
     const wanted = version ?? LATEST_DOCKER;
     if (!DOCKER_RELEASES[wanted]) {
-      throw new WindowsError(`No match was found for the specified search criteria and package name 'Docker'. Try Get-PackageSource to see all available registered package sources.`);
+      throw new WindowsError(
+        `No match was found for the specified search criteria and package name 'Docker'. Try Get-PackageSource to see all available registered package sources.`,
+      );
     }
-    for (const exe of ['docker.exe', 'dockerd.exe']) writeFile(s, `${DOCKER_DIR}\\${exe}`, Buffer.from(`simulated ${exe} ${wanted}\n`));
+    for (const exe of ['docker.exe', 'dockerd.exe'])
+      writeFile(s, `${DOCKER_DIR}\\${exe}`, Buffer.from(`simulated ${exe} ${wanted}\n`));
     const upgrade = s.docker.install === 'installed' && s.docker.version !== wanted;
     s.docker = { install: 'installed', version: wanted };
-    newService(s, { name: 'docker', displayName: 'Docker Engine', binPath: `"${DOCKER_DIR}\\dockerd.exe" --run-service`, startMode: 'Auto', account: 'LocalSystem', dependencies: [] });
+    newService(s, {
+      name: 'docker',
+      displayName: 'Docker Engine',
+      binPath: `"${DOCKER_DIR}\\dockerd.exe" --run-service`,
+      startMode: 'Auto',
+      account: 'LocalSystem',
+      dependencies: [],
+    });
     const restartNeeded = s.features['containers'] ? installFeature(s, 'containers') : false;
     // An upgrade replaces the binaries and restarts the daemon (and what runs on it).
     if (upgrade && findService(s, 'docker')?.state === 'Running') restartService(s, 'docker');

@@ -9,7 +9,10 @@ import { filePath } from '../win-paths.js';
 import type { Handlers } from './types.js';
 
 function decodeBase64(text: string): Buffer {
-  if (!/^[A-Za-z0-9+/\r\n]*={0,2}$/.test(text)) throw new WindowsError('Exception calling "FromBase64String" with "1" argument(s): "The input is not a valid Base-64 string as it contains a non-base 64 character, more than two padding characters, or an illegal character among the padding characters. "');
+  if (!/^[A-Za-z0-9+/\r\n]*={0,2}$/.test(text))
+    throw new WindowsError(
+      'Exception calling "FromBase64String" with "1" argument(s): "The input is not a valid Base-64 string as it contains a non-base 64 character, more than two padding characters, or an illegal character among the padding characters. "',
+    );
   return Buffer.from(text, 'base64');
 }
 
@@ -21,7 +24,11 @@ export const fileHandlers = {
   'Get-PlayFile': (node, { path, maxBytes }) => {
     const content = readFile(node.state, path);
     if (content === null) return null;
-    return { sha256: sha256Hex(content), size: content.length, contentBase64: content.length <= maxBytes ? content.toString('base64') : null };
+    return {
+      sha256: sha256Hex(content),
+      size: content.length,
+      contentBase64: content.length <= maxBytes ? content.toString('base64') : null,
+    };
   },
 
   'Set-PlayFile': (node, { path, contentBase64, expectedSha256 }) => {
@@ -31,7 +38,9 @@ export const fileHandlers = {
     const current = readFile(s, path);
     const found = current === null ? null : sha256Hex(current);
     if ((expectedSha256 ?? '').toLowerCase() !== (found ?? '')) {
-      throw new WindowsError(`${path} changed since it was probed (sha256 ${found ?? 'absent'}, planned for ${expectedSha256 || 'absent'}): not overwritten`);
+      throw new WindowsError(
+        `${path} changed since it was probed (sha256 ${found ?? 'absent'}, planned for ${expectedSha256 || 'absent'}): not overwritten`,
+      );
     }
     writeFile(s, path, content);
     return { sha256: sha256Hex(content) };

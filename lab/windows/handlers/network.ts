@@ -28,14 +28,16 @@ function inPrefix(ip: number, p: { base: number; bits: number }): boolean {
   return Math.floor(ip / size) === Math.floor(p.base / size);
 }
 
-
-const PORT_HELP = 'The port is invalid. When Protocol is TCP or UDP, individual ports or ranges are allowed. Also, the following keywords are allowed on LocalPort: RPC, RPCEPMap, Any, IPHTTPSIn, PlayToDiscovery.';
+const PORT_HELP =
+  'The port is invalid. When Protocol is TCP or UDP, individual ports or ranges are allowed. Also, the following keywords are allowed on LocalPort: RPC, RPCEPMap, Any, IPHTTPSIn, PlayToDiscovery.';
 
 function checkRule(r: FirewallRuleRecord): void {
   const proto = r.protocol.toUpperCase();
   const named = ['TCP', 'UDP', 'ANY', 'ICMPV4', 'ICMPV6'];
   if (!named.includes(proto) && !(/^\d{1,3}$/.test(proto) && Number(proto) <= 255)) {
-    throw new WindowsError('The protocol is invalid. Valid protocols are TCP, UDP, ICMPv4, ICMPv6, Any, or a number from 0 to 255.');
+    throw new WindowsError(
+      'The protocol is invalid. Valid protocols are TCP, UDP, ICMPv4, ICMPv6, Any, or a number from 0 to 255.',
+    );
   }
   if (sameName(r.localPort, 'Any')) return;
   if (proto !== 'TCP' && proto !== 'UDP') throw new WindowsError(PORT_HELP);
@@ -68,9 +70,17 @@ export const networkHandlers = {
     const p = prefix(a.addressPrefix);
     const gw = ipv4(a.gateway);
     if (!p || gw === null || !inPrefix(gw, p)) throw hnsError('POST /networks', 'The parameter is incorrect.');
-    if (hns.networks.some((x) => sameName(x.name, a.name) || sameName(x.adapterName, adapter))) throw hnsError('POST /networks', 'The object already exists.');
+    if (hns.networks.some((x) => sameName(x.name, a.name) || sameName(x.adapterName, adapter)))
+      throw hnsError('POST /networks', 'The object already exists.');
     const id = randomUUID().toUpperCase();
-    hns.networks.push({ id, name: a.name, type: a.type, addressPrefix: a.addressPrefix, gateway: a.gateway, adapterName: adapter });
+    hns.networks.push({
+      id,
+      name: a.name,
+      type: a.type,
+      addressPrefix: a.addressPrefix,
+      gateway: a.gateway,
+      adapterName: adapter,
+    });
     bindSwitch(node.state, nic);
     // The vSwitch takes over the NIC: its configuration moves to "vEthernet (eth1)" and the link blinks.
     node.dropConnections();
@@ -95,10 +105,24 @@ export const networkHandlers = {
     const n = hns.networks.find((x) => sameName(x.name, a.networkName));
     if (!n) throw new WindowsError(`there is no HNS network named ${a.networkName}`);
     const ip = ipv4(a.ipAddress);
-    if (ip === null || ipv4(a.gateway) === null || !inPrefix(ip, prefix(n.addressPrefix)!)) throw hnsError('POST /endpoints', 'The parameter is incorrect.');
-    if (hns.endpoints.some((e) => sameName(e.name, a.name) || (sameName(e.networkName, n.name) && e.ipAddress === a.ipAddress))) throw hnsError('POST /endpoints', 'The object already exists.');
+    if (ip === null || ipv4(a.gateway) === null || !inPrefix(ip, prefix(n.addressPrefix)!))
+      throw hnsError('POST /endpoints', 'The parameter is incorrect.');
+    if (
+      hns.endpoints.some(
+        (e) => sameName(e.name, a.name) || (sameName(e.networkName, n.name) && e.ipAddress === a.ipAddress),
+      )
+    )
+      throw hnsError('POST /endpoints', 'The object already exists.');
     const id = randomUUID().toUpperCase();
-    hns.endpoints.push({ id, name: a.name, networkName: n.name, ipAddress: a.ipAddress, gateway: a.gateway, compartmentId: null, forwarding: false });
+    hns.endpoints.push({
+      id,
+      name: a.name,
+      networkName: n.name,
+      ipAddress: a.ipAddress,
+      gateway: a.gateway,
+      compartmentId: null,
+      forwarding: false,
+    });
     return { id };
   },
 
@@ -111,7 +135,8 @@ export const networkHandlers = {
   'Set-PlayHnsEndpointHost': (node, { name, compartmentId, forwarding }) => {
     const e = node.state.hns.endpoints.find((x) => sameName(x.name, name));
     if (!e) throw new WindowsError(`there is no HNS endpoint named ${name}`);
-    if (!Number.isInteger(compartmentId) || compartmentId < 0) throw hnsError(`POST /endpoints/${e.id}/attach`, 'The parameter is incorrect.');
+    if (!Number.isInteger(compartmentId) || compartmentId < 0)
+      throw hnsError(`POST /endpoints/${e.id}/attach`, 'The parameter is incorrect.');
     e.compartmentId = compartmentId;
     e.forwarding = forwarding;
     return {};

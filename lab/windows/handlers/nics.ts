@@ -13,8 +13,14 @@ const address = (cidr: string) => cidr.split('/')[0]!;
 
 function view(nic: NetAdapterRecord, ipIf: NetAdapterRecord) {
   return {
-    macAddress: nic.macAddress, name: nic.name, interfaceIndex: nic.interfaceIndex, ipInterface: ipIf.name,
-    dhcp: ipIf.dhcp, ipv4: [...ipIf.ipv4], gateway: ipIf.gateway, dnsServers: [...ipIf.dnsServers],
+    macAddress: nic.macAddress,
+    name: nic.name,
+    interfaceIndex: nic.interfaceIndex,
+    ipInterface: ipIf.name,
+    dhcp: ipIf.dhcp,
+    ipv4: [...ipIf.ipv4],
+    gateway: ipIf.gateway,
+    dnsServers: [...ipIf.dnsServers],
   };
 }
 
@@ -36,7 +42,10 @@ export const nicHandlers = {
     if (a.ipv4) {
       for (const cidr of a.ipv4) {
         const owner = s.adapters.find((x) => x !== ipIf && x.ipv4.some((y) => address(y) === address(cidr)));
-        if (owner) throw new WindowsError(`New-NetIPAddress : The object already exists.\r\n(${address(cidr)} is on ${owner.name})`);
+        if (owner)
+          throw new WindowsError(
+            `New-NetIPAddress : The object already exists.\r\n(${address(cidr)} is on ${owner.name})`,
+          );
       }
       ipIf.dhcp = false;
       ipIf.ipv4 = [...a.ipv4];
@@ -44,7 +53,9 @@ export const nicHandlers = {
     if (a.gateway !== undefined) ipIf.gateway = a.gateway;
     if (a.newName !== undefined && !sameName(a.newName, nic.name)) {
       if (s.adapters.some((x) => sameName(x.name, a.newName!))) {
-        throw new WindowsError(`Rename-NetAdapter : {Object Exists} An attempt was made to create an object and the object name already existed.`);
+        throw new WindowsError(
+          `Rename-NetAdapter : {Object Exists} An attempt was made to create an object and the object name already existed.`,
+        );
       }
       // HNS and the vNIC keep naming the NIC as it was; the field notes rename before step 8.
       nic.name = a.newName;
@@ -54,7 +65,10 @@ export const nicHandlers = {
 
   'Get-PlayDnsClient': (node) => {
     const domain = getValue(node.state, TCPIP, 'NV Domain');
-    return { primaryDomain: domain ? String(domain.data) : null, suffixSearchList: [...node.state.dnsSuffixSearchList] };
+    return {
+      primaryDomain: domain ? String(domain.data) : null,
+      suffixSearchList: [...node.state.dnsSuffixSearchList],
+    };
   },
 
   'Set-PlayDnsClient': (node, a) => {
@@ -71,7 +85,9 @@ export const nicHandlers = {
       token: token ? String(token.data) : null,
       rebootPending: token !== null && bootTime !== null && String(bootTime.data) === s.os.lastBootUpTime,
       hnsNetworks: s.hns.networks.map((n) => n.name),
-      ghostAdapters: s.pnpNetDevices.filter((d) => d.status === 'Error').map(({ instanceId, friendlyName }) => ({ instanceId, friendlyName })),
+      ghostAdapters: s.pnpNetDevices
+        .filter((d) => d.status === 'Error')
+        .map(({ instanceId, friendlyName }) => ({ instanceId, friendlyName })),
     };
   },
 
@@ -79,7 +95,9 @@ export const nicHandlers = {
     const s = node.state;
     const removedNetworks = a.removeHnsNetworks ? s.hns.networks.map((n) => n.name) : [];
     for (const name of removedNetworks) removeNetwork(s, s.hns.networks.find((n) => n.name === name)!);
-    const removedAdapters = a.removeGhostAdapters ? s.pnpNetDevices.filter((d) => d.status === 'Error').map((d) => d.instanceId) : [];
+    const removedAdapters = a.removeGhostAdapters
+      ? s.pnpNetDevices.filter((d) => d.status === 'Error').map((d) => d.instanceId)
+      : [];
     s.pnpNetDevices = s.pnpNetDevices.filter((d) => !removedAdapters.includes(d.instanceId));
     setValue(s, CLEANUP, 'Token', 'String', a.token);
     setValue(s, CLEANUP, 'BootTime', 'String', s.os.lastBootUpTime);

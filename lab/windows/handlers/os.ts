@@ -30,7 +30,7 @@ function wusa(s: NodeState, p: WinPath): number {
   if (!msu) return WUSA.invalidData;
   if (s.hotfixes.some((h) => h.kb.toLowerCase() === msu.kb.toLowerCase())) return WUSA.alreadyInstalled;
   if (msu.notApplicable) return WUSA.notApplicable;
-  const reached = Math.max(s.os.revision, ...s.pending.map((c) => (c.kind === 'hotfix' ? c.revision ?? 0 : 0)));
+  const reached = Math.max(s.os.revision, ...s.pending.map((c) => (c.kind === 'hotfix' ? (c.revision ?? 0) : 0)));
   if (msu.revision !== null && msu.revision <= reached) return WUSA.notApplicable; // superseded
   s.hotfixes.push({ kb: msu.kb, installedOn: today() });
   if (msu.rebootRequired === false) {
@@ -44,14 +44,26 @@ function wusa(s: NodeState, p: WinPath): number {
 export const osHandlers = {
   'Get-PlayOsInfo': (node) => {
     const { os } = node.state;
-    return { caption: os.caption, version: os.version, build: os.build, revision: os.revision, lastBootUpTime: os.lastBootUpTime, pendingReboot: node.pendingReboot };
+    return {
+      caption: os.caption,
+      version: os.version,
+      build: os.build,
+      revision: os.revision,
+      lastBootUpTime: os.lastBootUpTime,
+      pendingReboot: node.pendingReboot,
+    };
   },
 
   'Get-PlayHotfix': (node, { kb, msuPath }) => {
     const h = node.state.hotfixes.find((x) => x.kb.toLowerCase() === kb.toLowerCase());
     const recorded = getValue(node.state, WUSA_RECORD_KEY, kb);
     const msuPresent = msuPath === undefined ? null : fileExists(node.state, filePath(msuPath).display);
-    return { installed: h !== undefined, installedOn: h?.installedOn ?? null, wusaExitCode: recorded ? signed(recorded.data) : null, msuPresent };
+    return {
+      installed: h !== undefined,
+      installedOn: h?.installedOn ?? null,
+      wusaExitCode: recorded ? signed(recorded.data) : null,
+      msuPresent,
+    };
   },
 
   'Install-PlayHotfix': (node, { kb, msuPath }) => {
@@ -67,7 +79,8 @@ export const osHandlers = {
   'Test-PlayPath': (node, { path }) => {
     const s = node.state;
     try {
-      if (isRegistryPath(path)) return { exists: getKey(s, path) !== undefined, isDirectory: getKey(s, path) !== undefined };
+      if (isRegistryPath(path))
+        return { exists: getKey(s, path) !== undefined, isDirectory: getKey(s, path) !== undefined };
       const p = filePath(path);
       if (isDirectory(s, p)) return { exists: true, isDirectory: true };
       return { exists: s.files[p.key] !== undefined, isDirectory: false };

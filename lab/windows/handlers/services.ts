@@ -5,12 +5,24 @@ import { scFailure, WIN32, WindowsError } from '../errors.js';
 import { fileExists } from '../file-store.js';
 import { scQc, scQueryex } from '../sc-text.js';
 import {
-  dependentsOf, dependsOn, findService, mustFindService, restartService, startService, stopService,
+  dependentsOf,
+  dependsOn,
+  findService,
+  mustFindService,
+  restartService,
+  startService,
+  stopService,
 } from '../services.js';
 import type { NodeState, ServiceRecord } from '../state.js';
 import type { Handlers } from './types.js';
 
-const BUILTIN_ACCOUNTS = ['localsystem', '.\\localsystem', 'nt authority\\system', 'nt authority\\localservice', 'nt authority\\networkservice'];
+const BUILTIN_ACCOUNTS = [
+  'localsystem',
+  '.\\localsystem',
+  'nt authority\\system',
+  'nt authority\\localservice',
+  'nt authority\\networkservice',
+];
 
 function checkDependencies(s: NodeState, name: string, dependencies: readonly string[], operation: string): void {
   if (dependencies.some((d) => d.toLowerCase() === name.toLowerCase() || dependsOn(s, d, name))) {
@@ -20,7 +32,8 @@ function checkDependencies(s: NodeState, name: string, dependencies: readonly st
 
 /** The steps' functions find nssm.exe on the PATH or as C:\k\nssm.exe (the node's nssmPath). */
 function requireNssm(s: NodeState): void {
-  if (!fileExists(s, s.nssmPath)) throw new WindowsError('nssm.exe was not found (neither on the PATH nor as C:\\k\\nssm.exe)');
+  if (!fileExists(s, s.nssmPath))
+    throw new WindowsError('nssm.exe was not found (neither on the PATH nor as C:\\k\\nssm.exe)');
 }
 
 /** `nssm get` prints UTF-16LE text ending in CRLF, one line per entry of a list. */
@@ -35,20 +48,34 @@ export const serviceHandlers = {
   'Get-PlayService': (node, { name }) => {
     const svc = findService(node.state, name);
     if (!svc) return null;
-    return { qc: scQc(svc), queryex: scQueryex(svc), dependents: dependentsOf(node.state, svc.name).map((d) => d.name) };
+    return {
+      qc: scQc(svc),
+      queryex: scQueryex(svc),
+      dependents: dependentsOf(node.state, svc.name).map((d) => d.name),
+    };
   },
 
   'Set-PlayService': (node, a) => {
     const s = node.state;
     const operation = a.create ? 'CreateService' : 'ChangeServiceConfig';
-    if (/[\\/]/.test(a.name) || a.name === '') throw scFailure(operation, 123, 'The filename, directory name, or volume label syntax is incorrect.');
+    if (/[\\/]/.test(a.name) || a.name === '')
+      throw scFailure(operation, 123, 'The filename, directory name, or volume label syntax is incorrect.');
     let svc: ServiceRecord;
     if (a.create) {
       if (findService(s, a.name)) throw scFailure('CreateService', 1073, WIN32[1073]);
       if (!a.binPath) throw scFailure('CreateService', 87, 'The parameter is incorrect.');
       svc = {
-        name: a.name, displayName: a.name, binPath: a.binPath, type: 'own', startMode: 'Manual', account: 'LocalSystem',
-        dependencies: [], state: 'Stopped', pid: 0, win32ExitCode: 1077, pausable: false,
+        name: a.name,
+        displayName: a.name,
+        binPath: a.binPath,
+        type: 'own',
+        startMode: 'Manual',
+        account: 'LocalSystem',
+        dependencies: [],
+        state: 'Stopped',
+        pid: 0,
+        win32ExitCode: 1077,
+        pausable: false,
       };
     } else {
       svc = { ...mustFindService(s, a.name) };
@@ -58,7 +85,8 @@ export const serviceHandlers = {
       svc.dependencies = [...a.dependencies];
     }
     if (a.account !== undefined && a.account !== null) {
-      if (!BUILTIN_ACCOUNTS.includes(a.account.toLowerCase()) && !a.password) throw scFailure(operation, 1057, WIN32[1057]);
+      if (!BUILTIN_ACCOUNTS.includes(a.account.toLowerCase()) && !a.password)
+        throw scFailure(operation, 1057, WIN32[1057]);
       svc.account = a.account;
     }
     if (a.binPath) svc.binPath = a.binPath;
@@ -77,11 +105,15 @@ export const serviceHandlers = {
     else if (action === 'stop') {
       // The steps' function checks DependentServices first and throws its own message (the SCM's
       // 1051 never comes back through it).
-      const running = dependentsOf(s, mustFindService(s, name).name).filter((d) => d.state !== 'Stopped').map((d) => d.name);
-      if (running.length > 0) throw new WindowsError(`${name} cannot be stopped while services that depend on it run: ${running.join(', ')} (stop them first)`);
+      const running = dependentsOf(s, mustFindService(s, name).name)
+        .filter((d) => d.state !== 'Stopped')
+        .map((d) => d.name);
+      if (running.length > 0)
+        throw new WindowsError(
+          `${name} cannot be stopped while services that depend on it run: ${running.join(', ')} (stop them first)`,
+        );
       svc = stopService(s, name);
-    }
-    else ({ svc, restartedDependents } = restartService(s, name));
+    } else ({ svc, restartedDependents } = restartService(s, name));
     return { state: svc.state, pid: svc.pid, restartedDependents };
   },
 
@@ -91,7 +123,12 @@ export const serviceHandlers = {
     // Only a service whose ImagePath runs nssm.exe counts (sc config binPath= can take it away).
     if (!svc || !n || !/nssm(\.exe)?"?\s*$/i.test(svc.binPath)) return null;
     requireNssm(node.state);
-    return { Application: nssmOut([n.Application]), AppParameters: nssmOut([n.AppParameters]), AppDirectory: nssmOut([n.AppDirectory]), DependOnService: nssmOut(svc.dependencies) };
+    return {
+      Application: nssmOut([n.Application]),
+      AppParameters: nssmOut([n.AppParameters]),
+      AppDirectory: nssmOut([n.AppDirectory]),
+      DependOnService: nssmOut(svc.dependencies),
+    };
   },
 
   'Set-PlayNssmService': (node, a) => {
@@ -99,16 +136,33 @@ export const serviceHandlers = {
     requireNssm(s);
     let svc = findService(s, a.name);
     if (a.install) {
-      if (svc) throw new WindowsError('Error creating service!\nCreateService(): The specified service already exists.');
+      if (svc)
+        throw new WindowsError('Error creating service!\nCreateService(): The specified service already exists.');
       if (!a.application) throw new WindowsError(`Usage: nssm install <servicename> <application> [<options>]`);
       svc = {
-        name: a.name, displayName: a.name, binPath: s.nssmPath, type: 'own', startMode: 'Auto', account: 'LocalSystem',
-        dependencies: [], state: 'Stopped', pid: 0, win32ExitCode: 1077, pausable: true,
+        name: a.name,
+        displayName: a.name,
+        binPath: s.nssmPath,
+        type: 'own',
+        startMode: 'Auto',
+        account: 'LocalSystem',
+        dependencies: [],
+        state: 'Stopped',
+        pid: 0,
+        win32ExitCode: 1077,
+        pausable: true,
       };
       s.services[a.name.toLowerCase()] = svc;
-      s.nssm[a.name.toLowerCase()] = { Application: a.application, AppParameters: '', AppDirectory: directoryOf(a.application) };
+      s.nssm[a.name.toLowerCase()] = {
+        Application: a.application,
+        AppParameters: '',
+        AppDirectory: directoryOf(a.application),
+      };
     }
-    if (!svc) throw new WindowsError("Can't open service!\nOpenService(): The specified service does not exist as an installed service.");
+    if (!svc)
+      throw new WindowsError(
+        "Can't open service!\nOpenService(): The specified service does not exist as an installed service.",
+      );
     const n = s.nssm[svc.name.toLowerCase()];
     if (!n) throw new WindowsError(`The service ${svc.name} is not managed by nssm.`);
     if (a.dependOnService) {

@@ -14,11 +14,26 @@ export const AU_KEY = 'HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpd
 
 /** Time zone ids the simulated node knows (a subset of `tzutil /l`). */
 export const TIME_ZONES = [
-  'UTC', 'Dateline Standard Time', 'Pacific Standard Time', 'Mountain Standard Time', 'Central Standard Time',
-  'Eastern Standard Time', 'E. South America Standard Time', 'Greenwich Standard Time', 'GMT Standard Time',
-  'W. Europe Standard Time', 'Central Europe Standard Time', 'Romance Standard Time', 'Russian Standard Time',
-  'India Standard Time', 'China Standard Time', 'Singapore Standard Time', 'Taipei Standard Time',
-  'Tokyo Standard Time', 'Korea Standard Time', 'AUS Eastern Standard Time',
+  'UTC',
+  'Dateline Standard Time',
+  'Pacific Standard Time',
+  'Mountain Standard Time',
+  'Central Standard Time',
+  'Eastern Standard Time',
+  'E. South America Standard Time',
+  'Greenwich Standard Time',
+  'GMT Standard Time',
+  'W. Europe Standard Time',
+  'Central Europe Standard Time',
+  'Romance Standard Time',
+  'Russian Standard Time',
+  'India Standard Time',
+  'China Standard Time',
+  'Singapore Standard Time',
+  'Taipei Standard Time',
+  'Tokyo Standard Time',
+  'Korea Standard Time',
+  'AUS Eastern Standard Time',
 ];
 
 function dword(node: Parameters<Handlers['Get-PlayAutoUpdate']>[0], name: string): number | null {
@@ -40,7 +55,8 @@ export const timeHandlers = {
     const s = node.state;
     // Values 1, 2, ... up to the first missing one; Type as w32tm stores it (NTP for /syncfromflags:MANUAL).
     const servers: string[] = [];
-    for (let i = 1; getValue(s, SERVERS_KEY, String(i)); i++) servers.push(String(getValue(s, SERVERS_KEY, String(i))!.data));
+    for (let i = 1; getValue(s, SERVERS_KEY, String(i)); i++)
+      servers.push(String(getValue(s, SERVERS_KEY, String(i))!.data));
     const dflt = getValue(s, SERVERS_KEY, '(default)');
     return {
       servers,
@@ -53,7 +69,7 @@ export const timeHandlers = {
 
   'Set-PlayNtp': (node, { servers }) => {
     const s = node.state;
-    servers.forEach((server, i) => setValue(s, SERVERS_KEY, String(i + 1), 'String', server));
+    for (const [i, server] of servers.entries()) setValue(s, SERVERS_KEY, String(i + 1), 'String', server);
     for (const v of Object.values(getKey(s, SERVERS_KEY)?.values ?? {})) {
       if (/^\d+$/.test(v.name) && Number(v.name) > servers.length) deleteValue(s, SERVERS_KEY, v.name);
     }

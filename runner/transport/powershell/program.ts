@@ -35,9 +35,9 @@ export function program(calls: readonly PsCall[]): string {
     '  try {',
     '    $global:LASTEXITCODE = 0',
     '    $playValue = & $playCall.fn $playCall.args',
-    "    [ordered]@{ ok = $true; value = $playValue }",
+    '    [ordered]@{ ok = $true; value = $playValue }',
     '  } catch {',
-    "    [ordered]@{ ok = $false; error = $_.Exception.Message }",
+    '    [ordered]@{ ok = $false; error = $_.Exception.Message }',
     '  }',
     '}',
     '[Console]::Out.Write((ConvertTo-Json -InputObject @($playResults) -Depth 20 -Compress))',
@@ -55,11 +55,15 @@ export function parseResults(out: ExecResult, count: number, host: string): PsCa
     throw new Error(`${host}: PowerShell returned no JSON result: ${why}`);
   }
   if (out.code === PARSE_ERROR_EXIT && parsed && typeof parsed === 'object' && 'playParseErrors' in parsed) {
-    throw new Error(`${host}: PowerShell could not parse the program (nothing was run): ${(parsed as { playParseErrors: string[] }).playParseErrors.join('; ')}`);
+    throw new Error(
+      `${host}: PowerShell could not parse the program (nothing was run): ${(parsed as { playParseErrors: string[] }).playParseErrors.join('; ')}`,
+    );
   }
   // ConvertTo-Json of a one-element array is still an array with -InputObject @(...).
   if (!Array.isArray(parsed) || parsed.length !== count) {
-    throw new Error(`${host}: PowerShell returned ${Array.isArray(parsed) ? parsed.length : 'no'} results for ${count} calls`);
+    throw new Error(
+      `${host}: PowerShell returned ${Array.isArray(parsed) ? parsed.length : 'no'} results for ${count} calls`,
+    );
   }
   return parsed.map((r: any, i) => {
     if (r && r.ok === true) return { ok: true, value: r.value ?? null };

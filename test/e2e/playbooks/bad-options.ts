@@ -7,6 +7,9 @@ export default definePlaybook({
   description: 'test: invalid step options',
   tasks: {
     ok: { on: 'linux', step: ({ host }) => directory({ path: String(host.vars.dir) }) },
-    bad: { on: 'linux', step: ({ host }) => directory({ path: host.name === 'linux2' ? 'relative/dir' : String(host.vars.dir) }) },
+    bad: {
+      on: 'linux',
+      step: ({ host }) => directory({ path: host.name === 'linux2' ? 'relative/dir' : String(host.vars.dir) }),
+    },
   },
 });

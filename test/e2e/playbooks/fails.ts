@@ -10,10 +10,14 @@ export default definePlaybook({
     b: {
       on: 'linux',
       needs: ['a'],
-      step: ({ host }) => command({
-        command: host.name === host.vars.fail_on ? ['sh', '-c', 'echo "no space left on device" >&2; exit 5'] : ['touch', `${host.vars.dir}/b`],
-        creates: `${host.vars.dir}/b`,
-      }),
+      step: ({ host }) =>
+        command({
+          command:
+            host.name === host.vars.fail_on
+              ? ['sh', '-c', 'echo "no space left on device" >&2; exit 5']
+              : ['touch', `${host.vars.dir}/b`],
+          creates: `${host.vars.dir}/b`,
+        }),
     },
     c: { on: 'linux', needs: ['b'], step: ({ host }) => file({ path: `${host.vars.dir}/c`, content: 'c\n' }) },
   },

@@ -7,6 +7,11 @@ export default definePlaybook({
   description: 'test: a directory and a note in it',
   tasks: {
     dir: { on: 'linux', step: ({ host }) => directory({ path: String(host.vars.dir), mode: '0755' }) },
-    note: { on: 'linux', needs: ['dir'], step: ({ host }) => file({ path: `${host.vars.dir}/note`, content: String(host.vars.note ?? `hello from ${host.name}\n`) }) },
+    note: {
+      on: 'linux',
+      needs: ['dir'],
+      step: ({ host }) =>
+        file({ path: `${host.vars.dir}/note`, content: String(host.vars.note ?? `hello from ${host.name}\n`) }),
+    },
   },
 });

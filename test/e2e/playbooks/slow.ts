@@ -6,7 +6,14 @@ export default definePlaybook({
   name: 'slow',
   description: 'test: a slow step, then another',
   tasks: {
-    a: { on: 'linux', step: ({ host }) => command({ command: ['sh', '-c', `sleep ${Number(host.vars.seconds ?? 2)}; mkdir -p "$1"`, 'sh', `${host.vars.dir}/a`], creates: `${host.vars.dir}/a` }) },
+    a: {
+      on: 'linux',
+      step: ({ host }) =>
+        command({
+          command: ['sh', '-c', `sleep ${Number(host.vars.seconds ?? 2)}; mkdir -p "$1"`, 'sh', `${host.vars.dir}/a`],
+          creates: `${host.vars.dir}/a`,
+        }),
+    },
     b: { on: 'linux', needs: ['a'], step: ({ host }) => directory({ path: `${host.vars.dir}/b` }) },
   },
 });

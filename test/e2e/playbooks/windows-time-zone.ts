@@ -5,7 +5,7 @@ import { timeZone } from '../../../tasks/windows/index.js';
 
 export default definePlaybook({
   name: 'windows-time-zone',
-  description: 'test: a Windows node\'s time zone',
+  description: "test: a Windows node's time zone",
   tasks: {
     tz: { on: 'windows', step: ({ host }) => timeZone({ id: String(host.vars.tz ?? 'China Standard Time') }) },
   },

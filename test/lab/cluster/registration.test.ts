@@ -10,25 +10,46 @@ import { startNode, tempDir } from '../windows/helpers.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const KUBECONFIG = 'apiVersion: v1\nclusters:\n- cluster:\n    server: https://198.18.0.5:6443\n  name: kubernetes\n';
-const KUBELET = 'C:\\k\\kubelet.exe --windows-service --v=6 --kubeconfig=C:\\k\\kubeconfig.conf --hostname-override=node009 --node-ip=198.18.1.9 --cgroups-per-qos=false --enforce-node-allocatable=""';
-const PROXY = 'C:\\k\\kube-proxy.exe --windows-service --proxy-mode=kernelspace --network-name=l2bridge --kubeconfig=C:\\k\\kubeconfig.conf --hostname-override=node009';
+const KUBELET =
+  'C:\\k\\kubelet.exe --windows-service --v=6 --kubeconfig=C:\\k\\kubeconfig.conf --hostname-override=node009 --node-ip=198.18.1.9 --cgroups-per-qos=false --enforce-node-allocatable=""';
+const PROXY =
+  'C:\\k\\kube-proxy.exe --windows-service --proxy-mode=kernelspace --network-name=l2bridge --kubeconfig=C:\\k\\kubeconfig.conf --hostname-override=node009';
 
 async function setUp(t: ExecutionContext, o: { createCluster?: boolean } = {}) {
   const dir = tempDir(t);
   const clusterState = join(dir, 'cluster-state.json');
   const cluster = newClusterState();
-  cluster.nodes.control1 = { name: 'control1', podCIDR: '198.19.0.0/24', ready: true, unschedulable: false, addresses: [], registeredAt: new Date().toISOString(), roles: ['master'] };
+  cluster.nodes.control1 = {
+    name: 'control1',
+    podCIDR: '198.19.0.0/24',
+    ready: true,
+    unschedulable: false,
+    addresses: [],
+    registeredAt: new Date().toISOString(),
+    roles: ['master'],
+  };
   if (o.createCluster !== false) writeFileSync(clusterState, JSON.stringify(cluster));
   const running = await startNode(t, { clusterState }, dir);
   const call = (fn: string, args: unknown) => running.node.call(fn, args);
   const read = () => JSON.parse(readFileSync(clusterState, 'utf8')) as ClusterState;
-  const file = (path: string, content: string) => call('Set-PlayFile', { path, contentBase64: b64(content), expectedSha256: null });
-  const service = (name: string, binPath: string) => call('Set-PlayService', { name, create: true, binPath, startMode: 'Auto' });
+  const file = (path: string, content: string) =>
+    call('Set-PlayFile', { path, contentBase64: b64(content), expectedSha256: null });
+  const service = (name: string, binPath: string) =>
+    call('Set-PlayService', { name, create: true, binPath, startMode: 'Auto' });
   const state = (name: string, action: 'start' | 'stop' | 'restart') => call('Set-PlayServiceState', { name, action });
   // The binaries must exist for their services to start.
   file('C:\\k\\kubelet.exe', 'MZ kubelet');
   file('C:\\k\\kube-proxy.exe', 'MZ kube-proxy');
-  return { running, clusterState, cluster, read, file, service, state, write: (c: ClusterState) => writeFileSync(clusterState, JSON.stringify(c)) };
+  return {
+    running,
+    clusterState,
+    cluster,
+    read,
+    file,
+    service,
+    state,
+    write: (c: ClusterState) => writeFileSync(clusterState, JSON.stringify(c)),
+  };
 }
 
 test('kubelet running with a kubeconfig registers the node with a /24; Ready once kube-proxy runs too; NotReady when it stops', async (t) => {
@@ -43,8 +64,19 @@ test('kubelet running with a kubeconfig registers the node with a /24; Ready onc
   file('C:\\k\\kubeconfig.conf', KUBECONFIG);
   state('kubelet', 'start');
   const registered = read().nodes.node009!;
-  t.like(registered, { name: 'node009', podCIDR: '198.19.1.0/24', ready: false, unschedulable: false, os: 'windows', osImage: 'Windows Server 2019 Datacenter', kernelVersion: '10.0.17763.973' });
-  t.deepEqual(registered.addresses, [{ type: 'InternalIP', address: '198.18.1.9' }, { type: 'Hostname', address: 'node009' }]);
+  t.like(registered, {
+    name: 'node009',
+    podCIDR: '198.19.1.0/24',
+    ready: false,
+    unschedulable: false,
+    os: 'windows',
+    osImage: 'Windows Server 2019 Datacenter',
+    kernelVersion: '10.0.17763.973',
+  });
+  t.deepEqual(registered.addresses, [
+    { type: 'InternalIP', address: '198.18.1.9' },
+    { type: 'Hostname', address: 'node009' },
+  ]);
   t.regex(registered.podCIDR, /^198\.19\.\d+\.0\/24$/);
   state('kubeproxy', 'start');
   t.true(read().nodes.node009!.ready);
@@ -68,7 +100,12 @@ test('later registrations keep the pod CIDR and the cordon; a deleted node regis
   c.nodes.node009!.unschedulable = true;
   write(c);
   state('kubelet', 'restart');
-  t.like(read().nodes.node009, { podCIDR: first.podCIDR, unschedulable: true, ready: true, registeredAt: first.registeredAt });
+  t.like(read().nodes.node009, {
+    podCIDR: first.podCIDR,
+    unschedulable: true,
+    ready: true,
+    registeredAt: first.registeredAt,
+  });
   // kubectl delete node, then the kubelet is restarted (docs/field-notes.md#d-re-adding-a-deleted-node).
   const d = read();
   delete d.nodes.node009;
@@ -81,18 +118,31 @@ test('later registrations keep the pod CIDR and the cordon; a deleted node regis
 test('an nssm-hosted kubelet registers too; an empty kubeconfig or one without server: does not', async (t) => {
   const { read, file, service, state, running } = await setUp(t);
   file('C:\\k\\nssm.exe', 'MZ nssm');
-  running.node.call('Set-PlayNssmService', { name: 'kubelet', install: true, application: 'C:\\k\\kubelet.exe', appParameters: '--kubeconfig C:\\k\\config --hostname-override=Node011' });
+  running.node.call('Set-PlayNssmService', {
+    name: 'kubelet',
+    install: true,
+    application: 'C:\\k\\kubelet.exe',
+    appParameters: '--kubeconfig C:\\k\\config --hostname-override=Node011',
+  });
   file('C:\\k\\config', '');
   state('kubelet', 'start');
   t.false('node011' in read().nodes);
   state('kubelet', 'stop');
   file('C:\\k\\config2', 'apiVersion: v1\n');
-  running.node.call('Set-PlayNssmService', { name: 'kubelet', install: false, appParameters: '--kubeconfig C:\\k\\config2 --hostname-override=Node011' });
+  running.node.call('Set-PlayNssmService', {
+    name: 'kubelet',
+    install: false,
+    appParameters: '--kubeconfig C:\\k\\config2 --hostname-override=Node011',
+  });
   state('kubelet', 'start');
   t.false('node011' in read().nodes);
   state('kubelet', 'stop');
   file('C:\\k\\config3', KUBECONFIG);
-  running.node.call('Set-PlayNssmService', { name: 'kubelet', install: false, appParameters: '--kubeconfig C:\\k\\config3 --hostname-override=Node011' });
+  running.node.call('Set-PlayNssmService', {
+    name: 'kubelet',
+    install: false,
+    appParameters: '--kubeconfig C:\\k\\config3 --hostname-override=Node011',
+  });
   state('kubelet', 'start');
   t.like(read().nodes.node011, { podCIDR: '198.19.1.0/24', ready: false });
   service('kube-proxy', '"C:\\k\\kube-proxy.exe" --proxy-mode=kernelspace');

@@ -28,7 +28,11 @@ test('a connection dropped on the 2nd command: the transport reconnects and the 
   for (const zone of ['UTC', 'Tokyo Standard Time', 'China Standard Time']) {
     results.push((await s.callPowerShell([ps('Set-PlayTimeZone', { id: zone }), ps('Get-PlayTimeZone', {})]))[1]);
   }
-  t.deepEqual(results, [{ ok: true, value: { id: 'UTC' } }, { ok: true, value: { id: 'Tokyo Standard Time' } }, { ok: true, value: { id: 'China Standard Time' } }]);
+  t.deepEqual(results, [
+    { ok: true, value: { id: 'UTC' } },
+    { ok: true, value: { id: 'Tokyo Standard Time' } },
+    { ok: true, value: { id: 'China Standard Time' } },
+  ]);
   t.is(node.stats.dropped, 1);
   t.is(node.stats.commands, 4, 'three commands ran, plus the exec request that was never answered');
   t.is(node.stats.connections, 2);
@@ -51,10 +55,12 @@ test('a hung command: its timeout fires, other commands on the same connection g
   t.is(conn.channels.active, 0, 'the hung channel was closed and its slot given back');
 });
 
-test('authFailure: every login is refused with the transport\'s authentication error until the fault is cleared', async (t) => {
+test("authFailure: every login is refused with the transport's authentication error until the fault is cleared", async (t) => {
   const node = await startNode(t, { faults: { authFailure: true } });
   const { session: s } = session(t, node);
-  await t.throwsAsync(s.callPowerShell([ps('Get-PlayOsInfo', {})]), { message: /authentication failed for user Administrator/ });
+  await t.throwsAsync(s.callPowerShell([ps('Get-PlayOsInfo', {})]), {
+    message: /authentication failed for user Administrator/,
+  });
   node.setFault({ authFailure: false });
   const { session: again } = session(t, node);
   t.like((await again.callPowerShell([ps('Get-PlayOsInfo', {})]))[0], { ok: true });
@@ -64,17 +70,33 @@ test('creating the HNS network drops every open connection of the node once; the
   const node = await startNode(t);
   const a = session(t, node);
   const b = session(t, node);
-  await Promise.all([a.session.callPowerShell([ps('Get-PlayOsInfo', {})]), b.session.callPowerShell([ps('Get-PlayOsInfo', {})])]);
+  await Promise.all([
+    a.session.callPowerShell([ps('Get-PlayOsInfo', {})]),
+    b.session.callPowerShell([ps('Get-PlayOsInfo', {})]),
+  ]);
   t.is(node.server.openConnections, 2);
-  const create = ps('New-PlayHnsNetwork', { name: 'l2bridge', type: 'L2Bridge', addressPrefix: '10.160.11.0/24', gateway: '10.160.11.1', adapterName: 'eth1' });
-  const e = await t.throwsAsync(a.session.callPowerShell([create, ps('Get-PlayOsInfo', {})]), { instanceOf: ConnectionLostError });
+  const create = ps('New-PlayHnsNetwork', {
+    name: 'l2bridge',
+    type: 'L2Bridge',
+    addressPrefix: '10.160.11.0/24',
+    gateway: '10.160.11.1',
+    adapterName: 'eth1',
+  });
+  const e = await t.throwsAsync(a.session.callPowerShell([create, ps('Get-PlayOsInfo', {})]), {
+    instanceOf: ConnectionLostError,
+  });
   t.regex(e!.message, /the connection was lost while a command ran; it may or may not have completed/);
   t.is(node.stats.dropped, 2, 'both connections');
   for (const { session: s, pool } of [a, b]) {
-    t.like((await s.callPowerShell([ps('Get-PlayHnsNetwork', { name: 'l2bridge' })]))[0], { ok: true, value: { name: 'l2bridge', adapterName: 'eth1' } });
+    t.like((await s.callPowerShell([ps('Get-PlayHnsNetwork', { name: 'l2bridge' })]))[0], {
+      ok: true,
+      value: { name: 'l2bridge', adapterName: 'eth1' },
+    });
     t.is((await pool.get(s.host)).reconnects, 1);
   }
-  await a.session.callPowerShell([ps('New-PlayHnsEndpoint', { name: 'cbr0', networkName: 'l2bridge', ipAddress: '10.160.11.2', gateway: '0.0.0.0' })]);
+  await a.session.callPowerShell([
+    ps('New-PlayHnsEndpoint', { name: 'cbr0', networkName: 'l2bridge', ipAddress: '10.160.11.2', gateway: '0.0.0.0' }),
+  ]);
   t.is(node.stats.dropped, 2, 'only the network creation blinks the NIC');
 });
 
@@ -82,19 +104,33 @@ test('a reboot over SSH: connections drop, the node refuses them for rebootSecon
   const node = await startNode(t, { rebootSeconds: 1 });
   const { session: s } = session(t, node, { pool: { handshakes: { baseDelayMs: 20, attempts: 2 } } });
   const msu = `${DOWNLOADS}\\windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7609b9a9e68d81.msu`;
-  const [before, install] = await s.callPowerShell([ps('Get-PlayOsInfo', {}), ps('Install-PlayHotfix', { kb: 'KB4549949', msuPath: msu })]);
+  const [before, install] = await s.callPowerShell([
+    ps('Get-PlayOsInfo', {}),
+    ps('Install-PlayHotfix', { kb: 'KB4549949', msuPath: msu }),
+  ]);
   t.deepEqual(install, { ok: true, value: { exitCode: 3010 } });
   const t0 = Date.now();
-  t.deepEqual((await s.callPowerShell([ps('Restart-PlayComputer', { delaySeconds: 0 })]))[0], { ok: true, value: { scheduled: true } });
+  t.deepEqual((await s.callPowerShell([ps('Restart-PlayComputer', { delaySeconds: 0 })]))[0], {
+    ok: true,
+    value: { scheduled: true },
+  });
   await new Promise((r) => setTimeout(r, 400));
   t.false(node.server.listening, 'down');
   const { value, failures } = await untilUp(() => s.callPowerShell([ps('Get-PlayOsInfo', {})]), 10_000);
   const cycle = Date.now() - t0;
   const after = value[0] as { ok: true; value: { lastBootUpTime: string; revision: number; pendingReboot: boolean } };
-  t.true(Date.parse(after.value.lastBootUpTime) > Date.parse((before as { value: { lastBootUpTime: string } }).value.lastBootUpTime));
+  t.true(
+    Date.parse(after.value.lastBootUpTime) >
+      Date.parse((before as { value: { lastBootUpTime: string } }).value.lastBootUpTime),
+  );
   t.is(after.value.revision, 1158);
   t.false(after.value.pendingReboot);
-  t.true(failures.some((f) => /connection refused/.test(f)), failures.join('\n'));
+  t.true(
+    failures.some((f) => /connection refused/.test(f)),
+    failures.join('\n'),
+  );
   t.true(cycle >= 1000, `${cycle} ms`);
-  t.log(`reboot cycle (Restart-PlayComputer to the first answer, rebootSeconds 1): ${cycle} ms, ${failures.length} failed attempts, e.g. ${failures[0]}`);
+  t.log(
+    `reboot cycle (Restart-PlayComputer to the first answer, rebootSeconds 1): ${cycle} ms, ${failures.length} failed attempts, e.g. ${failures[0]}`,
+  );
 });

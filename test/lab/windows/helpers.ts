@@ -12,10 +12,14 @@ import { HostSession } from '../../../runner/run/host-session.js';
 import { ConnectionPool, type PoolOptions } from '../../../runner/transport/pool.js';
 import type { ArgsOf, PlayFunctionName } from '../../../tasks/windows/contract.js';
 import { SimulatedWindowsNode } from '../../../lab/windows/model.js';
-import { startSimulatedWindowsNode, type RunningSimulatedWindowsNode, type SimulatedWindowsNodeConfig } from '../../../lab/windows/start.js';
+import {
+  startSimulatedWindowsNode,
+  type RunningSimulatedWindowsNode,
+  type SimulatedWindowsNodeConfig,
+} from '../../../lab/windows/start.js';
 import type { NodeState } from '../../../lab/windows/state.js';
 
-export const PASSWORD = "Adm1n'pa$$ `w0rd\"";
+export const PASSWORD = 'Adm1n\'pa$$ `w0rd"';
 
 export function tempDir(t: ExecutionContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'play-winsim-'));
@@ -25,7 +29,12 @@ export function tempDir(t: ExecutionContext): string {
 
 /** A model alone (no SSH), persisted in a temp dir. */
 export function model(t: ExecutionContext, seed?: (s: NodeState) => void, dir = tempDir(t)): SimulatedWindowsNode {
-  const node = SimulatedWindowsNode.open({ name: 'node009', stateFile: join(dir, 'state.json'), rebootSeconds: 0.2, seed });
+  const node = SimulatedWindowsNode.open({
+    name: 'node009',
+    stateFile: join(dir, 'state.json'),
+    rebootSeconds: 0.2,
+    seed,
+  });
   t.teardown(() => node.close());
   return node;
 }
@@ -35,7 +44,11 @@ export function call<F extends PlayFunctionName>(node: SimulatedWindowsNode, fn:
   return node.call(fn, args);
 }
 
-export async function startNode(t: ExecutionContext, config: Partial<SimulatedWindowsNodeConfig> = {}, dir = tempDir(t)): Promise<RunningSimulatedWindowsNode & { dir: string }> {
+export async function startNode(
+  t: ExecutionContext,
+  config: Partial<SimulatedWindowsNodeConfig> = {},
+  dir = tempDir(t),
+): Promise<RunningSimulatedWindowsNode & { dir: string }> {
   const running = await startSimulatedWindowsNode({
     name: 'node009',
     stateFile: join(dir, 'state.json'),
@@ -51,16 +64,33 @@ export async function startNode(t: ExecutionContext, config: Partial<SimulatedWi
 
 export function windowsHost(port: number, more: Partial<Host['connection']> = {}): Host {
   return {
-    name: 'node009', vars: {}, groups: ['all', 'windows'],
-    connection: { address: '127.0.0.1', port, user: 'Administrator', os: 'windows', password: new EnvRef('PLAY_LAB_WINDOWS_PASSWORD'), ...more },
+    name: 'node009',
+    vars: {},
+    groups: ['all', 'windows'],
+    connection: {
+      address: '127.0.0.1',
+      port,
+      user: 'Administrator',
+      os: 'windows',
+      password: new EnvRef('PLAY_LAB_WINDOWS_PASSWORD'),
+      ...more,
+    },
   };
 }
 
 /** A HostSession over the real transport, trusting the node's key on first contact. */
-export function session(t: ExecutionContext, node: { port: number; dir: string }, o: { password?: string; pool?: PoolOptions; host?: Partial<Host['connection']> } = {}): { session: HostSession; pool: ConnectionPool } {
+export function session(
+  t: ExecutionContext,
+  node: { port: number; dir: string },
+  o: { password?: string; pool?: PoolOptions; host?: Partial<Host['connection']> } = {},
+): { session: HostSession; pool: ConnectionPool } {
   const pool = new ConnectionPool({
-    knownHostsFile: join(node.dir, 'known_hosts'), acceptNew: true, agentSocket: null, defaultKeyFiles: [],
-    handshakes: { baseDelayMs: 20 }, ...o.pool,
+    knownHostsFile: join(node.dir, 'known_hosts'),
+    acceptNew: true,
+    agentSocket: null,
+    defaultKeyFiles: [],
+    handshakes: { baseDelayMs: 20 },
+    ...o.pool,
   });
   t.teardown(() => pool.closeAll());
   const password = new Secret(o.password ?? PASSWORD, 'env:PLAY_LAB_WINDOWS_PASSWORD');

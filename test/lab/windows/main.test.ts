@@ -13,16 +13,40 @@ test('main.ts runs a node as a process: pidfile, password from the environment, 
   const dir = tempDir(t);
   const pidfile = join(dir, 'node.pid');
   const faults = join(dir, 'faults.json');
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--name', 'win1', '--state', join(dir, 'state.json'), '--host-key', join(dir, 'host_key'),
-    '--listen', '127.0.0.1:0', '--faults-file', faults, '--pidfile', pidfile], { env: { ...process.env, PLAY_LAB_WINDOWS_PASSWORD: PASSWORD }, stdio: ['ignore', 'pipe', 'pipe'] });
-  t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      MAIN,
+      '--name',
+      'win1',
+      '--state',
+      join(dir, 'state.json'),
+      '--host-key',
+      join(dir, 'host_key'),
+      '--listen',
+      '127.0.0.1:0',
+      '--faults-file',
+      faults,
+      '--pidfile',
+      pidfile,
+    ],
+    { env: { ...process.env, PLAY_LAB_WINDOWS_PASSWORD: PASSWORD }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  t.teardown(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d));
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start line: ${out}`)), 20_000);
     child.stdout.on('data', () => {
       const m = /simulated Windows node up on 127\.0\.0\.1:(\d+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
     });
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
@@ -44,7 +68,23 @@ test('main.ts runs a node as a process: pidfile, password from the environment, 
 
 test('main.ts listens only on loopback or lab addresses', (t) => {
   const dir = tempDir(t);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, '--name', 'w', '--state', join(dir, 's'), '--host-key', join(dir, 'k'), '--listen', '10.0.0.5:22'], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      MAIN,
+      '--name',
+      'w',
+      '--state',
+      join(dir, 's'),
+      '--host-key',
+      join(dir, 'k'),
+      '--listen',
+      '10.0.0.5:22',
+    ],
+    { encoding: 'utf8' },
+  );
   t.is(r.status, 64);
   t.regex(r.stderr, /--listen 10\.0\.0\.5: only loopback and lab addresses \(198\.18\.0\.0\/15\) are allowed/);
 });

@@ -10,39 +10,64 @@ import { call, model } from './helpers.js';
 
 const PAUSE = 'registry.lab.test:5000/pause:1809';
 const NANO = 'mcr.microsoft.com/windows/nanoserver:10.0.17763.973';
-const HTTPS_ERROR = 'Error response from daemon: Get https://registry.lab.test:5000/v2/: http: server gave HTTP response to HTTPS client';
+const HTTPS_ERROR =
+  'Error response from daemon: Get https://registry.lab.test:5000/v2/: http: server gave HTTP response to HTTPS client';
 
 /** Containers installed (the reboot after Docker's install is behind us), so the install starts docker at once. */
-const containers = (s: NodeState) => { s.features['containers']!.installState = 'Installed'; };
+const containers = (s: NodeState) => {
+  s.features['containers']!.installState = 'Installed';
+};
 
 function writeDaemonJson(node: ReturnType<typeof model>, config: object): void {
   const current = call(node, 'Get-PlayFile', { path: DAEMON_JSON, maxBytes: 0 }) as { sha256: string } | null;
-  call(node, 'Set-PlayFile', { path: DAEMON_JSON, contentBase64: Buffer.from(JSON.stringify(config)).toString('base64'), expectedSha256: current?.sha256 ?? null });
+  call(node, 'Set-PlayFile', {
+    path: DAEMON_JSON,
+    contentBase64: Buffer.from(JSON.stringify(config)).toString('base64'),
+    expectedSha256: current?.sha256 ?? null,
+  });
 }
 
 test('pull: from the registry (Get then shows the id and tags); no docker.exe, the daemon down, and a tag the registry lacks fail as docker does', (t) => {
   const node = model(t, containers);
   t.deepEqual(call(node, 'Get-PlayDockerImage', { reference: NANO }), { daemonRunning: false, image: null });
-  t.is(t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: NANO }))!.message, 'docker.exe was not found: install Docker first');
+  t.is(
+    t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: NANO }))!.message,
+    'docker.exe was not found: install Docker first',
+  );
 
   t.deepEqual(call(node, 'Install-PlayDockerEngine', { version: '19.03.5' }), { restartNeeded: false });
   t.deepEqual(call(node, 'Get-PlayDockerImage', { reference: NANO }), { daemonRunning: true, image: null });
   const id = node.state.dockerRegistry[NANO]!.id;
   t.regex(id, /^sha256:[0-9a-f]{64}$/);
   t.deepEqual(call(node, 'Invoke-PlayDockerPull', { reference: NANO }), { id });
-  t.deepEqual(call(node, 'Get-PlayDockerImage', { reference: NANO }), { daemonRunning: true, image: { id, repoTags: [NANO] } });
+  t.deepEqual(call(node, 'Get-PlayDockerImage', { reference: NANO }), {
+    daemonRunning: true,
+    image: { id, repoTags: [NANO] },
+  });
   t.deepEqual(node.state.dockerImages, [{ reference: NANO, id }]);
 
   const missing = 'mcr.microsoft.com/windows/nanoserver:10.0.17763.1158';
-  t.is(t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: missing }))!.message,
-    `Error response from daemon: manifest for ${missing} not found: manifest unknown: manifest unknown`);
+  t.is(
+    t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: missing }))!.message,
+    `Error response from daemon: manifest for ${missing} not found: manifest unknown: manifest unknown`,
+  );
 
   call(node, 'Set-PlayServiceState', { name: 'docker', action: 'stop' });
-  t.deepEqual(call(node, 'Get-PlayDockerImage', { reference: NANO }), { daemonRunning: false, image: null }, 'inspect needs the daemon too');
+  t.deepEqual(
+    call(node, 'Get-PlayDockerImage', { reference: NANO }),
+    { daemonRunning: false, image: null },
+    'inspect needs the daemon too',
+  );
   const down = t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: PAUSE }))!.message;
   // Field note D's text (docs/field-notes.md#d-docker-install-and-docker-version), for the CLI's pull request instead of its version request.
   const seed = fixture('docker-error-during-connect.txt').trim();
-  t.is(down, seed.replace(/Get \S+\/v1\.39\/version:/, 'Post http://%2F%2F.%2Fpipe%2Fdocker_engine/v1.40/images/create?fromImage=registry.lab.test%3A5000%2Fpause&tag=1809:'));
+  t.is(
+    down,
+    seed.replace(
+      /Get \S+\/v1\.39\/version:/,
+      'Post http://%2F%2F.%2Fpipe%2Fdocker_engine/v1.40/images/create?fromImage=registry.lab.test%3A5000%2Fpause&tag=1809:',
+    ),
+  );
   t.deepEqual(node.state.dockerImages, [{ reference: NANO, id }], 'failed pulls add nothing');
 });
 
@@ -50,10 +75,18 @@ test('insecure-registries: dockerd reads daemon.json when it starts; writing the
   const node = model(t, containers);
   call(node, 'Install-PlayDockerEngine', { version: null });
   t.deepEqual(node.state.dockerLoadedInsecureRegistries, []);
-  t.is(t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: PAUSE }))!.message, HTTPS_ERROR, 'the lab registry speaks plain HTTP');
-  t.is(t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: 'registry.lab.test:5000/pause:1903' }))!.message, HTTPS_ERROR, 'any tag: the connection fails first');
+  t.is(
+    t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: PAUSE }))!.message,
+    HTTPS_ERROR,
+    'the lab registry speaks plain HTTP',
+  );
+  t.is(
+    t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: 'registry.lab.test:5000/pause:1903' }))!.message,
+    HTTPS_ERROR,
+    'any tag: the connection fails first',
+  );
 
-  writeDaemonJson(node, { 'bridge': 'none', 'insecure-registries': ['registry.lab.test:5000'] });
+  writeDaemonJson(node, { bridge: 'none', 'insecure-registries': ['registry.lab.test:5000'] });
   t.deepEqual(node.state.dockerLoadedInsecureRegistries, [], 'written, not loaded');
   t.is(t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: PAUSE }))!.message, HTTPS_ERROR);
 
@@ -61,7 +94,10 @@ test('insecure-registries: dockerd reads daemon.json when it starts; writing the
   t.deepEqual(node.state.dockerLoadedInsecureRegistries, ['registry.lab.test:5000']);
   const id = node.state.dockerRegistry[PAUSE]!.id;
   t.deepEqual(call(node, 'Invoke-PlayDockerPull', { reference: PAUSE }), { id });
-  t.deepEqual(call(node, 'Get-PlayDockerImage', { reference: PAUSE }), { daemonRunning: true, image: { id, repoTags: [PAUSE] } });
+  t.deepEqual(call(node, 'Get-PlayDockerImage', { reference: PAUSE }), {
+    daemonRunning: true,
+    image: { id, repoTags: [PAUSE] },
+  });
 
   writeDaemonJson(node, { bridge: 'none' });
   t.deepEqual(node.state.dockerLoadedInsecureRegistries, ['registry.lab.test:5000'], 'still what dockerd loaded');
@@ -70,5 +106,9 @@ test('insecure-registries: dockerd reads daemon.json when it starts; writing the
   await up;
   t.is(node.state.services['docker']!.state, 'Running', 'docker is Auto: it starts at boot');
   t.deepEqual(node.state.dockerLoadedInsecureRegistries, [], 'the boot loaded the new daemon.json');
-  t.deepEqual(call(node, 'Get-PlayDockerImage', { reference: PAUSE }), { daemonRunning: true, image: { id, repoTags: [PAUSE] } }, 'pulled images outlive the reboot');
+  t.deepEqual(
+    call(node, 'Get-PlayDockerImage', { reference: PAUSE }),
+    { daemonRunning: true, image: { id, repoTags: [PAUSE] } },
+    'pulled images outlive the reboot',
+  );
 });

@@ -16,24 +16,51 @@ function nextEvent(node: SimulatedWindowsNode, name: 'down' | 'up'): Promise<num
 
 test('wusa: 3010 for a new update (pending reboot), 2359302 once installed, 0x80240017 when not applicable or superseded', (t) => {
   const node = model(t);
-  t.deepEqual(call(node, 'Get-PlayHotfix', { kb: 'KB4549949' }), { installed: false, installedOn: null, wusaExitCode: null, msuPresent: null });
+  t.deepEqual(call(node, 'Get-PlayHotfix', { kb: 'KB4549949' }), {
+    installed: false,
+    installedOn: null,
+    wusaExitCode: null,
+    msuPresent: null,
+  });
   t.like(call(node, 'Get-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949 }), { msuPresent: true });
   t.like(call(node, 'Get-PlayHotfix', { kb: 'KB4549949', msuPath: 'C:\\nowhere\\x.msu' }), { msuPresent: false });
-  t.deepEqual(call(node, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949.toUpperCase() }), { exitCode: 3010 });
-  const info = call(node, 'Get-PlayHotfix', { kb: 'kb4549949' }) as { installed: boolean; installedOn: string; wusaExitCode: number };
+  t.deepEqual(call(node, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949.toUpperCase() }), {
+    exitCode: 3010,
+  });
+  const info = call(node, 'Get-PlayHotfix', { kb: 'kb4549949' }) as {
+    installed: boolean;
+    installedOn: string;
+    wusaExitCode: number;
+  };
   t.true(info.installed);
   t.regex(info.installedOn, /^\d{4}-\d{2}-\d{2}$/);
   t.is(info.wusaExitCode, 3010);
   t.like(call(node, 'Get-PlayOsInfo', {}), { revision: 973, pendingReboot: true });
   t.deepEqual(call(node, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949 }), { exitCode: 2359302 });
   // 17763.1098 is older than the pending 1158: superseded. KB4549951 is for 1903.
-  t.deepEqual(call(node, 'Install-PlayHotfix', { kb: 'KB4538461', msuPath: msu('KB4538461') }), { exitCode: -2145124329 });
-  t.deepEqual(call(node, 'Install-PlayHotfix', { kb: 'KB4549951', msuPath: msu('KB4549951') }), { exitCode: -2145124329 });
-  t.deepEqual(call(node, 'Get-PlayHotfix', { kb: 'KB4549951' }), { installed: false, installedOn: null, wusaExitCode: -2145124329, msuPresent: null });
+  t.deepEqual(call(node, 'Install-PlayHotfix', { kb: 'KB4538461', msuPath: msu('KB4538461') }), {
+    exitCode: -2145124329,
+  });
+  t.deepEqual(call(node, 'Install-PlayHotfix', { kb: 'KB4549951', msuPath: msu('KB4549951') }), {
+    exitCode: -2145124329,
+  });
+  t.deepEqual(call(node, 'Get-PlayHotfix', { kb: 'KB4549951' }), {
+    installed: false,
+    installedOn: null,
+    wusaExitCode: -2145124329,
+    msuPresent: null,
+  });
   // The KB that brought 17763.973 is already there.
   t.deepEqual(call(node, 'Install-PlayHotfix', { kb: 'KB4534273', msuPath: msu('KB4534273') }), { exitCode: 2359302 });
-  t.is(t.throws(() => call(node, 'Install-PlayHotfix', { kb: 'KB1', msuPath: 'C:\\nowhere\\x.msu' }))!.message, 'the update package C:\\nowhere\\x.msu does not exist on the host');
-  call(node, 'Set-PlayFile', { path: 'C:\\k\\random.msu', contentBase64: Buffer.from('not an update').toString('base64'), expectedSha256: null });
+  t.is(
+    t.throws(() => call(node, 'Install-PlayHotfix', { kb: 'KB1', msuPath: 'C:\\nowhere\\x.msu' }))!.message,
+    'the update package C:\\nowhere\\x.msu does not exist on the host',
+  );
+  call(node, 'Set-PlayFile', {
+    path: 'C:\\k\\random.msu',
+    contentBase64: Buffer.from('not an update').toString('base64'),
+    expectedSha256: null,
+  });
   t.deepEqual(call(node, 'Install-PlayHotfix', { kb: 'KB2', msuPath: 'c:/k/RANDOM.msu' }), { exitCode: -2147024883 });
 });
 
@@ -42,13 +69,26 @@ test('a reboot: scheduled, connections dropped and refused for rebootSeconds, ba
   const before = call(node, 'Get-PlayOsInfo', {}) as { lastBootUpTime: string };
   call(node, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949 });
   t.deepEqual(call(node, 'Install-PlayWindowsFeature', { name: 'containers' }), { restartNeeded: true });
-  t.deepEqual(call(node, 'Get-PlayWindowsFeature', { name: 'Containers' }), { name: 'Containers', installState: 'InstallPending' });
-  t.deepEqual(call(node, 'Install-PlayDockerEngine', { version: '19.03.0' }), { restartNeeded: true }, 'Containers is still pending');
+  t.deepEqual(call(node, 'Get-PlayWindowsFeature', { name: 'Containers' }), {
+    name: 'Containers',
+    installState: 'InstallPending',
+  });
+  t.deepEqual(
+    call(node, 'Install-PlayDockerEngine', { version: '19.03.0' }),
+    { restartNeeded: true },
+    'Containers is still pending',
+  );
   const docker = call(node, 'Get-PlayDockerEngine', {}) as { dockerVersion: string; serviceExists: boolean };
   t.true(docker.serviceExists);
   // stdout, then [Environment]::NewLine and stderr, as the steps' function joins them.
-  t.regex(docker.dockerVersion, /^Client: Docker Engine - Enterprise\n Version: +19\.03\.0\n[\s\S]* Experimental: +false\n\r\nerror during connect: .*docker daemon is not running\.\n$/);
-  t.regex(t.throws(() => call(node, 'Set-PlayServiceState', { name: 'docker', action: 'start' }))!.message, /FAILED 1067:\n\nThe process terminated unexpectedly\./);
+  t.regex(
+    docker.dockerVersion,
+    /^Client: Docker Engine - Enterprise\n Version: +19\.03\.0\n[\s\S]* Experimental: +false\n\r\nerror during connect: .*docker daemon is not running\.\n$/,
+  );
+  t.regex(
+    t.throws(() => call(node, 'Set-PlayServiceState', { name: 'docker', action: 'start' }))!.message,
+    /FAILED 1067:\n\nThe process terminated unexpectedly\./,
+  );
 
   const drops: number[] = [];
   node.on('drop-connections', () => drops.push(Date.now()));
@@ -57,7 +97,11 @@ test('a reboot: scheduled, connections dropped and refused for rebootSeconds, ba
   const asked = Date.now();
   t.deepEqual(call(node, 'Restart-PlayComputer', { delaySeconds: 0 }), { scheduled: true });
   const scheduledFor = node.state.boot.until;
-  t.deepEqual(call(node, 'Restart-PlayComputer', { delaySeconds: 600 }), { scheduled: true }, 'shutdown.exe 1190 counts as scheduled');
+  t.deepEqual(
+    call(node, 'Restart-PlayComputer', { delaySeconds: 600 }),
+    { scheduled: true },
+    'shutdown.exe 1190 counts as scheduled',
+  );
   t.is(node.state.boot.until, scheduledFor, 'the first schedule stands');
   const wentDown = await down;
   t.false(node.isUp);
@@ -65,20 +109,39 @@ test('a reboot: scheduled, connections dropped and refused for rebootSeconds, ba
   const cameUp = await up;
   t.true(cameUp - wentDown >= 190, `away ${cameUp - wentDown} ms`);
   t.log(`reboot: down ${wentDown - asked} ms after the call, away ${cameUp - wentDown} ms`);
-  const after = call(node, 'Get-PlayOsInfo', {}) as { lastBootUpTime: string; revision: number; pendingReboot: boolean };
+  const after = call(node, 'Get-PlayOsInfo', {}) as {
+    lastBootUpTime: string;
+    revision: number;
+    pendingReboot: boolean;
+  };
   t.regex(after.lastBootUpTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/, "as .ToString('o') writes it");
   t.true(Date.parse(after.lastBootUpTime) > Date.parse(before.lastBootUpTime));
   t.is(after.revision, 1158);
   t.false(after.pendingReboot);
-  t.deepEqual(call(node, 'Get-PlayRegistryValue', { path: 'HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion', name: 'UBR' }), { type: 'DWord', data: 1158 });
-  t.deepEqual(call(node, 'Get-PlayWindowsFeature', { name: 'containers' }), { name: 'Containers', installState: 'Installed' });
+  t.deepEqual(
+    call(node, 'Get-PlayRegistryValue', {
+      path: 'HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion',
+      name: 'UBR',
+    }),
+    { type: 'DWord', data: 1158 },
+  );
+  t.deepEqual(call(node, 'Get-PlayWindowsFeature', { name: 'containers' }), {
+    name: 'Containers',
+    installState: 'Installed',
+  });
   const dockerAfter = call(node, 'Get-PlayDockerEngine', {}) as { dockerVersion: string };
-  t.regex(dockerAfter.dockerVersion, /\n\nServer: Docker Engine - Enterprise\n Engine:\n {2}Version: +19\.03\.0\n {2}API version: +1\.40 \(minimum version 1\.24\)[\s\S]*false\n$/);
+  t.regex(
+    dockerAfter.dockerVersion,
+    /\n\nServer: Docker Engine - Enterprise\n Engine:\n {2}Version: +19\.03\.0\n {2}API version: +1\.40 \(minimum version 1\.24\)[\s\S]*false\n$/,
+  );
   t.is(node.state.services['docker']!.state, 'Running', 'an Auto service starts at boot');
   // With Containers in place, an upgrade needs no restart and restarts the daemon.
   const pid = node.state.services['docker']!.pid;
   t.deepEqual(call(node, 'Install-PlayDockerEngine', { version: null }), { restartNeeded: false });
-  t.regex((call(node, 'Get-PlayDockerEngine', {}) as { dockerVersion: string }).dockerVersion, /^Client: Docker Engine - Enterprise\n Version: +19\.03\.5\n/);
+  t.regex(
+    (call(node, 'Get-PlayDockerEngine', {}) as { dockerVersion: string }).dockerVersion,
+    /^Client: Docker Engine - Enterprise\n Version: +19\.03\.5\n/,
+  );
   t.not(node.state.services['docker']!.pid, pid);
   t.is(node.state.services['wuauserv']!.state, 'Stopped', 'a Manual one does not');
 });
@@ -105,22 +168,38 @@ test('the state file outlives the simulator, a reboot in progress included', asy
 
 test('features and capabilities: unknown names fail as Windows says; OpenSSH.Server comes with sshd and its firewall rule', (t) => {
   const node = model(t);
-  t.regex(t.throws(() => call(node, 'Install-PlayWindowsFeature', { name: 'Contaners' }))!.message, /^ArgumentNotValid: The role, role service, or feature name is not valid: 'Contaners'\. The name was not found\.$/);
+  t.regex(
+    t.throws(() => call(node, 'Install-PlayWindowsFeature', { name: 'Contaners' }))!.message,
+    /^ArgumentNotValid: The role, role service, or feature name is not valid: 'Contaners'\. The name was not found\.$/,
+  );
   t.is(call(node, 'Get-PlayWindowsFeature', { name: 'Contaners' }), null);
   t.deepEqual(call(node, 'Install-PlayWindowsFeature', { name: 'Telnet-Client' }), { restartNeeded: false });
-  t.deepEqual(call(node, 'Get-PlayWindowsCapability', { name: 'OpenSSH.Server~~~~0.0.1.0' }), { name: 'OpenSSH.Server~~~~0.0.1.0', state: 'NotPresent' });
+  t.deepEqual(call(node, 'Get-PlayWindowsCapability', { name: 'OpenSSH.Server~~~~0.0.1.0' }), {
+    name: 'OpenSSH.Server~~~~0.0.1.0',
+    state: 'NotPresent',
+  });
   t.false('sshd' in node.state.services);
   t.deepEqual(call(node, 'Add-PlayWindowsCapability', { name: 'openssh.server~~~~0.0.1.0' }), { restartNeeded: false });
   t.like(call(node, 'Get-PlayWindowsCapability', { name: 'OpenSSH.Server~~~~0.0.1.0' }), { state: 'Installed' });
   t.like(node.state.services['sshd'], { startMode: 'Manual', state: 'Stopped' });
-  t.like(call(node, 'Get-PlayFirewallRule', { name: 'OpenSSH-Server-In-TCP' }), { localPort: '22', protocol: 'TCP', enabled: true });
+  t.like(call(node, 'Get-PlayFirewallRule', { name: 'OpenSSH-Server-In-TCP' }), {
+    localPort: '22',
+    protocol: 'TCP',
+    enabled: true,
+  });
   t.regex(t.throws(() => call(node, 'Add-PlayWindowsCapability', { name: 'OpenSSH.Server' }))!.message, /0x800f080c/);
-  t.regex(t.throws(() => call(node, 'Install-PlayDockerEngine', { version: '99.0' }))!.message, /^No match was found for the specified search criteria and package name 'Docker'/);
+  t.regex(
+    t.throws(() => call(node, 'Install-PlayDockerEngine', { version: '99.0' }))!.message,
+    /^No match was found for the specified search criteria and package name 'Docker'/,
+  );
   t.false(node.pendingReboot);
   // With Containers already installed, a fresh Docker needs no restart: its service starts at once.
   node.state.features['containers']!.installState = 'Installed';
   t.deepEqual(call(node, 'Install-PlayDockerEngine', { version: null }), { restartNeeded: false });
   t.like(node.state.services['docker'], { state: 'Running', startMode: 'Auto' });
-  t.regex((call(node, 'Get-PlayDockerEngine', {}) as { dockerVersion: string }).dockerVersion, /\nServer: Docker Engine - Enterprise\n/);
+  t.regex(
+    (call(node, 'Get-PlayDockerEngine', {}) as { dockerVersion: string }).dockerVersion,
+    /\nServer: Docker Engine - Enterprise\n/,
+  );
   t.false(node.pendingReboot);
 });

@@ -8,8 +8,13 @@ import { call, model } from './helpers.js';
 
 const fixture = (name: string) => readFileSync(new URL(`fixtures/${name}`, import.meta.url), 'utf8');
 /** The field notes show sc.exe's output with LF line ends and trailing blanks lost. */
-const asInNotes = (raw: string) => raw.split('\r\n').map((l) => l.trimEnd()).join('\n');
-const qc = (node: ReturnType<typeof model>, name: string) => asInNotes((call(node, 'Get-PlayService', { name }) as { qc: string }).qc);
+const asInNotes = (raw: string) =>
+  raw
+    .split('\r\n')
+    .map((l) => l.trimEnd())
+    .join('\n');
+const qc = (node: ReturnType<typeof model>, name: string) =>
+  asInNotes((call(node, 'Get-PlayService', { name }) as { qc: string }).qc);
 
 /** Field note B's node: docker running, kubelet (nssm, depends on docker), kubeproxy (depends on kubelet). */
 function seed000(s: NodeState): void {
@@ -19,8 +24,17 @@ function seed000(s: NodeState): void {
   writeFile(s, 'C:\\k\\nssm.exe', Buffer.from('nssm'));
   writeFile(s, 'C:\\k\\kube-proxy.exe', Buffer.from('kube-proxy'));
   s.services['docker'] = {
-    name: 'docker', displayName: 'Docker Engine', binPath: '"C:\\Program Files\\Docker\\dockerd.exe" --run-service', type: 'own',
-    startMode: 'Auto', account: 'LocalSystem', dependencies: [], state: 'Stopped', pid: 0, win32ExitCode: 1077, pausable: false,
+    name: 'docker',
+    displayName: 'Docker Engine',
+    binPath: '"C:\\Program Files\\Docker\\dockerd.exe" --run-service',
+    type: 'own',
+    startMode: 'Auto',
+    account: 'LocalSystem',
+    dependencies: [],
+    state: 'Stopped',
+    pid: 0,
+    win32ExitCode: 1077,
+    pausable: false,
   };
 }
 
@@ -28,12 +42,21 @@ function kubeletNode(t: import('ava').ExecutionContext) {
   const node = model(t, seed000);
   call(node, 'Set-PlayServiceState', { name: 'docker', action: 'start' });
   call(node, 'Set-PlayNssmService', {
-    name: 'kubelet', install: true, application: 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',
-    appParameters: 'c:\\k\\kubeletstart.ps1', dependOnService: ['docker'],
+    name: 'kubelet',
+    install: true,
+    application: 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',
+    appParameters: 'c:\\k\\kubeletstart.ps1',
+    dependOnService: ['docker'],
   });
   call(node, 'Set-PlayService', { name: 'kubelet', create: false, displayName: 'Kubelet' });
   call(node, 'Set-PlayServiceState', { name: 'kubelet', action: 'start' });
-  call(node, 'Set-PlayService', { name: 'kubeproxy', create: true, binPath: 'C:\\k\\kube-proxy.exe --windows-service', dependencies: ['kubelet'], startMode: 'Auto' });
+  call(node, 'Set-PlayService', {
+    name: 'kubeproxy',
+    create: true,
+    binPath: 'C:\\k\\kube-proxy.exe --windows-service',
+    dependencies: ['kubelet'],
+    startMode: 'Auto',
+  });
   call(node, 'Set-PlayServiceState', { name: 'kubeproxy', action: 'start' });
   return node;
 }
@@ -51,10 +74,20 @@ test("sc qc and sc queryex of field note B's kubelet are the field note's text, 
   // nssm prints UTF-16LE lines ending in CRLF (decoded by the steps' function).
   t.deepEqual(call(node, 'Get-PlayNssmService', { name: 'KUBELET' }), {
     Application: 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe\r\n',
-    AppParameters: 'c:\\k\\kubeletstart.ps1\r\n', AppDirectory: 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\r\n', DependOnService: 'docker\r\n',
+    AppParameters: 'c:\\k\\kubeletstart.ps1\r\n',
+    AppDirectory: 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\r\n',
+    DependOnService: 'docker\r\n',
   });
-  const docker = call(node, 'Get-PlayService', { name: 'docker' }) as { qc: string; queryex: string; dependents: string[] };
-  t.deepEqual(docker.dependents, ['kubeproxy', 'kubelet'], 'transitive, in stop order, as ServiceController.DependentServices lists them');
+  const docker = call(node, 'Get-PlayService', { name: 'docker' }) as {
+    qc: string;
+    queryex: string;
+    dependents: string[];
+  };
+  t.deepEqual(
+    docker.dependents,
+    ['kubeproxy', 'kubelet'],
+    'transitive, in stop order, as ServiceController.DependentServices lists them',
+  );
   t.regex(docker.queryex, /STATE +: 4 {2}RUNNING\r\n {32}\(STOPPABLE, NOT_PAUSABLE, ACCEPTS_SHUTDOWN\)/);
   t.is(call(node, 'Get-PlayService', { name: 'nosuch' }), null);
 });
@@ -64,29 +97,50 @@ test("stopping a service that running services depend on fails with the steps' f
   const pids = ['docker', 'kubelet', 'kubeproxy'].map((n) => node.state.services[n]!.pid);
   const e = t.throws(() => call(node, 'Set-PlayServiceState', { name: 'kubelet', action: 'stop' }));
   t.is(e!.message, 'kubelet cannot be stopped while services that depend on it run: kubeproxy (stop them first)');
-  t.deepEqual(['docker', 'kubelet', 'kubeproxy'].map((n) => node.state.services[n]!.pid), pids);
+  t.deepEqual(
+    ['docker', 'kubelet', 'kubeproxy'].map((n) => node.state.services[n]!.pid),
+    pids,
+  );
   t.true(['docker', 'kubelet', 'kubeproxy'].every((n) => node.state.services[n]!.state === 'Running'));
   // Once the dependent is stopped, the stop goes through; stopping a stopped service is a no-op.
   t.like(call(node, 'Set-PlayServiceState', { name: 'kubeproxy', action: 'stop' }), { state: 'Stopped', pid: 0 });
-  t.like(call(node, 'Set-PlayServiceState', { name: 'kubelet', action: 'stop' }), { state: 'Stopped', pid: 0, restartedDependents: [] });
+  t.like(call(node, 'Set-PlayServiceState', { name: 'kubelet', action: 'stop' }), {
+    state: 'Stopped',
+    pid: 0,
+    restartedDependents: [],
+  });
   t.like(call(node, 'Set-PlayServiceState', { name: 'kubelet', action: 'stop' }), { state: 'Stopped' });
-  t.regex((call(node, 'Get-PlayService', { name: 'kubelet' }) as { queryex: string }).queryex, /STATE +: 1 {2}STOPPED\r\n +WIN32_EXIT_CODE +: 0 {2}\(0x0\)/);
+  t.regex(
+    (call(node, 'Get-PlayService', { name: 'kubelet' }) as { queryex: string }).queryex,
+    /STATE +: 1 {2}STOPPED\r\n +WIN32_EXIT_CODE +: 0 {2}\(0x0\)/,
+  );
 });
 
 test('a restart stops the running dependents first, transitively, starts them again after, and reports them', (t) => {
   const node = kubeletNode(t);
   const before = Object.fromEntries(['docker', 'kubelet', 'kubeproxy'].map((n) => [n, node.state.services[n]!.pid]));
-  const r = call(node, 'Set-PlayServiceState', { name: 'docker', action: 'restart' }) as { state: string; pid: number; restartedDependents: string[] };
+  const r = call(node, 'Set-PlayServiceState', { name: 'docker', action: 'restart' }) as {
+    state: string;
+    pid: number;
+    restartedDependents: string[];
+  };
   t.is(r.state, 'Running');
   t.deepEqual(r.restartedDependents, ['kubelet', 'kubeproxy'], 'in start order: what others depend on first');
   for (const n of ['docker', 'kubelet', 'kubeproxy']) {
     t.is(node.state.services[n]!.state, 'Running');
     t.not(node.state.services[n]!.pid, before[n], `${n} has a new process`);
   }
-  t.true(node.state.services['kubelet']!.pid < node.state.services['kubeproxy']!.pid, 'kubelet started before kubeproxy');
+  t.true(
+    node.state.services['kubelet']!.pid < node.state.services['kubeproxy']!.pid,
+    'kubelet started before kubeproxy',
+  );
   // A stopped dependent stays stopped and is not reported.
   call(node, 'Set-PlayServiceState', { name: 'kubeproxy', action: 'stop' });
-  t.deepEqual((call(node, 'Set-PlayServiceState', { name: 'docker', action: 'restart' }) as { restartedDependents: string[] }).restartedDependents, ['kubelet']);
+  t.deepEqual(
+    (call(node, 'Set-PlayServiceState', { name: 'docker', action: 'restart' }) as { restartedDependents: string[] })
+      .restartedDependents,
+    ['kubelet'],
+  );
   t.is(node.state.services['kubeproxy']!.state, 'Stopped');
 });
 
@@ -96,22 +150,51 @@ test('start starts dependencies first; disabled, missing dependencies and missin
   t.like(call(node, 'Set-PlayServiceState', { name: 'kubeproxy', action: 'start' }), { state: 'Running' });
   t.is(node.state.services['docker']!.state, 'Running', 'the dependency chain came up');
   call(node, 'Set-PlayService', { name: 'w', create: true, binPath: 'C:\\k\\missing.exe' });
-  t.is(t.throws(() => call(node, 'Set-PlayServiceState', { name: 'w', action: 'start' }))!.message, '[SC] StartService FAILED 2:\n\nThe system cannot find the file specified.');
+  t.is(
+    t.throws(() => call(node, 'Set-PlayServiceState', { name: 'w', action: 'start' }))!.message,
+    '[SC] StartService FAILED 2:\n\nThe system cannot find the file specified.',
+  );
   call(node, 'Set-PlayService', { name: 'v', create: true, binPath: 'C:\\k\\nssm.exe', dependencies: ['w'] });
-  t.is(t.throws(() => call(node, 'Set-PlayServiceState', { name: 'v', action: 'start' }))!.message, '[SC] StartService FAILED 1068:\n\nThe dependency service or group failed to start.');
+  t.is(
+    t.throws(() => call(node, 'Set-PlayServiceState', { name: 'v', action: 'start' }))!.message,
+    '[SC] StartService FAILED 1068:\n\nThe dependency service or group failed to start.',
+  );
   call(node, 'Set-PlayService', { name: 'v', create: false, dependencies: ['nosuch'] });
-  t.regex(t.throws(() => call(node, 'Set-PlayServiceState', { name: 'v', action: 'start' }))!.message, /FAILED 1075:\n\nThe dependency service does not exist/);
+  t.regex(
+    t.throws(() => call(node, 'Set-PlayServiceState', { name: 'v', action: 'start' }))!.message,
+    /FAILED 1075:\n\nThe dependency service does not exist/,
+  );
   call(node, 'Set-PlayService', { name: 'v', create: false, dependencies: [], startMode: 'Disabled' });
-  t.regex(t.throws(() => call(node, 'Set-PlayServiceState', { name: 'v', action: 'start' }))!.message, /^\[SC\] StartService FAILED 1058:/);
-  t.regex(t.throws(() => call(node, 'Set-PlayServiceState', { name: 'nosuch', action: 'start' }))!.message, /^\[SC\] OpenService FAILED 1060:\n\nThe specified service does not exist as an installed service\.$/);
+  t.regex(
+    t.throws(() => call(node, 'Set-PlayServiceState', { name: 'v', action: 'start' }))!.message,
+    /^\[SC\] StartService FAILED 1058:/,
+  );
+  t.regex(
+    t.throws(() => call(node, 'Set-PlayServiceState', { name: 'nosuch', action: 'start' }))!.message,
+    /^\[SC\] OpenService FAILED 1060:\n\nThe specified service does not exist as an installed service\.$/,
+  );
 });
 
 test('sc create and sc config: duplicates, unknown services, circular dependencies and accounts fail as on Windows', (t) => {
   const node = kubeletNode(t);
-  t.regex(t.throws(() => call(node, 'Set-PlayService', { name: 'KUBELET', create: true, binPath: 'x.exe' }))!.message, /CreateService FAILED 1073/);
-  t.regex(t.throws(() => call(node, 'Set-PlayService', { name: 'nosuch', create: false, startMode: 'Auto' }))!.message, /OpenService FAILED 1060/);
-  t.regex(t.throws(() => call(node, 'Set-PlayService', { name: 'docker', create: false, dependencies: ['kubeproxy'] }))!.message, /ChangeServiceConfig FAILED 1059:\n\nCircular/);
-  t.regex(t.throws(() => call(node, 'Set-PlayService', { name: 'kubeproxy', create: false, account: '.\\svc-kube' }))!.message, /FAILED 1057/);
+  t.regex(
+    t.throws(() => call(node, 'Set-PlayService', { name: 'KUBELET', create: true, binPath: 'x.exe' }))!.message,
+    /CreateService FAILED 1073/,
+  );
+  t.regex(
+    t.throws(() => call(node, 'Set-PlayService', { name: 'nosuch', create: false, startMode: 'Auto' }))!.message,
+    /OpenService FAILED 1060/,
+  );
+  t.regex(
+    t.throws(() => call(node, 'Set-PlayService', { name: 'docker', create: false, dependencies: ['kubeproxy'] }))!
+      .message,
+    /ChangeServiceConfig FAILED 1059:\n\nCircular/,
+  );
+  t.regex(
+    t.throws(() => call(node, 'Set-PlayService', { name: 'kubeproxy', create: false, account: '.\\svc-kube' }))!
+      .message,
+    /FAILED 1057/,
+  );
   call(node, 'Set-PlayService', { name: 'kubeproxy', create: false, account: 'NT AUTHORITY\\NetworkService' });
   call(node, 'Set-PlayService', { name: 'kubeproxy', create: false, account: '.\\svc-kube', password: 'n0t-kept' });
   t.regex(qc(node, 'kubeproxy'), /SERVICE_START_NAME : \.\\svc-kube\n$/);
@@ -122,18 +205,41 @@ test('sc create and sc config: duplicates, unknown services, circular dependenci
 
 test('nssm: needs nssm.exe, refuses a second install, reports a service it does not manage as null', (t) => {
   const node = kubeletNode(t);
-  t.regex(t.throws(() => call(node, 'Set-PlayNssmService', { name: 'kubelet', install: true, application: 'x.exe' }))!.message, /Error creating service!\nCreateService\(\): The specified service already exists\./);
-  t.regex(t.throws(() => call(node, 'Set-PlayNssmService', { name: 'nosuch', install: false, appParameters: 'x' }))!.message, /Can't open service!/);
+  t.regex(
+    t.throws(() => call(node, 'Set-PlayNssmService', { name: 'kubelet', install: true, application: 'x.exe' }))!
+      .message,
+    /Error creating service!\nCreateService\(\): The specified service already exists\./,
+  );
+  t.regex(
+    t.throws(() => call(node, 'Set-PlayNssmService', { name: 'nosuch', install: false, appParameters: 'x' }))!.message,
+    /Can't open service!/,
+  );
   t.is(call(node, 'Get-PlayNssmService', { name: 'kubeproxy' }), null);
-  t.regex(t.throws(() => call(node, 'Set-PlayNssmService', { name: 'kubelet', install: false, dependOnService: ['kubeproxy'] }))!.message, /FAILED 1059/);
-  call(node, 'Set-PlayNssmService', { name: 'kubelet', install: false, appParameters: '--feature-gates="HyperVContainer=true"', dependOnService: ['docker'] });
-  t.like(call(node, 'Get-PlayNssmService', { name: 'kubelet' }), { AppParameters: '--feature-gates="HyperVContainer=true"\r\n', DependOnService: 'docker\r\n' });
+  t.regex(
+    t.throws(() =>
+      call(node, 'Set-PlayNssmService', { name: 'kubelet', install: false, dependOnService: ['kubeproxy'] }),
+    )!.message,
+    /FAILED 1059/,
+  );
+  call(node, 'Set-PlayNssmService', {
+    name: 'kubelet',
+    install: false,
+    appParameters: '--feature-gates="HyperVContainer=true"',
+    dependOnService: ['docker'],
+  });
+  t.like(call(node, 'Get-PlayNssmService', { name: 'kubelet' }), {
+    AppParameters: '--feature-gates="HyperVContainer=true"\r\n',
+    DependOnService: 'docker\r\n',
+  });
   call(node, 'Set-PlayNssmService', { name: 'kubelet', install: false, dependOnService: ['docker', 'W32Time'] });
   t.like(call(node, 'Get-PlayNssmService', { name: 'kubelet' }), { DependOnService: 'docker\r\nW32Time\r\n' });
   t.regex(qc(node, 'kubelet'), /DEPENDENCIES {7}: docker\n {27}: W32Time\n/);
   delete node.state.files['c:\\k\\nssm.exe'];
-  t.is(t.throws(() => call(node, 'Set-PlayNssmService', { name: 'kubelet2', install: true, application: 'x.exe' }))!.message,
-    'nssm.exe was not found (neither on the PATH nor as C:\\k\\nssm.exe)');
+  t.is(
+    t.throws(() => call(node, 'Set-PlayNssmService', { name: 'kubelet2', install: true, application: 'x.exe' }))!
+      .message,
+    'nssm.exe was not found (neither on the PATH nor as C:\\k\\nssm.exe)',
+  );
   // A service whose binPath no longer runs nssm is not an nssm service.
   call(node, 'Set-PlayService', { name: 'kubelet', create: false, binPath: 'C:\\k\\kubelet.exe --windows-service' });
   t.is(call(node, 'Get-PlayNssmService', { name: 'kubelet' }), null);

@@ -19,9 +19,22 @@ test('calls through the real transport: accept-new records the host key, several
   const node = await startNode(t);
   const { session: s, pool } = session(t, node);
   const t0 = performance.now();
-  const [os, set, tz] = await s.callPowerShell([ps('Get-PlayOsInfo', {}), ps('Set-PlayTimeZone', { id: 'China Standard Time' }), ps('Get-PlayTimeZone', {})]);
+  const [os, set, tz] = await s.callPowerShell([
+    ps('Get-PlayOsInfo', {}),
+    ps('Set-PlayTimeZone', { id: 'China Standard Time' }),
+    ps('Get-PlayTimeZone', {}),
+  ]);
   const first = performance.now() - t0;
-  t.like(os, { ok: true, value: { caption: 'Microsoft Windows Server 2019 Datacenter', version: '10.0.17763', build: 17763, revision: 973, pendingReboot: false } });
+  t.like(os, {
+    ok: true,
+    value: {
+      caption: 'Microsoft Windows Server 2019 Datacenter',
+      version: '10.0.17763',
+      build: 17763,
+      revision: 973,
+      pendingReboot: false,
+    },
+  });
   t.deepEqual(set, { ok: true, value: {} });
   t.deepEqual(tz, { ok: true, value: { id: 'China Standard Time' } });
   t.is(s.roundTrips, 1);
@@ -35,7 +48,9 @@ test('calls through the real transport: accept-new records the host key, several
   const conn = await pool.get(s.host);
   t.is(conn.reconnects, 0);
   t.is(node.stats.connections, 1);
-  t.log(`connect + first batch ${first.toFixed(1)} ms; one call on an open connection: median ${median(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`);
+  t.log(
+    `connect + first batch ${first.toFixed(1)} ms; one call on an open connection: median ${median(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`,
+  );
 });
 
 test('a public key login works; a wrong password is a clear authentication error', async (t) => {
@@ -47,9 +62,14 @@ test('a public key login works; a wrong password is a clear authentication error
   t.like((await byKey.callPowerShell([ps('Get-PlayTimeZone', {})]))[0], { ok: true, value: { id: 'UTC' } });
   const { session: wrong } = session(t, node, { password: 'not-it' });
   const e = await t.throwsAsync(wrong.callPowerShell([ps('Get-PlayTimeZone', {})]), { instanceOf: UnreachableError });
-  t.is(e!.message, `host node009: authentication failed for user Administrator at 127.0.0.1:${node.port}; tried password from env var PLAY_LAB_WINDOWS_PASSWORD; the server accepts: publickey, password`);
+  t.is(
+    e!.message,
+    `host node009: authentication failed for user Administrator at 127.0.0.1:${node.port}; tried password from env var PLAY_LAB_WINDOWS_PASSWORD; the server accepts: publickey, password`,
+  );
   const { session: other } = session(t, node, { host: { user: 'root' } });
-  await t.throwsAsync(other.callPowerShell([ps('Get-PlayTimeZone', {})]), { message: /authentication failed for user root/ });
+  await t.throwsAsync(other.callPowerShell([ps('Get-PlayTimeZone', {})]), {
+    message: /authentication failed for user root/,
+  });
   t.is(node.stats.authFailures, 2);
 });
 
@@ -57,10 +77,17 @@ test("anything but the bootstrap gets cmd.exe's answer; a PowerShell script that
   const node = await startNode(t);
   const { session: s, pool } = session(t, node);
   const conn = await pool.get(s.host, { password: new Secret(PASSWORD, 'env:X') });
-  t.deepEqual(await conn.exec('uname -a'), { stdout: '', stderr: "'uname' is not recognized as an internal or external command,\r\noperable program or batch file.\r\n", code: 1 });
+  t.deepEqual(await conn.exec('uname -a'), {
+    stdout: '',
+    stderr: "'uname' is not recognized as an internal or external command,\r\noperable program or batch file.\r\n",
+    code: 1,
+  });
   const r = await s.run(psTag`Get-Process`);
   t.is(r.code, 3);
-  t.regex(JSON.parse(r.stdout).playParseErrors[0], /SimulatedWindowsNode runs only programs of runner\/transport\/powershell\/program\.ts/);
+  t.regex(
+    JSON.parse(r.stdout).playParseErrors[0],
+    /SimulatedWindowsNode runs only programs of runner\/transport\/powershell\/program\.ts/,
+  );
 });
 
 test("10 channels at once on one connection, like sshd's MaxSessions; beyond it channels are refused (and retried by the transport)", async (t) => {
@@ -82,7 +109,9 @@ test("10 channels at once on one connection, like sshd's MaxSessions; beyond it 
 test('the state and the host key survive a restart of the simulator (strict known_hosts still accepts it)', async (t) => {
   const first = await startNode(t);
   const { session: s } = session(t, first);
-  await s.callPowerShell([ps('Set-PlayRegistryValue', { path: 'HKLM:\\SOFTWARE\\Play', name: 'marker', type: 'String', data: 'kept' })]);
+  await s.callPowerShell([
+    ps('Set-PlayRegistryValue', { path: 'HKLM:\\SOFTWARE\\Play', name: 'marker', type: 'String', data: 'kept' }),
+  ]);
   await first.close();
   const second = await startNode(t, {}, first.dir);
   t.is(second.hostKey, first.hostKey);
@@ -90,6 +119,11 @@ test('the state and the host key survive a restart of the simulator (strict know
   writeFileSync(strict, `${hostKeyName('127.0.0.1', second.port)} ${first.hostKey}\n`);
   const pool = new ConnectionPool({ knownHostsFile: strict, acceptNew: false, agentSocket: null, defaultKeyFiles: [] });
   t.teardown(() => pool.closeAll());
-  const again = new HostSession(windowsHost(second.port), (h) => pool.get(h, { password: new Secret(PASSWORD, 'env:X') }));
-  t.deepEqual((await again.callPowerShell([ps('Get-PlayRegistryValue', { path: 'HKLM:\\SOFTWARE\\Play', name: 'marker' })]))[0], { ok: true, value: { type: 'String', data: 'kept' } });
+  const again = new HostSession(windowsHost(second.port), (h) =>
+    pool.get(h, { password: new Secret(PASSWORD, 'env:X') }),
+  );
+  t.deepEqual(
+    (await again.callPowerShell([ps('Get-PlayRegistryValue', { path: 'HKLM:\\SOFTWARE\\Play', name: 'marker' })]))[0],
+    { ok: true, value: { type: 'String', data: 'kept' } },
+  );
 });

@@ -6,24 +6,128 @@ import { directory, file, lineInFile } from '../../../tasks/linux/index.js';
 import { sha256Hex, type FsEntry, type FsStat } from '../../../tasks/linux/fs-probe.js';
 import type { EditableFile } from '../../../tasks/linux/text-file.js';
 
-const st = (over: Partial<FsStat> = {}): FsStat => ({ mode: '0755', uid: '0', gid: '0', owner: 'root', group: 'root', size: 4096, ...over });
-const dirEntry = (over: Partial<FsStat> = {}): FsEntry => ({ type: 'directory', stat: st(over), sha256: null, content: null });
+const st = (over: Partial<FsStat> = {}): FsStat => ({
+  mode: '0755',
+  uid: '0',
+  gid: '0',
+  owner: 'root',
+  group: 'root',
+  size: 4096,
+  ...over,
+});
+const dirEntry = (over: Partial<FsStat> = {}): FsEntry => ({
+  type: 'directory',
+  stat: st(over),
+  sha256: null,
+  content: null,
+});
 const fileEntry = (content: string, over: Partial<FsStat> = {}): FsEntry => ({
-  type: 'file', stat: st({ mode: '0644', size: Buffer.byteLength(content), ...over }), sha256: sha256Hex(content), content: Buffer.from(content),
+  type: 'file',
+  stat: st({ mode: '0644', size: Buffer.byteLength(content), ...over }),
+  sha256: sha256Hex(content),
+  content: Buffer.from(content),
 });
 
-const dirTable: { name: string; opts: object; actual: FsEntry | null; action: Action; fields: string[]; before?: object | null; after?: object | null }[] = [
-  { name: 'absent: create with every managed field', opts: { path: '/d', mode: '0750', owner: 'www' }, actual: null, action: 'create', fields: ['exists', 'mode', 'owner'], before: null, after: { exists: true, mode: '0750', owner: 'www' } },
-  { name: 'absent, nothing but existence managed', opts: { path: '/d' }, actual: null, action: 'create', fields: ['exists'], before: null, after: { exists: true } },
-  { name: 'equal', opts: { path: '/d', mode: '0755', owner: 'root', group: 'root' }, actual: dirEntry(), action: 'noop', fields: [] },
-  { name: 'unmanaged attributes never differ', opts: { path: '/d' }, actual: dirEntry({ mode: '0700', owner: 'x' }), action: 'noop', fields: [] },
-  { name: 'mode differs', opts: { path: '/d', mode: '0750' }, actual: dirEntry(), action: 'update', fields: ['mode'], before: { mode: '0755' }, after: { mode: '0750' } },
-  { name: 'a setgid bit is a difference', opts: { path: '/d', mode: '0755' }, actual: dirEntry({ mode: '2755' }), action: 'update', fields: ['mode'], before: { mode: '2755' }, after: { mode: '0755' } },
-  { name: 'owner differs', opts: { path: '/d', owner: 'www' }, actual: dirEntry(), action: 'update', fields: ['owner'], before: { owner: 'root' }, after: { owner: 'www' } },
-  { name: 'group differs', opts: { path: '/d', group: 'adm' }, actual: dirEntry(), action: 'update', fields: ['group'], before: { group: 'root' }, after: { group: 'adm' } },
-  { name: 'numeric owner compares with the uid', opts: { path: '/d', owner: '0', group: '4' }, actual: dirEntry({ gid: '4', group: 'adm' }), action: 'noop', fields: [] },
-  { name: 'numeric owner differs: shown as ids', opts: { path: '/d', owner: '1000' }, actual: dirEntry(), action: 'update', fields: ['owner'], before: { owner: '0' }, after: { owner: '1000' } },
-  { name: 'all three differ, in field order', opts: { path: '/d', group: 'g', owner: 'o', mode: '0700' }, actual: dirEntry(), action: 'update', fields: ['mode', 'owner', 'group'] },
+const dirTable: {
+  name: string;
+  opts: object;
+  actual: FsEntry | null;
+  action: Action;
+  fields: string[];
+  before?: object | null;
+  after?: object | null;
+}[] = [
+  {
+    name: 'absent: create with every managed field',
+    opts: { path: '/d', mode: '0750', owner: 'www' },
+    actual: null,
+    action: 'create',
+    fields: ['exists', 'mode', 'owner'],
+    before: null,
+    after: { exists: true, mode: '0750', owner: 'www' },
+  },
+  {
+    name: 'absent, nothing but existence managed',
+    opts: { path: '/d' },
+    actual: null,
+    action: 'create',
+    fields: ['exists'],
+    before: null,
+    after: { exists: true },
+  },
+  {
+    name: 'equal',
+    opts: { path: '/d', mode: '0755', owner: 'root', group: 'root' },
+    actual: dirEntry(),
+    action: 'noop',
+    fields: [],
+  },
+  {
+    name: 'unmanaged attributes never differ',
+    opts: { path: '/d' },
+    actual: dirEntry({ mode: '0700', owner: 'x' }),
+    action: 'noop',
+    fields: [],
+  },
+  {
+    name: 'mode differs',
+    opts: { path: '/d', mode: '0750' },
+    actual: dirEntry(),
+    action: 'update',
+    fields: ['mode'],
+    before: { mode: '0755' },
+    after: { mode: '0750' },
+  },
+  {
+    name: 'a setgid bit is a difference',
+    opts: { path: '/d', mode: '0755' },
+    actual: dirEntry({ mode: '2755' }),
+    action: 'update',
+    fields: ['mode'],
+    before: { mode: '2755' },
+    after: { mode: '0755' },
+  },
+  {
+    name: 'owner differs',
+    opts: { path: '/d', owner: 'www' },
+    actual: dirEntry(),
+    action: 'update',
+    fields: ['owner'],
+    before: { owner: 'root' },
+    after: { owner: 'www' },
+  },
+  {
+    name: 'group differs',
+    opts: { path: '/d', group: 'adm' },
+    actual: dirEntry(),
+    action: 'update',
+    fields: ['group'],
+    before: { group: 'root' },
+    after: { group: 'adm' },
+  },
+  {
+    name: 'numeric owner compares with the uid',
+    opts: { path: '/d', owner: '0', group: '4' },
+    actual: dirEntry({ gid: '4', group: 'adm' }),
+    action: 'noop',
+    fields: [],
+  },
+  {
+    name: 'numeric owner differs: shown as ids',
+    opts: { path: '/d', owner: '1000' },
+    actual: dirEntry(),
+    action: 'update',
+    fields: ['owner'],
+    before: { owner: '0' },
+    after: { owner: '1000' },
+  },
+  {
+    name: 'all three differ, in field order',
+    opts: { path: '/d', group: 'g', owner: 'o', mode: '0700' },
+    actual: dirEntry(),
+    action: 'update',
+    fields: ['mode', 'owner', 'group'],
+  },
 ];
 
 for (const row of dirTable) {
@@ -46,8 +150,15 @@ test('directory diff: a file in the way is a warned update that apply refuses', 
   t.deepEqual([...c.fields], ['exists']);
   t.deepEqual(c.before, { exists: '<a regular file>' });
   t.deepEqual(c.warnings, ['/d is a regular file, not a directory: apply will refuse to replace it (remove it first)']);
-  const remote = { name: 'x', run: () => { throw new Error('must not run anything'); } };
-  await t.throwsAsync(() => s.apply(remote, c, actual), { message: '/d is a regular file, not a directory: refusing to replace it (remove it first)' });
+  const remote = {
+    name: 'x',
+    run: () => {
+      throw new Error('must not run anything');
+    },
+  };
+  await t.throwsAsync(() => s.apply(remote, c, actual), {
+    message: '/d is a regular file, not a directory: refusing to replace it (remove it first)',
+  });
 });
 
 test('file diff: absent is create with the content summary and a diff from /dev/null', (t) => {
@@ -133,7 +244,13 @@ const editable = (text: string): EditableFile => ({ type: 'file', text, entry: f
 test('lineInFile diff: absent with create, absent without (warned)', (t) => {
   const yes = lineInFile({ path: '/f', line: 'a=1', create: true });
   const c = yes.diff(yes.desired, null);
-  t.deepEqual(c, { action: 'create', fields: ['line'], before: null, after: { line: 'a=1' }, textDiff: '--- /dev/null\n+++ /f\n@@ -0,0 +1 @@\n+a=1\n' });
+  t.deepEqual(c, {
+    action: 'create',
+    fields: ['line'],
+    before: null,
+    after: { line: 'a=1' },
+    textDiff: '--- /dev/null\n+++ /f\n@@ -0,0 +1 @@\n+a=1\n',
+  });
   const no = lineInFile({ path: '/f', line: 'a=1' });
   const d = no.diff(no.desired, null);
   t.is(d.action, 'create');

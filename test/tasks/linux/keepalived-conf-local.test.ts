@@ -7,7 +7,12 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RemoteError } from '../../../runner/core/errors.js';
 import { keepalivedConf } from '../../../tasks/linux/keepalived-conf.js';
-import { renderKeepalivedConf, renderKeepalivedConfMasked, validateKeepalivedConfig, type KeepalivedConfig } from '../../../tasks/linux/keepalived-config.js';
+import {
+  renderKeepalivedConf,
+  renderKeepalivedConfMasked,
+  validateKeepalivedConfig,
+  type KeepalivedConfig,
+} from '../../../tasks/linux/keepalived-config.js';
 import { fieldNoteConfig, labConfig } from './keepalived-fixtures.js';
 import { converge, localHost, plan, removeHosts, tree } from './local-remote.js';
 import { canNetns, makeNetns } from './netns.js';
@@ -21,40 +26,52 @@ function keepalivedTest(ns: string, path: string): { code: number | null; output
 }
 
 const render = (c: unknown) => renderKeepalivedConf(validateKeepalivedConfig(c).config).reveal();
-const withInterface = (c: KeepalivedConfig, dev: string): KeepalivedConfig => ({ ...c, instance: { ...c.instance, interface: dev } });
-
-realTest('keepalived -t: a rendered config passes; the field note as is, a missing interface and a long password do not', (t) => {
-  const ns = makeNetns(t);
-  const h = localHost();
-  const check = (name: string, text: string) => {
-    writeFileSync(join(h.root, name), text);
-    const r = keepalivedTest(ns, join(h.root, name));
-    t.log(`${name}: exit ${r.code}${r.output ? `\n${r.output.trimEnd()}` : ''}`);
-    return r;
-  };
-  t.deepEqual(check('lab.conf', render(labConfig())), { code: 0, output: '' });
-
-  // The field note's values (its password written quoted and cut to 8): only its 0 intervals fail.
-  const note = check('note.conf', render(fieldNoteConfig()));
-  t.is(note.code, 5);
-  t.regex(note.output, /vrrp_garp_interval '0' is invalid/);
-  t.regex(note.output, /vrrp_gna_interval '0' is invalid/);
-  const { globalDefs: _, ...noIntervals } = fieldNoteConfig();
-  t.deepEqual(check('note-2x.conf', render(noIntervals)), { code: 0, output: '' });
-
-  const missing = check('missing.conf', render(withInterface(labConfig(), 'nosuch0')));
-  t.is(missing.code, 5);
-  t.regex(missing.output, /missing\.conf: Line 10\) WARNING - interface nosuch0 for vrrp_instance VI_PLAY_TEST doesn't exist/);
-  t.regex(missing.output, /Non-existent interface specified in configuration/);
-
-  // Why the renderer writes 8 characters: keepalived -t fails on a longer auth_pass.
-  const long = labConfig(['198.18.6.1'], 'longer-than-8');
-  t.deepEqual(check('long.conf', render(long)), { code: 0, output: '' });
-  const handWritten = renderKeepalivedConfMasked(validateKeepalivedConfig(long).config).replace('auth_pass ********', 'auth_pass longer-than-8');
-  const hand = check('hand.conf', handWritten);
-  t.is(hand.code, 5);
-  t.regex(hand.output, /Truncating auth_pass to 8 characters/);
+const withInterface = (c: KeepalivedConfig, dev: string): KeepalivedConfig => ({
+  ...c,
+  instance: { ...c.instance, interface: dev },
 });
+
+realTest(
+  'keepalived -t: a rendered config passes; the field note as is, a missing interface and a long password do not',
+  (t) => {
+    const ns = makeNetns(t);
+    const h = localHost();
+    const check = (name: string, text: string) => {
+      writeFileSync(join(h.root, name), text);
+      const r = keepalivedTest(ns, join(h.root, name));
+      t.log(`${name}: exit ${r.code}${r.output ? `\n${r.output.trimEnd()}` : ''}`);
+      return r;
+    };
+    t.deepEqual(check('lab.conf', render(labConfig())), { code: 0, output: '' });
+
+    // The field note's values (its password written quoted and cut to 8): only its 0 intervals fail.
+    const note = check('note.conf', render(fieldNoteConfig()));
+    t.is(note.code, 5);
+    t.regex(note.output, /vrrp_garp_interval '0' is invalid/);
+    t.regex(note.output, /vrrp_gna_interval '0' is invalid/);
+    const { globalDefs: _, ...noIntervals } = fieldNoteConfig();
+    t.deepEqual(check('note-2x.conf', render(noIntervals)), { code: 0, output: '' });
+
+    const missing = check('missing.conf', render(withInterface(labConfig(), 'nosuch0')));
+    t.is(missing.code, 5);
+    t.regex(
+      missing.output,
+      /missing\.conf: Line 10\) WARNING - interface nosuch0 for vrrp_instance VI_PLAY_TEST doesn't exist/,
+    );
+    t.regex(missing.output, /Non-existent interface specified in configuration/);
+
+    // Why the renderer writes 8 characters: keepalived -t fails on a longer auth_pass.
+    const long = labConfig(['198.18.6.1'], 'longer-than-8');
+    t.deepEqual(check('long.conf', render(long)), { code: 0, output: '' });
+    const handWritten = renderKeepalivedConfMasked(validateKeepalivedConfig(long).config).replace(
+      'auth_pass ********',
+      'auth_pass longer-than-8',
+    );
+    const hand = check('hand.conf', handWritten);
+    t.is(hand.code, 5);
+    t.regex(hand.output, /Truncating auth_pass to 8 characters/);
+  },
+);
 
 realTest('keepalivedConf: create, noop, a VIP added (the plan shows it, never the password)', async (t) => {
   const ns = makeNetns(t);
@@ -76,10 +93,16 @@ realTest('keepalivedConf: create, noop, a VIP added (the plan shows it, never th
   t.true(actual!.maskedText!.includes('        auth_pass ********\n'));
   t.false(actual!.maskedText!.includes('lab-pass'));
   t.deepEqual([...change.fields], ['content']);
-  t.deepEqual(change.textDiff!.split('\n').filter((l) => /^[-+][^-+]/.test(l)), ['+        198.18.7.1/24 dev eth1 label eth1:2']);
+  t.deepEqual(
+    change.textDiff!.split('\n').filter((l) => /^[-+][^-+]/.test(l)),
+    ['+        198.18.7.1/24 dev eth1 label eth1:2'],
+  );
   t.is((await converge(h, two)).rest.action, 'noop');
   t.true(readFileSync(path, 'utf8').includes('        198.18.7.1/24 dev eth1 label eth1:2\n'));
-  t.false(h.scripts.some((s) => s.includes('lab-pass')), 'the password reached a command line');
+  t.false(
+    h.scripts.some((s) => s.includes('lab-pass')),
+    'the password reached a command line',
+  );
   t.false(JSON.stringify(change).includes('lab-pass'));
   t.deepEqual(tree(h.root), ['keepalived.conf']);
 });
@@ -91,34 +114,54 @@ realTest('keepalivedConf: a config keepalived -t rejects fails with its message 
   writeFileSync(path, 'old config\n', { mode: 0o600 });
   const bad = keepalivedConf({ path, config: withInterface(labConfig(), 'nosuch0') });
   const { actual, change } = await plan(h, bad);
-  t.deepEqual(change.textDiff!.split('\n').slice(0, 4), [`--- ${path}`, `+++ ${path}`, '@@ -1 +1,29 @@', '-old config']);
+  t.deepEqual(change.textDiff!.split('\n').slice(0, 4), [
+    `--- ${path}`,
+    `+++ ${path}`,
+    '@@ -1 +1,29 @@',
+    '-old config',
+  ]);
   const err = await t.throwsAsync(() => bad.apply(h, change, actual), { instanceOf: RemoteError });
   t.log(err!.message);
   t.is(err!.code, 5);
-  t.true(err!.message.includes(`(${path} (new): Line 10) WARNING - interface nosuch0 for vrrp_instance VI_PLAY_TEST doesn't exist`), 'keepalived names the file');
+  t.true(
+    err!.message.includes(
+      `(${path} (new): Line 10) WARNING - interface nosuch0 for vrrp_instance VI_PLAY_TEST doesn't exist`,
+    ),
+    'keepalived names the file',
+  );
   t.regex(err!.message, /WARNING - interface nosuch0 for vrrp_instance VI_PLAY_TEST doesn't exist/);
-  t.regex(err!.message, new RegExp(`keepalived -t rejected the new configuration; ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is unchanged \\(exit 5\\)`));
+  t.regex(
+    err!.message,
+    new RegExp(
+      `keepalived -t rejected the new configuration; ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is unchanged \\(exit 5\\)`,
+    ),
+  );
   t.is(readFileSync(path, 'utf8'), 'old config\n');
   t.is((statSync(path).mode & 0o777).toString(8), '600');
   t.deepEqual(tree(h.root), ['keepalived.conf'], 'the checked temp file was removed');
 });
 
-realTest('keepalivedConf: a file edited after the probe, or no keepalived binary: apply refuses, nothing left behind', async (t) => {
-  const ns = makeNetns(t);
-  const h = localHost(['ip', 'netns', 'exec', ns]);
-  const path = join(h.root, 'keepalived.conf');
-  const s = keepalivedConf({ path, config: labConfig() });
-  const { actual, change } = await plan(h, s);
-  writeFileSync(path, 'written by someone else\n');
-  await t.throwsAsync(() => s.apply(h, change, actual), { message: /changed since it was probed; not overwriting it/ });
-  t.is(readFileSync(path, 'utf8'), 'written by someone else\n');
-  t.deepEqual(tree(h.root), ['keepalived.conf']);
+realTest(
+  'keepalivedConf: a file edited after the probe, or no keepalived binary: apply refuses, nothing left behind',
+  async (t) => {
+    const ns = makeNetns(t);
+    const h = localHost(['ip', 'netns', 'exec', ns]);
+    const path = join(h.root, 'keepalived.conf');
+    const s = keepalivedConf({ path, config: labConfig() });
+    const { actual, change } = await plan(h, s);
+    writeFileSync(path, 'written by someone else\n');
+    await t.throwsAsync(() => s.apply(h, change, actual), {
+      message: /changed since it was probed; not overwriting it/,
+    });
+    t.is(readFileSync(path, 'utf8'), 'written by someone else\n');
+    t.deepEqual(tree(h.root), ['keepalived.conf']);
 
-  const noBin = keepalivedConf({ path, config: labConfig(), keepalivedBin: '/nonexistent/keepalived' });
-  const p = await plan(h, noBin);
-  t.regex(p.change.warnings!.join('\n'), /\/nonexistent\/keepalived is not installed/);
-  const err = await t.throwsAsync(() => noBin.apply(h, p.change, p.actual), { instanceOf: RemoteError });
-  t.is(err!.code, 127);
-  t.is(readFileSync(path, 'utf8'), 'written by someone else\n');
-  t.deepEqual(tree(h.root), ['keepalived.conf']);
-});
+    const noBin = keepalivedConf({ path, config: labConfig(), keepalivedBin: '/nonexistent/keepalived' });
+    const p = await plan(h, noBin);
+    t.regex(p.change.warnings!.join('\n'), /\/nonexistent\/keepalived is not installed/);
+    const err = await t.throwsAsync(() => noBin.apply(h, p.change, p.actual), { instanceOf: RemoteError });
+    t.is(err!.code, 127);
+    t.is(readFileSync(path, 'utf8'), 'written by someone else\n');
+    t.deepEqual(tree(h.root), ['keepalived.conf']);
+  },
+);

@@ -41,9 +41,16 @@ export function fieldNoteConfig(pass = 'lvs#Win.Gate@Q1'): KeepalivedConfig {
     routerId: 'LVS_WIN_GW_1',
     globalDefs: { vrrpSkipCheckAdvAddr: true, vrrpGarpInterval: 0, vrrpGnaInterval: 0 },
     instance: {
-      name: 'VI_MYLAN_K8S_WIN_GATE_ETH1', state: 'BACKUP', interface: 'eth1', virtualRouterId: 188, priority: 150,
-      nopreempt: true, advertInt: 1, authPass: new Secret(pass, 'env:KEEPALIVED_PASS'),
-      unicastSrcIp: '100.100.126.202', unicastPeers: ['100.100.126.204', '100.100.126.203'],
+      name: 'VI_MYLAN_K8S_WIN_GATE_ETH1',
+      state: 'BACKUP',
+      interface: 'eth1',
+      virtualRouterId: 188,
+      priority: 150,
+      nopreempt: true,
+      advertInt: 1,
+      authPass: new Secret(pass, 'env:KEEPALIVED_PASS'),
+      unicastSrcIp: '100.100.126.202',
+      unicastPeers: ['100.100.126.204', '100.100.126.203'],
     },
     vips: [{ address: '10.160.11.1', prefix: 24, dev: 'eth1', label: 'eth1:1' }],
   };
@@ -54,8 +61,16 @@ export function labConfig(vips: readonly string[] = ['198.18.6.1'], pass = 'lab-
   return {
     routerId: 'PLAY_TEST',
     instance: {
-      name: 'VI_PLAY_TEST', state: 'BACKUP', interface: 'eth1', virtualRouterId: 188, priority: 150, nopreempt: true, advertInt: 1,
-      authPass: new Secret(pass, 'env:KA_PASS'), unicastSrcIp: '198.18.5.1', unicastPeers: ['198.18.5.2', '198.18.5.3'],
+      name: 'VI_PLAY_TEST',
+      state: 'BACKUP',
+      interface: 'eth1',
+      virtualRouterId: 188,
+      priority: 150,
+      nopreempt: true,
+      advertInt: 1,
+      authPass: new Secret(pass, 'env:KA_PASS'),
+      unicastSrcIp: '198.18.5.1',
+      unicastPeers: ['198.18.5.2', '198.18.5.3'],
     },
     vips: vips.map((address, i) => ({ address, prefix: 24, dev: 'eth1', label: `eth1:${i + 1}` })),
   };

@@ -12,7 +12,8 @@ import { converge, HOSTILE, localHost, plan, removeHosts, probeAll, tree } from 
 
 const [H1, H2, H3] = HOSTILE;
 const pwnedBefore = existsSync('/tmp/pwned');
-const uid = String(process.getuid!()), gid = String(process.getgid!());
+const uid = String(process.getuid!()),
+  gid = String(process.getgid!());
 const modeOf = (p: string) => (statSync(p).mode & 0o7777).toString(8).padStart(4, '0');
 
 test.after.always('remove the temp directories', removeHosts);
@@ -24,7 +25,8 @@ test.afterEach.always('no injected command ran', (t) => {
 test('hostile paths, names, contents and lines land literally; a second run is all noop', async (t) => {
   const h = localHost();
   const d = join(h.root, H1, H2 + H3); // nested: "x'; touch " / "tmp" / "pwned; echo '" / "$(reboot)`id`"
-  const f = `${d}/${H2} ${H3}`, ini = `${d}/${H1.replace(/\//g, '_')}.ini`;
+  const f = `${d}/${H2} ${H3}`,
+    ini = `${d}/${H1.replace(/\//g, '_')}.ini`;
   const content = `${H1}\n${H2}\n${H3}\n"$HOME" \\ * ${'\u2018'}\n`;
   const steps: AnyStep[] = [
     directory({ path: d, mode: '0750', owner: uid, group: gid }),
@@ -38,20 +40,28 @@ test('hostile paths, names, contents and lines land literally; a second run is a
     t.is(rest.action, 'noop', s.title);
   }
   const again = await probeAll(h, steps); // batched, as the runner does
-  steps.forEach((s, i) => t.is(s.diff(s.desired, again[i]).action, 'noop', s.title));
+  for (const [i, s] of steps.entries()) t.is(s.diff(s.desired, again[i]).action, 'noop', s.title);
 
   t.is(readFileSync(f, 'utf8'), content);
   t.is(readFileSync(ini, 'utf8'), `${H1}\n${H2}\n`);
   t.is(modeOf(d), '0750');
   t.is(modeOf(f), '0640');
   const rel = relative(h.root, d);
-  t.deepEqual(tree(h.root), [
-    "x'; touch /", "x'; touch /tmp/", "x'; touch /tmp/pwned; echo '/", `${rel}/`, relative(h.root, ini), relative(h.root, f),
-  ].sort());
+  t.deepEqual(
+    tree(h.root),
+    [
+      "x'; touch /",
+      "x'; touch /tmp/",
+      "x'; touch /tmp/pwned; echo '/",
+      `${rel}/`,
+      relative(h.root, ini),
+      relative(h.root, f),
+    ].sort(),
+  );
   t.deepEqual(h.executed(), []);
 });
 
-test('file update: the plan\'s text diff is exactly what apply writes; unmanaged mode is kept', async (t) => {
+test("file update: the plan's text diff is exactly what apply writes; unmanaged mode is kept", async (t) => {
   const h = localHost();
   const path = join(h.root, `${H1.replace(/\//g, '_')} ${H2}`);
   writeFileSync(path, 'one\ntwo\nthree\n');
@@ -97,7 +107,10 @@ test('file: secret content travels on stdin only and is masked in the plan', asy
   t.is(readFileSync(path, 'utf8'), value);
   t.is(modeOf(path), '0600');
   t.false(JSON.stringify(change).includes('tok-'));
-  t.false(h.scripts.some((text) => text.includes('tok-')), 'the secret reached a command line');
+  t.false(
+    h.scripts.some((text) => text.includes('tok-')),
+    'the secret reached a command line',
+  );
   // Rotating it: the probe brings back the old file's digest, not its content.
   const next = file({ path, content: new Secret(`rotated-${Date.now()}\n`, 'env:TOKEN'), mode: '0600' });
   const p = await plan(h, next);
@@ -144,7 +157,9 @@ test('lineInFile: create false and a missing file fails in apply, creating nothi
   const s = lineInFile({ path: join(h.root, 'missing'), line: 'a' });
   const { actual, change } = await plan(h, s);
   t.deepEqual(change.warnings, [`${join(h.root, 'missing')} does not exist and create is false: apply will fail`]);
-  await t.throwsAsync(() => s.apply(h, change, actual), { message: /does not exist and create is false: set create: true/ });
+  await t.throwsAsync(() => s.apply(h, change, actual), {
+    message: /does not exist and create is false: set create: true/,
+  });
   t.deepEqual(tree(h.root), []);
 });
 

@@ -3,7 +3,17 @@
 // batches them, and a PATH whose `reboot`, `id` and `pwned` record that they were called (so an
 // injection is seen, and harmless, rather than executed).
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Change } from '../../../runner/core/change.js';
@@ -52,7 +62,8 @@ export function localHost(wrap: readonly string[] = []): LocalHost {
       const argv = [...wrap, '/bin/sh', '-c', script.text];
       return new Promise((resolve, reject) => {
         const child = spawn(argv[0]!, argv.slice(1), { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
-        let stdout = '', stderr = '';
+        let stdout = '',
+          stderr = '';
         child.stdout.on('data', (d) => (stdout += d));
         child.stderr.on('data', (d) => (stderr += d));
         child.on('error', reject);
@@ -69,7 +80,12 @@ export function localHost(wrap: readonly string[] = []): LocalHost {
 export async function probeAll(remote: Remote, steps: readonly AnyStep[]): Promise<unknown[]> {
   const nonce = newNonce();
   const probes = steps.map((s) => s.probe());
-  const out = await remote.run(batchScript(probes.map((p) => p.script), nonce));
+  const out = await remote.run(
+    batchScript(
+      probes.map((p) => p.script),
+      nonce,
+    ),
+  );
   return splitBatch(out, nonce, probes.length).map((r, i) => probes[i]!.parse(r));
 }
 
@@ -79,7 +95,10 @@ export async function plan<A>(remote: Remote, step: Step<any, A, any>): Promise<
 }
 
 /** One runner cycle: probe, diff, apply, probe again; returns the change and what remains. */
-export async function converge(remote: Remote, step: AnyStep): Promise<{ change: Change; rest: Change; outputs: unknown }> {
+export async function converge(
+  remote: Remote,
+  step: AnyStep,
+): Promise<{ change: Change; rest: Change; outputs: unknown }> {
   const { actual, change } = await plan(remote, step);
   const outputs = change.action === 'noop' ? undefined : await step.apply(remote, change, actual);
   const after = await plan(remote, step);

@@ -19,7 +19,7 @@ test.afterEach.always('no injected command ran', (t) => {
   if (!pwnedBefore) t.false(existsSync('/tmp/pwned'), '/tmp/pwned was created');
 });
 
-test('command argv: every element is one literal word; outputs are the run\'s', async (t) => {
+test("command argv: every element is one literal word; outputs are the run's", async (t) => {
   const h = localHost();
   const s = command({ command: ['printf', '<%s>', H1, H2, H3, ''] });
   const { change, outputs } = await converge(h, s);
@@ -55,7 +55,9 @@ test('command string: shell code by the author; failure reports the exit code an
   const h = localHost();
   const ok = await converge(h, command({ command: 'echo out; echo err >&2', chdir: h.root }));
   t.deepEqual(ok.outputs, { stdout: 'out\n', stderr: 'err\n', code: 0 });
-  const s = command({ command: `i=0; while [ $i -lt 500 ]; do echo "noise $i" >&2; i=$((i+1)); done; echo 'the real reason' >&2; exit 3` });
+  const s = command({
+    command: `i=0; while [ $i -lt 500 ]; do echo "noise $i" >&2; i=$((i+1)); done; echo 'the real reason' >&2; exit 3`,
+  });
   const err = await t.throwsAsync(() => s.apply(h, s.diff(s.desired, null), null), { instanceOf: RemoteError });
   t.is(err!.code, 3);
   t.regex(err!.message, /^command i=0; .*… exited 3: …/);
@@ -90,7 +92,12 @@ test('sysctl persisted: hostile file name and value land literally (live setter 
 test('sysctl persisted: only the last assignment of the key is rewritten, others kept', async (t) => {
   const h = localHost();
   const conf = join(h.root, '90.conf');
-  execFileSync('sh', ['-c', 'printf "# mine\\nnet.ipv4.ip_forward=0\\nvm.swappiness = 10\\nnet.ipv4.ip_forward = 0\\n" > "$1"', 'sh', conf]);
+  execFileSync('sh', [
+    '-c',
+    'printf "# mine\\nnet.ipv4.ip_forward=0\\nvm.swappiness = 10\\nnet.ipv4.ip_forward = 0\\n" > "$1"',
+    'sh',
+    conf,
+  ]);
   const s = sysctl({ key: 'net.ipv4.ip_forward', value: 1, file: conf });
   const { actual, change } = await plan(h, s);
   await s.apply(h, { ...change, fields: ['persisted'] }, actual);
@@ -112,7 +119,9 @@ test('sysctl: converges live and persisted in a network namespace, 0 included; a
   if (!isRoot) return t.pass('needs root');
   const ns = `play-test-${process.pid}`;
   if (spawnSync('ip', ['netns', 'add', ns]).status !== 0) return t.pass('ip netns add failed');
-  t.teardown(() => { spawnSync('ip', ['netns', 'del', ns]); });
+  t.teardown(() => {
+    spawnSync('ip', ['netns', 'del', ns]);
+  });
   const h = localHost(['ip', 'netns', 'exec', ns]);
   const conf = join(h.root, '99-play.conf');
   for (const value of [1, 0, '1']) {
@@ -120,7 +129,10 @@ test('sysctl: converges live and persisted in a network namespace, 0 included; a
     const { change, rest } = await converge(h, s);
     t.not(change.action, 'noop', `value ${value}`);
     t.is(rest.action, 'noop', `value ${value}`);
-    t.is(execFileSync('ip', ['netns', 'exec', ns, 'cat', '/proc/sys/net/ipv4/ip_forward'], { encoding: 'utf8' }), `${value}\n`);
+    t.is(
+      execFileSync('ip', ['netns', 'exec', ns, 'cat', '/proc/sys/net/ipv4/ip_forward'], { encoding: 'utf8' }),
+      `${value}\n`,
+    );
     t.is((await plan(h, s)).change.action, 'noop');
   }
   t.is(readFileSync(conf, 'utf8'), 'net.ipv4.ip_forward = 1\n');
@@ -137,7 +149,10 @@ test('sysctl: converges live and persisted in a network namespace, 0 included; a
 
 test('sysctl probe (read-only): a real key is read, a directory of keys is not a parameter', async (t) => {
   const h = localHost();
-  const real = await plan(h, sysctl({ key: 'net.ipv4.ip_local_port_range', value: '1 2', file: join(h.root, 'c.conf') }));
+  const real = await plan(
+    h,
+    sysctl({ key: 'net.ipv4.ip_local_port_range', value: '1 2', file: join(h.root, 'c.conf') }),
+  );
   t.regex(real.actual!.live!, /^\d+ \d+$/);
   const dir = await plan(h, sysctl({ key: 'net.ipv4.conf', value: 1, file: join(h.root, 'c.conf') }));
   t.is(dir.actual!.live, null);

@@ -7,18 +7,25 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 
 export const NS_ADDRESS = '198.18.5.1';
-export const canNetns = process.getuid?.() === 0
-  && spawnSync('ip', ['netns', 'list']).status === 0
-  && spawnSync('which', ['keepalived', 'setsid']).status === 0;
+export const canNetns =
+  process.getuid?.() === 0 &&
+  spawnSync('ip', ['netns', 'list']).status === 0 &&
+  spawnSync('which', ['keepalived', 'setsid']).status === 0;
 
 function ip(...args: string[]): void {
   execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
 export function deleteNetns(name: string): void {
-  const pids = spawnSync('ip', ['netns', 'pids', name], { encoding: 'utf8' }).stdout.split(/\s+/).filter((p) => /^\d+$/.test(p));
+  const pids = spawnSync('ip', ['netns', 'pids', name], { encoding: 'utf8' })
+    .stdout.split(/\s+/)
+    .filter((p) => /^\d+$/.test(p));
   for (const pid of pids) {
-    try { process.kill(Number(pid), 'SIGKILL'); } catch { /* already gone */ }
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
   }
   spawnSync('ip', ['netns', 'del', name]);
 }

@@ -15,15 +15,51 @@ const ka = pkg({ name: 'keepalived' });
 const parse = (s: string) => ka.probe().parse(out(s)) as PackageActual;
 
 const probes: { name: string; stdout: string; actual: PackageActual }[] = [
-  { name: 'dpkg: installed', stdout: 'manager apt\nstatus install ok installed\n', actual: { manager: 'apt', installed: true, status: 'install ok installed' } },
-  { name: 'dpkg: held, still installed', stdout: 'manager apt\nstatus hold ok installed\n', actual: { manager: 'apt', installed: true, status: 'hold ok installed' } },
-  { name: 'dpkg: removed, config files left', stdout: 'manager apt\nstatus deinstall ok config-files\n', actual: { manager: 'apt', installed: false, status: 'deinstall ok config-files' } },
-  { name: 'dpkg: half-configured', stdout: 'manager apt\nstatus install ok half-configured\n', actual: { manager: 'apt', installed: false, status: 'install ok half-configured' } },
-  { name: 'dpkg: unknown to dpkg', stdout: 'manager apt\nstatus not-installed\n', actual: { manager: 'apt', installed: false, status: 'not installed' } },
-  { name: 'dpkg: two architectures, one installed', stdout: 'manager apt\nstatus deinstall ok config-files\nstatus install ok installed\n', actual: { manager: 'apt', installed: true, status: 'deinstall ok config-files; install ok installed' } },
-  { name: 'dnf: installed', stdout: 'manager dnf\nstatus installed\n', actual: { manager: 'dnf', installed: true, status: 'installed' } },
-  { name: 'yum: absent', stdout: 'manager yum\nstatus not-installed\n', actual: { manager: 'yum', installed: false, status: 'not installed' } },
-  { name: 'no manager', stdout: 'manager none\n', actual: { manager: null, installed: false, status: 'no package manager' } },
+  {
+    name: 'dpkg: installed',
+    stdout: 'manager apt\nstatus install ok installed\n',
+    actual: { manager: 'apt', installed: true, status: 'install ok installed' },
+  },
+  {
+    name: 'dpkg: held, still installed',
+    stdout: 'manager apt\nstatus hold ok installed\n',
+    actual: { manager: 'apt', installed: true, status: 'hold ok installed' },
+  },
+  {
+    name: 'dpkg: removed, config files left',
+    stdout: 'manager apt\nstatus deinstall ok config-files\n',
+    actual: { manager: 'apt', installed: false, status: 'deinstall ok config-files' },
+  },
+  {
+    name: 'dpkg: half-configured',
+    stdout: 'manager apt\nstatus install ok half-configured\n',
+    actual: { manager: 'apt', installed: false, status: 'install ok half-configured' },
+  },
+  {
+    name: 'dpkg: unknown to dpkg',
+    stdout: 'manager apt\nstatus not-installed\n',
+    actual: { manager: 'apt', installed: false, status: 'not installed' },
+  },
+  {
+    name: 'dpkg: two architectures, one installed',
+    stdout: 'manager apt\nstatus deinstall ok config-files\nstatus install ok installed\n',
+    actual: { manager: 'apt', installed: true, status: 'deinstall ok config-files; install ok installed' },
+  },
+  {
+    name: 'dnf: installed',
+    stdout: 'manager dnf\nstatus installed\n',
+    actual: { manager: 'dnf', installed: true, status: 'installed' },
+  },
+  {
+    name: 'yum: absent',
+    stdout: 'manager yum\nstatus not-installed\n',
+    actual: { manager: 'yum', installed: false, status: 'not installed' },
+  },
+  {
+    name: 'no manager',
+    stdout: 'manager none\n',
+    actual: { manager: null, installed: false, status: 'no package manager' },
+  },
 ];
 
 for (const p of probes) {
@@ -41,7 +77,10 @@ test('probe: junk is an error', (t) => {
 test('diff: installed is noop; otherwise create, with a warning when no manager was found', (t) => {
   t.is(ka.diff(ka.desired, { manager: 'apt', installed: true, status: 'install ok installed' }).action, 'noop');
   t.deepEqual(ka.diff(ka.desired, { manager: 'apt', installed: false, status: 'deinstall ok config-files' }), {
-    action: 'create', fields: ['installed'], before: { installed: 'deinstall ok config-files' }, after: { installed: true },
+    action: 'create',
+    fields: ['installed'],
+    before: { installed: 'deinstall ok config-files' },
+    after: { installed: true },
   });
   t.deepEqual(ka.diff(ka.desired, { manager: null, installed: false, status: 'no package manager' }).warnings, [
     'no supported package manager (apt-get with dpkg, dnf or yum) on this host: apply will fail',
@@ -63,8 +102,18 @@ const errors: { name: string; options: unknown; field: string; message: RegExp }
   { name: 'name with a space', options: { name: 'keepalived ipvsadm' }, field: 'name', message: /package name/ },
   { name: 'name with shell', options: { name: 'k;reboot' }, field: 'name', message: /package name/ },
   { name: 'a version pin', options: { name: 'keepalived=1:2.2.7' }, field: 'name', message: /package name/ },
-  { name: 'unknown manager', options: { name: 'k', manager: 'zypper' }, field: 'manager', message: /'auto', 'apt', 'dnf' or 'yum'/ },
-  { name: 'unknown option', options: { name: 'k', state: 'absent' }, field: 'state', message: /not an option of linux\.package/ },
+  {
+    name: 'unknown manager',
+    options: { name: 'k', manager: 'zypper' },
+    field: 'manager',
+    message: /'auto', 'apt', 'dnf' or 'yum'/,
+  },
+  {
+    name: 'unknown option',
+    options: { name: 'k', state: 'absent' },
+    field: 'state',
+    message: /not an option of linux\.package/,
+  },
 ];
 
 for (const e of errors) {
@@ -82,8 +131,13 @@ function fakeApt(opts: { stale?: boolean; broken?: boolean }) {
   const bin = join(h.root, '..', 'bin');
   const state = join(h.root, '..', 'apt-state');
   const script = (body: string) => `#!/bin/sh\necho "$(basename "$0") $*" >> '${state}.calls'\n${body}\n`;
-  writeFileSync(join(bin, 'dpkg-query'), script(`grep -qx "$3" '${state}.installed' 2>/dev/null || exit 1; printf 'status install ok installed\\n'`));
-  writeFileSync(join(bin, 'apt-get'), script(`
+  writeFileSync(
+    join(bin, 'dpkg-query'),
+    script(`grep -qx "$3" '${state}.installed' 2>/dev/null || exit 1; printf 'status install ok installed\\n'`),
+  );
+  writeFileSync(
+    join(bin, 'apt-get'),
+    script(`
 case $1 in
   update) touch '${state}.updated'; echo 'Reading package lists... Done' ;;
   install)
@@ -91,7 +145,8 @@ case $1 in
     ${opts.broken ? "echo 'E: Could not get lock /var/lib/dpkg/lock-frontend' >&2; exit 100" : ''}
     ${opts.stale ? `[ -e '${state}.updated' ] || { echo "E: Unable to locate package $(eval echo \\\${$#})" >&2; exit 100; }` : ''}
     eval "echo \\\${$#}" >> '${state}.installed'; echo 'Setting up' ;;
-esac`));
+esac`),
+  );
   for (const f of ['dpkg-query', 'apt-get']) chmodSync(join(bin, f), 0o755);
   return { h, calls: () => readFileSync(`${state}.calls`, 'utf8').trim().split('\n') };
 }
@@ -102,15 +157,18 @@ test('apt: lists that do not know the package get one apt-get update, then the i
   const { change, rest } = await converge(h, s);
   t.is(change.action, 'create');
   t.is(rest.action, 'noop');
-  t.deepEqual(calls().filter((c) => c.startsWith('apt-get')), [
-    'apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=120 keepalived',
-    'apt-get update -o DPkg::Lock::Timeout=120',
-    'apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=120 keepalived',
-  ]);
+  t.deepEqual(
+    calls().filter((c) => c.startsWith('apt-get')),
+    [
+      'apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=120 keepalived',
+      'apt-get update -o DPkg::Lock::Timeout=120',
+      'apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=120 keepalived',
+    ],
+  );
   t.is((await plan(h, s)).change.action, 'noop', 'a host that has it changes nothing');
 });
 
-test('apt: fresh lists need no update; another failure fails the step with apt\'s message and code', async (t) => {
+test("apt: fresh lists need no update; another failure fails the step with apt's message and code", async (t) => {
   const fresh = fakeApt({});
   t.is((await converge(fresh.h, pkg({ name: 'ipvsadm' }))).rest.action, 'noop');
   t.false(fresh.calls().some((c) => c.startsWith('apt-get update')));
@@ -124,7 +182,7 @@ test('apt: fresh lists need no update; another failure fails the step with apt\'
   t.false(broken.calls().some((c) => c.startsWith('apt-get update')));
 });
 
-test('this machine\'s dpkg, read only: keepalived is installed (noop), an unknown name is not', async (t) => {
+test("this machine's dpkg, read only: keepalived is installed (noop), an unknown name is not", async (t) => {
   const h = localHost();
   const installed = await plan(h, pkg({ name: 'keepalived' }));
   t.like(installed.actual, { manager: 'apt', installed: true, status: 'install ok installed' });

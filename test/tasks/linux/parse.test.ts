@@ -19,7 +19,10 @@ const parseFile = (s: string) => f.probe().parse(out(s)) as FsEntry | null;
 test('directory: absent, directory with stat, and the other kinds', (t) => {
   t.is(parseDir('type absent\n'), null);
   t.deepEqual(parseDir('type directory\nstat 2755 0 1000 root UNKNOWN 4096\n'), {
-    type: 'directory', stat: { mode: '2755', uid: '0', gid: '1000', owner: 'root', group: 'UNKNOWN', size: 4096 }, sha256: null, content: null,
+    type: 'directory',
+    stat: { mode: '2755', uid: '0', gid: '1000', owner: 'root', group: 'UNKNOWN', size: 4096 },
+    sha256: null,
+    content: null,
   });
   t.is(parseDir('type directory\nstat 755 0 0 root root 4096\n')!.stat!.mode, '0755');
   t.is(parseDir('type file\nstat 644 0 0 root root 3\n')!.type, 'file');
@@ -41,7 +44,9 @@ test('file: small files come as base64 (digest computed here), large ones as a d
   t.is(large.content, null);
   // base64(1) wraps at 76 columns: the lines are joined.
   const long = 'x'.repeat(200);
-  const wrapped = b64(long).match(/.{1,76}/g)!.join('\n');
+  const wrapped = b64(long)
+    .match(/.{1,76}/g)!
+    .join('\n');
   t.is(parseFile(`type file\nstat 644 0 0 root root 200\nbase64\n${wrapped}\nend\n`)!.content!.toString(), long);
 });
 
@@ -51,9 +56,21 @@ const junk: { name: string; stdout: string; message: RegExp }[] = [
   { name: 'a foreign line', stdout: 'hello world\n', message: /expected 'type'/ },
   { name: 'stat missing (stat failed)', stdout: 'type file\n', message: /output ended where 'stat' was expected/ },
   { name: 'malformed stat', stdout: 'type file\nstat rw-r--r-- 0 0 root root 1\n', message: /malformed 'stat' line/ },
-  { name: 'cut in the middle of the content', stdout: `type file\nstat 644 0 0 root root 6\nbase64\n${b64('hello\n')}\n`, message: /output ended where base64 data or 'end' was expected/ },
-  { name: 'not base64', stdout: 'type file\nstat 644 0 0 root root 6\nbase64\nhello world!\nend\n', message: /not base64/ },
-  { name: 'a short digest', stdout: 'type file\nstat 644 0 0 root root 6\nsha256 abc  -\n', message: /malformed 'sha256' line/ },
+  {
+    name: 'cut in the middle of the content',
+    stdout: `type file\nstat 644 0 0 root root 6\nbase64\n${b64('hello\n')}\n`,
+    message: /output ended where base64 data or 'end' was expected/,
+  },
+  {
+    name: 'not base64',
+    stdout: 'type file\nstat 644 0 0 root root 6\nbase64\nhello world!\nend\n',
+    message: /not base64/,
+  },
+  {
+    name: 'a short digest',
+    stdout: 'type file\nstat 644 0 0 root root 6\nsha256 abc  -\n',
+    message: /malformed 'sha256' line/,
+  },
   { name: 'trailing junk', stdout: 'type absent\nextra\n', message: /unexpected line "extra"/ },
 ];
 
@@ -75,9 +92,24 @@ test('lineInFile: the text of a file; refuses binary and oversized files', (t) =
   t.is(parse('type absent\n'), null);
   t.is(parse(`type file\nstat 644 0 0 root root 4\nbase64\n${b64('a=1\n')}\nend\n`)!.text, 'a=1\n');
   t.is(parse('type directory\nstat 755 0 0 root root 4096\n')!.text, null);
-  t.regex(t.throws(() => parse(`type file\nstat 644 0 0 root root 3\nbase64\n${Buffer.from([0x61, 0, 0x62]).toString('base64')}\nend\n`))!.message, /not UTF-8 text/);
-  t.regex(t.throws(() => parse(`type file\nstat 644 0 0 root root 3\nbase64\n${Buffer.from([0xff, 0xfe, 0x41]).toString('base64')}\nend\n`))!.message, /not UTF-8 text/);
-  t.regex(t.throws(() => parse(`type file\nstat 644 0 0 root root 5000000\nsha256 ${'b'.repeat(64)}  -\n`))!.message, /5000000 bytes; files are edited up to 1048576 bytes/);
+  t.regex(
+    t.throws(() =>
+      parse(`type file\nstat 644 0 0 root root 3\nbase64\n${Buffer.from([0x61, 0, 0x62]).toString('base64')}\nend\n`),
+    )!.message,
+    /not UTF-8 text/,
+  );
+  t.regex(
+    t.throws(() =>
+      parse(
+        `type file\nstat 644 0 0 root root 3\nbase64\n${Buffer.from([0xff, 0xfe, 0x41]).toString('base64')}\nend\n`,
+      ),
+    )!.message,
+    /not UTF-8 text/,
+  );
+  t.regex(
+    t.throws(() => parse(`type file\nstat 644 0 0 root root 5000000\nsha256 ${'b'.repeat(64)}  -\n`))!.message,
+    /5000000 bytes; files are edited up to 1048576 bytes/,
+  );
 });
 
 test('sysctl: live value (normalized), absent, unreadable; the persisted value from the file', (t) => {
@@ -90,7 +122,10 @@ test('sysctl: live value (normalized), absent, unreadable; the persisted value f
   t.deepEqual(parse('live-absent\ntype absent\n'), { live: null, persisted: null, file: null });
   t.is(parse('live 32768 60999 \ntype absent\n').live, '32768 60999');
   t.is(parse('live 0\ntype absent\n').live, '0');
-  t.regex(t.throws(() => parse('live-unreadable\ntype absent\n'))!.message, /cannot read \/proc\/sys\/net\/ipv4\/ip_forward/);
+  t.regex(
+    t.throws(() => parse('live-unreadable\ntype absent\n'))!.message,
+    /cannot read \/proc\/sys\/net\/ipv4\/ip_forward/,
+  );
   t.regex(t.throws(() => parse('type absent\n'))!.message, /expected 'live'/);
   t.regex(t.throws(() => parse('live 1\n'))!.message, /output ended where 'type' was expected/);
 });
@@ -120,5 +155,8 @@ test('file with secret content: the probe fetches only a digest, never the old c
   t.regex(secret.probe().script.text, /-le 0 \]/);
   t.regex(f.probe().script.text, /-le 65536 \]/);
   const digest = 'c'.repeat(64);
-  t.is((secret.probe().parse(out(`type file\nstat 600 0 0 root root 8\nsha256 ${digest}  -\n`)) as FsEntry).content, null);
+  t.is(
+    (secret.probe().parse(out(`type file\nstat 600 0 0 root root 8\nsha256 ${digest}  -\n`)) as FsEntry).content,
+    null,
+  );
 });

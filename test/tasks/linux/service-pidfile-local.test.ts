@@ -22,11 +22,16 @@ function alive(pid: number): boolean {
 }
 
 /** A host (namespace) with a keepalived.conf whose VIP is `vip`, and the service options for it. */
-function torHost(t: Parameters<typeof makeNetns>[0], vip: string): { ns: string; h: LocalHost; pidfile: NonNullable<ServiceOptions['pidfile']> } {
+function torHost(
+  t: Parameters<typeof makeNetns>[0],
+  vip: string,
+): { ns: string; h: LocalHost; pidfile: NonNullable<ServiceOptions['pidfile']> } {
   const ns = makeNetns(t);
   const h = localHost(['ip', 'netns', 'exec', ns]);
   const conf = join(h.root, 'keepalived.conf');
-  writeFileSync(conf, renderKeepalivedConf(validateKeepalivedConfig(labConfig([vip])).config).reveal(), { mode: 0o640 });
+  writeFileSync(conf, renderKeepalivedConf(validateKeepalivedConfig(labConfig([vip])).config).reveal(), {
+    mode: 0o640,
+  });
   return { ns, h, pidfile: keepalivedPidfile({ runDir: join(h.root, 'run'), conf }) };
 }
 
@@ -57,13 +62,17 @@ realTest('keepalived: start, noop, restart (new pid), stop; it really serves the
   t.is(again.change.action, 'noop');
   t.deepEqual(running.outputs!(running.desired, again.actual), { pid });
   // Our renderer's config works: alone, this BACKUP becomes master and adds the VIP.
-  const vipMs = await waitFor('VIP 198.18.6.1 on eth1', () => execFileSync('ip', ['-n', ns, '-4', 'addr', 'show', 'eth1'], { encoding: 'utf8' }).includes('198.18.6.1/24'), 10_000);
+  const vipMs = await waitFor(
+    'VIP 198.18.6.1 on eth1',
+    () => execFileSync('ip', ['-n', ns, '-4', 'addr', 'show', 'eth1'], { encoding: 'utf8' }).includes('198.18.6.1/24'),
+    10_000,
+  );
 
   started = Date.now();
   const restart = service({ name: 'keepalived', state: 'running', pidfile, restart: true });
   const r = await plan(h, restart);
   t.is(r.change.action, 'run');
-  const { pid: newPid } = await restart.apply(h, r.change, r.actual) as { pid: number };
+  const { pid: newPid } = (await restart.apply(h, r.change, r.actual)) as { pid: number };
   const restartMs = Date.now() - started;
   t.not(newPid, pid);
   t.false(alive(pid));
@@ -82,56 +91,77 @@ realTest('keepalived: start, noop, restart (new pid), stop; it really serves the
   t.log(`start ${startMs} ms (VIP after ${vipMs} ms more), restart ${restartMs} ms, stop ${stopMs} ms`);
 });
 
-realTest('stale pidfiles: keepalived of another namespace, another program, a dead pid are not running; start clears them', async (t) => {
-  const other = torHost(t, '198.18.7.1');
-  const otherUp = await converge(other.h, service({ name: 'keepalived', state: 'running', pidfile: other.pidfile }));
-  const foreign = (otherUp.outputs as { pid: number }).pid;
+realTest(
+  'stale pidfiles: keepalived of another namespace, another program, a dead pid are not running; start clears them',
+  async (t) => {
+    const other = torHost(t, '198.18.7.1');
+    const otherUp = await converge(other.h, service({ name: 'keepalived', state: 'running', pidfile: other.pidfile }));
+    const foreign = (otherUp.outputs as { pid: number }).pid;
 
-  const { ns, h, pidfile } = torHost(t, '198.18.6.1');
-  const s = service({ name: 'keepalived', state: 'running', pidfile });
-  mkdirSync(join(h.root, 'run'));
-  // As on the lab, where /run is shared: this host's pidfiles name the other host's live keepalived.
-  for (const f of [pidfile.pidFile, ...pidfile.extraPidFiles!]) writeFileSync(f, `${foreign}\n`);
-  const stale = await plan(h, s);
-  t.like(stale.actual, { running: false, pid: null });
-  t.regex((stale.actual as ServiceActual).detail, new RegExp(`pid ${foreign} from .* runs in another network namespace`));
-  t.is(stale.change.action, 'update');
+    const { ns, h, pidfile } = torHost(t, '198.18.6.1');
+    const s = service({ name: 'keepalived', state: 'running', pidfile });
+    mkdirSync(join(h.root, 'run'));
+    // As on the lab, where /run is shared: this host's pidfiles name the other host's live keepalived.
+    for (const f of [pidfile.pidFile, ...pidfile.extraPidFiles!]) writeFileSync(f, `${foreign}\n`);
+    const stale = await plan(h, s);
+    t.like(stale.actual, { running: false, pid: null });
+    t.regex(
+      (stale.actual as ServiceActual).detail,
+      new RegExp(`pid ${foreign} from .* runs in another network namespace`),
+    );
+    t.is(stale.change.action, 'update');
 
-  // A live process of this namespace that is not keepalived (a reused pid).
-  const sleeper = spawn('ip', ['netns', 'exec', ns, 'sleep', '60'], { stdio: 'ignore' });
-  t.teardown(() => { sleeper.kill('SIGKILL'); });
-  await waitFor('sleep in the namespace', () => alive(sleeper.pid!) && execFileSync('readlink', [`/proc/${sleeper.pid}/exe`], { encoding: 'utf8' }).includes('sleep'), 5000);
-  writeFileSync(pidfile.pidFile, `${sleeper.pid}\n`);
-  t.regex(((await plan(h, s)).actual as ServiceActual).detail, /is \/usr\/bin\/sleep, not \/usr\/sbin\/keepalived/);
-  // A pid that has exited.
-  const gone = spawnSync('true').pid!;
-  writeFileSync(pidfile.pidFile, `${gone}\n`);
-  t.regex(((await plan(h, s)).actual as ServiceActual).detail, new RegExp(`pid ${gone} from .* is not running`));
+    // A live process of this namespace that is not keepalived (a reused pid).
+    const sleeper = spawn('ip', ['netns', 'exec', ns, 'sleep', '60'], { stdio: 'ignore' });
+    t.teardown(() => {
+      sleeper.kill('SIGKILL');
+    });
+    await waitFor(
+      'sleep in the namespace',
+      () =>
+        alive(sleeper.pid!) &&
+        execFileSync('readlink', [`/proc/${sleeper.pid}/exe`], { encoding: 'utf8' }).includes('sleep'),
+      5000,
+    );
+    writeFileSync(pidfile.pidFile, `${sleeper.pid}\n`);
+    t.regex(((await plan(h, s)).actual as ServiceActual).detail, /is \/usr\/bin\/sleep, not \/usr\/sbin\/keepalived/);
+    // A pid that has exited.
+    const gone = spawnSync('true').pid!;
+    writeFileSync(pidfile.pidFile, `${gone}\n`);
+    t.regex(((await plan(h, s)).actual as ServiceActual).detail, new RegExp(`pid ${gone} from .* is not running`));
 
-  // keepalived itself refuses to start while a pidfile names a live pid ("daemon is already
-  // running"): the start must clear the stale ones, the extra pidfiles included.
-  writeFileSync(pidfile.pidFile, `${foreign}\n`);
-  const up = await converge(h, s);
-  t.is(up.rest.action, 'noop');
-  const pid = (up.outputs as { pid: number }).pid;
-  t.not(pid, foreign);
-  t.is(netnsOf(pid), netnsInode(ns));
-  t.true(alive(foreign), 'the other host\'s keepalived was not touched');
-  t.is(readFileSync(other.pidfile.pidFile, 'utf8').trim(), String(foreign));
-});
+    // keepalived itself refuses to start while a pidfile names a live pid ("daemon is already
+    // running"): the start must clear the stale ones, the extra pidfiles included.
+    writeFileSync(pidfile.pidFile, `${foreign}\n`);
+    const up = await converge(h, s);
+    t.is(up.rest.action, 'noop');
+    const pid = (up.outputs as { pid: number }).pid;
+    t.not(pid, foreign);
+    t.is(netnsOf(pid), netnsInode(ns));
+    t.true(alive(foreign), "the other host's keepalived was not touched");
+    t.is(readFileSync(other.pidfile.pidFile, 'utf8').trim(), String(foreign));
+  },
+);
 
 realTest('a daemon that dies at once: start fails after the bound with the end of its log', async (t) => {
   const { h } = torHost(t, '198.18.6.1');
   const s = service({
     name: 'broken',
     state: 'running',
-    pidfile: { command: ['/bin/sh', '-c', 'echo "broken: cannot bind" >&2; exit 3'], pidFile: join(h.root, 'run', 'broken.pid'), logFile: join(h.root, 'broken.log') },
+    pidfile: {
+      command: ['/bin/sh', '-c', 'echo "broken: cannot bind" >&2; exit 3'],
+      pidFile: join(h.root, 'run', 'broken.pid'),
+      logFile: join(h.root, 'broken.log'),
+    },
   });
   const { actual, change } = await plan(h, s);
   const started = Date.now();
   const err = await t.throwsAsync(() => s.apply(h, change, actual), { instanceOf: RemoteError });
   t.true(Date.now() - started >= 4500, 'waited for the bound');
-  t.regex(err!.message, /broken did not start: after 5 s .*broken\.pid names no live \/bin\/sh in this network namespace/);
+  t.regex(
+    err!.message,
+    /broken did not start: after 5 s .*broken\.pid names no live \/bin\/sh in this network namespace/,
+  );
   t.regex(err!.message, /broken: cannot bind/);
 });
 
@@ -139,7 +169,11 @@ realTest('a daemon that ignores SIGTERM is killed after the bound, and its pidfi
   const { h } = torHost(t, '198.18.6.1');
   const pidFile = join(h.root, 'run', 'stubborn.pid');
   // sh writes its pid and becomes sleep (an ignored signal stays ignored across exec).
-  const pidfile = { command: ['/bin/sh', '-c', `trap '' TERM; echo $$ > "$0"; exec sleep 300`, pidFile], pidFile, exe: '/usr/bin/sleep' };
+  const pidfile = {
+    command: ['/bin/sh', '-c', `trap '' TERM; echo $$ > "$0"; exec sleep 300`, pidFile],
+    pidFile,
+    exe: '/usr/bin/sleep',
+  };
   const up = await converge(h, service({ name: 'stubborn', state: 'running', pidfile }));
   const pid = (up.outputs as { pid: number }).pid;
   t.true(alive(pid));

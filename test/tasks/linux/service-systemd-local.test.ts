@@ -14,7 +14,16 @@ const canUnshare = process.getuid?.() === 0 && spawnSync('unshare', ['-m', 'true
 const realTest = canUnshare ? test : test.skip;
 test.after.always('remove the temp directories', removeHosts);
 
-const FAKE_SYSTEMD = ['unshare', '-m', '--propagation', 'private', '/bin/sh', '-c', 'mount -t tmpfs play-run /run && mkdir -p /run/systemd/system && exec "$@"', 'fake-systemd'];
+const FAKE_SYSTEMD = [
+  'unshare',
+  '-m',
+  '--propagation',
+  'private',
+  '/bin/sh',
+  '-c',
+  'mount -t tmpfs play-run /run && mkdir -p /run/systemd/system && exec "$@"',
+  'fake-systemd',
+];
 
 // Units live in $STATE/<unit>.{load,active,enabled,pid}; every call is logged to $STATE/calls.
 const SYSTEMCTL = `#!/bin/sh
@@ -62,7 +71,10 @@ realTest('systemd: enable --now from stopped, then noop; restart gives a new Mai
   t.is(first.rest.action, 'noop');
   t.deepEqual(first.outputs, { pid: 101 });
   t.true(f.calls().includes('enable --now keepalived'));
-  t.false(f.calls().some((c) => c.startsWith('start ')), 'one enable --now, no separate start');
+  t.false(
+    f.calls().some((c) => c.startsWith('start ')),
+    'one enable --now, no separate start',
+  );
 
   const restart = service({ name: 'keepalived', state: 'running', enabled: true, restart: true });
   const r = await plan(f.h, restart);
@@ -77,23 +89,31 @@ realTest('systemd: enable --now from stopped, then noop; restart gives a new Mai
   t.true(f.calls().includes('disable --now keepalived'));
 });
 
-realTest('systemd: a unit that fails to start fails the step with its status; a missing unit is warned about', async (t) => {
-  const f = fakeHost({ keepalived: { load: 'loaded', active: 'inactive', enabled: 'enabled', pid: '1', fail: '' } });
-  t.teardown(f.cleanup);
-  const s = service({ name: 'keepalived', state: 'running' });
-  const { actual, change } = await plan(f.h, s);
-  t.deepEqual([...change.fields], ['state']);
-  const err = await t.throwsAsync(() => s.apply(f.h, change, actual), { instanceOf: RemoteError });
-  t.regex(err!.message, /Job for keepalived\.service failed/);
+realTest(
+  'systemd: a unit that fails to start fails the step with its status; a missing unit is warned about',
+  async (t) => {
+    const f = fakeHost({ keepalived: { load: 'loaded', active: 'inactive', enabled: 'enabled', pid: '1', fail: '' } });
+    t.teardown(f.cleanup);
+    const s = service({ name: 'keepalived', state: 'running' });
+    const { actual, change } = await plan(f.h, s);
+    t.deepEqual([...change.fields], ['state']);
+    const err = await t.throwsAsync(() => s.apply(f.h, change, actual), { instanceOf: RemoteError });
+    t.regex(err!.message, /Job for keepalived\.service failed/);
 
-  const missing = await plan(f.h, service({ name: 'nosuchd', state: 'running' }));
-  t.like(missing.actual, { manager: 'systemd', missing: true, running: false });
-  t.regex(missing.change.warnings![0]!, /systemd has no unit nosuchd on this host/);
-});
+    const missing = await plan(f.h, service({ name: 'nosuchd', state: 'running' }));
+    t.like(missing.actual, { manager: 'systemd', missing: true, running: false });
+    t.regex(missing.change.warnings![0]!, /systemd has no unit nosuchd on this host/);
+  },
+);
 
-(existsSync('/run/systemd/system') ? test.skip : test)('without systemd and without pidfile options: the probe says why, the plan warns', async (t) => {
-  const h = localHost(); // this machine: no /run/systemd/system
-  const { actual, change } = await plan(h, service({ name: 'keepalived', state: 'running' }));
-  t.like(actual, { manager: null, detail: 'systemd is not running on this host and no pidfile options were given' });
-  t.deepEqual(change.warnings, ['systemd is not running on this host and no pidfile options were given: apply will fail']);
-});
+(existsSync('/run/systemd/system') ? test.skip : test)(
+  'without systemd and without pidfile options: the probe says why, the plan warns',
+  async (t) => {
+    const h = localHost(); // this machine: no /run/systemd/system
+    const { actual, change } = await plan(h, service({ name: 'keepalived', state: 'running' }));
+    t.like(actual, { manager: null, detail: 'systemd is not running on this host and no pidfile options were given' });
+    t.deepEqual(change.warnings, [
+      'systemd is not running on this host and no pidfile options were given: apply will fail',
+    ]);
+  },
+);

@@ -23,24 +23,41 @@ test('a removed file is a diff to /dev/null', (t) => {
 test('one changed line in the middle, with three lines of context', (t) => {
   const before = '1\n2\n3\n4\n5\n6\n7\n8\n9\n';
   const after = '1\n2\n3\n4\nfive\n6\n7\n8\n9\n';
-  t.is(unifiedDiff(before, after, { path: '/f' }), '--- /f\n+++ /f\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n');
+  t.is(
+    unifiedDiff(before, after, { path: '/f' }),
+    '--- /f\n+++ /f\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n',
+  );
 });
 
 test('far apart changes are separate hunks, near ones share one', (t) => {
   const lines = Array.from({ length: 30 }, (_, i) => `l${i + 1}`);
   const far = [...lines];
-  far[1] = 'X'; far[25] = 'Y';
+  far[1] = 'X';
+  far[25] = 'Y';
   const d = unifiedDiff(`${lines.join('\n')}\n`, `${far.join('\n')}\n`);
-  t.deepEqual(d.split('\n').filter((l) => l.startsWith('@@')), ['@@ -1,5 +1,5 @@', '@@ -23,7 +23,7 @@']);
+  t.deepEqual(
+    d.split('\n').filter((l) => l.startsWith('@@')),
+    ['@@ -1,5 +1,5 @@', '@@ -23,7 +23,7 @@'],
+  );
   const near = [...lines];
-  near[10] = 'X'; near[16] = 'Y';
+  near[10] = 'X';
+  near[16] = 'Y';
   const n = unifiedDiff(`${lines.join('\n')}\n`, `${near.join('\n')}\n`);
-  t.deepEqual(n.split('\n').filter((l) => l.startsWith('@@')), ['@@ -8,13 +8,13 @@']);
+  t.deepEqual(
+    n.split('\n').filter((l) => l.startsWith('@@')),
+    ['@@ -8,13 +8,13 @@'],
+  );
 });
 
 test('a missing final newline is marked as diff -u marks it', (t) => {
-  t.is(unifiedDiff('a\nb', 'a\nb\n', { path: '/f' }), '--- /f\n+++ /f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n');
-  t.is(unifiedDiff('a\n', 'a\nc', { path: '/f' }), '--- /f\n+++ /f\n@@ -1 +1,2 @@\n a\n+c\n\\ No newline at end of file\n');
+  t.is(
+    unifiedDiff('a\nb', 'a\nb\n', { path: '/f' }),
+    '--- /f\n+++ /f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n',
+  );
+  t.is(
+    unifiedDiff('a\n', 'a\nc', { path: '/f' }),
+    '--- /f\n+++ /f\n@@ -1 +1,2 @@\n a\n+c\n\\ No newline at end of file\n',
+  );
 });
 
 test('a long diff is cut with a note', (t) => {
@@ -53,7 +70,7 @@ test('a long diff is cut with a note', (t) => {
 
 function randomText(seed: number, n: number): string {
   let s = seed;
-  const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
   const lines = Array.from({ length: n }, () => ['alpha', 'beta', 'gamma', 'delta', ''][Math.floor(rnd() * 5)]!);
   return lines.join('\n') + (rnd() < 0.8 ? '\n' : '');
 }
@@ -67,14 +84,19 @@ test('random texts: patch(1) turns before into after with our diff, which is as 
   const dir = mkdtempSync(join(tmpdir(), 'play-textdiff-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   for (let seed = 1; seed <= 60; seed++) {
-    const before = randomText(seed, 1 + (seed % 17)), after = randomText(seed * 7919, 1 + (seed % 13));
-    const a = join(dir, 'a'), b = join(dir, 'b');
+    const before = randomText(seed, 1 + (seed % 17)),
+      after = randomText(seed * 7919, 1 + (seed % 13));
+    const a = join(dir, 'a'),
+      b = join(dir, 'b');
     writeFileSync(a, before);
     writeFileSync(b, after);
     const ours = unifiedDiff(before, after, { path: a });
     const gnu = spawnSync('diff', ['--minimal', '-u', a, b], { encoding: 'utf8' }).stdout;
     t.is(changedCount(ours), changedCount(gnu), `seed ${seed}`);
-    if (ours === '') { t.is(before, after); continue; }
+    if (ours === '') {
+      t.is(before, after);
+      continue;
+    }
     execFileSync('patch', ['-s', a], { input: ours });
     t.is(readFileSync(a, 'utf8'), after, `seed ${seed}`);
   }

@@ -27,8 +27,15 @@ export function readPsSingleQuoted(text: string, from: number): { value: string;
   let value = '';
   for (let i = from + 1; i < text.length; i++) {
     const c = text[i]!;
-    if (!QUOTES.has(c)) { value += c; continue; }
-    if (i + 1 < text.length && QUOTES.has(text[i + 1]!)) { value += text[i + 1]; i++; continue; }
+    if (!QUOTES.has(c)) {
+      value += c;
+      continue;
+    }
+    if (i + 1 < text.length && QUOTES.has(text[i + 1]!)) {
+      value += text[i + 1];
+      i++;
+      continue;
+    }
     return { value, end: i + 1 };
   }
   throw new Error('unterminated single-quoted string');
@@ -40,7 +47,8 @@ export function callsOf(text: string): { fn: string; args: any }[] {
   const at = text.indexOf(marker);
   if (at < 0) throw new Error('no calls literal in the program');
   const { value, end } = readPsSingleQuoted(text, at + marker.length);
-  if (text[end] !== '\n') throw new Error(`the calls literal ends early, before ${JSON.stringify(text.slice(end, end + 40))}`);
+  if (text[end] !== '\n')
+    throw new Error(`the calls literal ends early, before ${JSON.stringify(text.slice(end, end + 40))}`);
   return JSON.parse(value);
 }
 
@@ -52,7 +60,8 @@ export class FakeWindows implements Remote {
   constructor(readonly handlers: Handlers) {}
 
   async run(script: Script, _options?: ExecOptions): Promise<ExecResult> {
-    if (!(script instanceof PsCall)) throw new Error(`a Windows step sent a ${script.shell} script that is not a PsCall`);
+    if (!(script instanceof PsCall))
+      throw new Error(`a Windows step sent a ${script.shell} script that is not a PsCall`);
     const text = program([script]);
     this.programs.push(text);
     const [call] = callsOf(text);
@@ -88,7 +97,10 @@ export async function plan<A>(remote: Remote, step: Step<any, A, any>): Promise<
  * it and the probe after it shows convergence; the next run is a noop that calls nothing but
  * probes. Returns the first change and the outputs as the runner would record them.
  */
-export async function threeRuns(node: FakeWindows, step: AnyStep): Promise<{ first: Change; applied: Change; outputs: Record<string, unknown>; applyCalls: string[] }> {
+export async function threeRuns(
+  node: FakeWindows,
+  step: AnyStep,
+): Promise<{ first: Change; applied: Change; outputs: Record<string, unknown>; applyCalls: string[] }> {
   const start = node.calls.length;
   const first = (await plan(node, step)).change;
   if (first.action === 'noop') throw new Error('check mode found nothing to change');
@@ -100,7 +112,8 @@ export async function threeRuns(node: FakeWindows, step: AnyStep): Promise<{ fir
   const applied = (await step.apply(node, second.change, second.actual)) ?? {};
   const applyCalls = node.namesSince(mark);
   const after = await plan(node, step);
-  if (after.change.action !== 'noop') throw new Error(`not converged: ${after.change.fields.join(', ')} (${JSON.stringify(after.change)})`);
+  if (after.change.action !== 'noop')
+    throw new Error(`not converged: ${after.change.fields.join(', ')} (${JSON.stringify(after.change)})`);
   const outputs = { ...(step.outputs?.(step.desired, after.actual) ?? {}), ...applied };
 
   const third = node.calls.length;

@@ -8,12 +8,19 @@ import test from 'ava';
 import { parseHnsdiagLoadBalancers } from '../../../tasks/windows/hnsdiag-output.js';
 import { crlf, fixture } from './fixtures.js';
 
-interface Loop { tokens: number; delims: string; findstr: string | null }
+interface Loop {
+  tokens: number;
+  delims: string;
+  findstr: string | null;
+}
 
 function loopsOfSeed(): { v1809: Loop; v1909: Loop } {
   const text = fixture('hnsdiag-delete-loops.txt');
-  const loops = [...text.matchAll(/for \/f "tokens=(\d+) delims=(.)" %i in \('hnsdiag list loadbalancers(?: \^\| findstr "([^"]+)")?'\)/g)]
-    .map((m) => ({ tokens: Number(m[1]), delims: m[2]!, findstr: m[3] ?? null }));
+  const loops = [
+    ...text.matchAll(
+      /for \/f "tokens=(\d+) delims=(.)" %i in \('hnsdiag list loadbalancers(?: \^\| findstr "([^"]+)")?'\)/g,
+    ),
+  ].map((m) => ({ tokens: Number(m[1]), delims: m[2]!, findstr: m[3] ?? null }));
   if (loops.length !== 2) throw new Error(`expected the seed's two loops, found ${loops.length}`);
   return { v1809: loops[0]!, v1909: loops[1]! };
 }
@@ -22,7 +29,8 @@ function loopsOfSeed(): { v1809: Loop; v1909: Loop } {
 function runLoop(loop: Loop, output: string): string[] {
   // findstr "Load Balancer" matches lines holding either word (a space separates search strings).
   const words = loop.findstr?.split(' ') ?? null;
-  return output.split(/\r?\n/)
+  return output
+    .split(/\r?\n/)
     .filter((l) => l.trim() !== '' && !l.startsWith(';'))
     .filter((l) => words === null || words.some((w) => l.includes(w)))
     .map((l) => l.split(loop.delims).filter((t) => t !== '')[loop.tokens - 1])
@@ -48,24 +56,42 @@ const OUTPUT_1909 = [
   '    Direct IP IDs     : 1185c970-0100-47b4-babd-c91dded5f7f6 cf73a2bc-f00f-4d71-b00a-07fa2d9fb9e3',
 ].join('\n');
 
-test('1809 table: the IDs the seed\'s 1809 loop deletes, and the columns by header', (t) => {
+test("1809 table: the IDs the seed's 1809 loop deletes, and the columns by header", (t) => {
   const { v1809 } = loopsOfSeed();
-  t.deepEqual({ tokens: v1809.tokens, delims: v1809.delims, findstr: v1809.findstr }, { tokens: 1, delims: '|', findstr: null });
+  t.deepEqual(
+    { tokens: v1809.tokens, delims: v1809.delims, findstr: v1809.findstr },
+    { tokens: 1, delims: '|', findstr: null },
+  );
   for (const text of [OUTPUT_1809, crlf(OUTPUT_1809)]) {
     const parsed = parseHnsdiagLoadBalancers(text);
-    t.deepEqual(parsed.map((lb) => lb.id), runLoop(v1809, text).filter((id) => GUID.test(id)));
+    t.deepEqual(
+      parsed.map((lb) => lb.id),
+      runLoop(v1809, text).filter((id) => GUID.test(id)),
+    );
     t.deepEqual(runLoop(v1809, text)[0], 'ID'); // the header the loop also feeds to delete
-    t.deepEqual(parsed[1]!.fields, { 'Virtual IPs': '10.176.0.10', 'Direct IP IDs': '1185c970-0100-47b4-babd-c91dded5f7f6 cf73a2bc-f00f-4d71-b00a-07fa2d9fb9e3' });
+    t.deepEqual(parsed[1]!.fields, {
+      'Virtual IPs': '10.176.0.10',
+      'Direct IP IDs': '1185c970-0100-47b4-babd-c91dded5f7f6 cf73a2bc-f00f-4d71-b00a-07fa2d9fb9e3',
+    });
   }
 });
 
-test('1909 blocks: the IDs the seed\'s 1909 loop deletes, and each block\'s fields', (t) => {
+test("1909 blocks: the IDs the seed's 1909 loop deletes, and each block's fields", (t) => {
   const { v1909 } = loopsOfSeed();
-  t.deepEqual({ tokens: v1909.tokens, delims: v1909.delims, findstr: v1909.findstr }, { tokens: 2, delims: ':', findstr: 'Load Balancer' });
+  t.deepEqual(
+    { tokens: v1909.tokens, delims: v1909.delims, findstr: v1909.findstr },
+    { tokens: 2, delims: ':', findstr: 'Load Balancer' },
+  );
   for (const text of [OUTPUT_1909, crlf(OUTPUT_1909)]) {
     const parsed = parseHnsdiagLoadBalancers(text);
-    t.deepEqual(parsed.map((lb) => lb.id), runLoop(v1909, text));
-    t.deepEqual(parsed[0]!.fields, { 'Virtual IPs': '10.176.0.1', 'Direct IP IDs': '9c2b1a70-3b33-4cde-9a4f-1f0b3c0d2e11' });
+    t.deepEqual(
+      parsed.map((lb) => lb.id),
+      runLoop(v1909, text),
+    );
+    t.deepEqual(parsed[0]!.fields, {
+      'Virtual IPs': '10.176.0.1',
+      'Direct IP IDs': '9c2b1a70-3b33-4cde-9a4f-1f0b3c0d2e11',
+    });
   }
 });
 

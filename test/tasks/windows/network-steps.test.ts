@@ -2,33 +2,69 @@
 // pure diffs as tables, their option errors, and the three-run cycle against the in-test model.
 import test from 'ava';
 import { StepOptionError } from '../../../runner/core/errors.js';
-import { dnsClient, netAdapters, networkCleanup, type NetAdaptersActual, type NetAdaptersDesired } from '../../../tasks/windows/index.js';
+import {
+  dnsClient,
+  netAdapters,
+  networkCleanup,
+  type NetAdaptersActual,
+  type NetAdaptersDesired,
+} from '../../../tasks/windows/index.js';
 import { diffNetAdapters } from '../../../tasks/windows/net-adapters.js';
 import { diffNetworkCleanup } from '../../../tasks/windows/network-cleanup.js';
 import { FakeWindows, plan, threeRuns } from './fake-node.js';
 import { WindowsModel } from './windows-model.js';
 
-const MAC0 = '00-15-00-00-00-01', MAC1 = '00-15-00-00-00-02';
+const MAC0 = '00-15-00-00-00-01',
+  MAC1 = '00-15-00-00-00-02';
 /** docs/field-notes.md#a-network-clean-up-and-nics */
 const SEED_NICS = [
   { mac: MAC0, name: 'eth0', ipv4: '172.16.126.216/24', gateway: '172.16.126.1' },
   { mac: MAC1, name: 'eth1', ipv4: ['100.100.126.216/23'], dnsServers: ['100.100.126.205', '100.100.126.206'] },
 ];
-const nic = (o: Partial<NetAdaptersActual['adapters'][string]> = {}) => ({ name: 'Ethernet', ipInterface: 'Ethernet', dhcp: false, ipv4: [], gateway: null, dnsServers: [], ...o });
+const nic = (o: Partial<NetAdaptersActual['adapters'][string]> = {}) => ({
+  name: 'Ethernet',
+  ipInterface: 'Ethernet',
+  dhcp: false,
+  ipv4: [],
+  gateway: null,
+  dnsServers: [],
+  ...o,
+});
 const desired = (adapters: NetAdaptersDesired['adapters']): NetAdaptersDesired => ({ adapters });
 
 test('netAdapters diff: a table of desired against actual', (t) => {
-  const d = desired([{ mac: MAC1, name: 'eth1', ipv4: ['100.100.126.216/23'], dnsServers: ['100.100.126.205', '100.100.126.206'] }]);
-  const done = nic({ name: 'eth1', ipInterface: 'eth1', ipv4: ['100.100.126.216/23'], dnsServers: ['100.100.126.205', '100.100.126.206'] });
+  const d = desired([
+    { mac: MAC1, name: 'eth1', ipv4: ['100.100.126.216/23'], dnsServers: ['100.100.126.205', '100.100.126.206'] },
+  ]);
+  const done = nic({
+    name: 'eth1',
+    ipInterface: 'eth1',
+    ipv4: ['100.100.126.216/23'],
+    dnsServers: ['100.100.126.205', '100.100.126.206'],
+  });
   const rows: { actual: NetAdaptersActual; fields: string[]; before?: Record<string, unknown> }[] = [
     { actual: { adapters: { [MAC1]: done } }, fields: [] },
     { actual: { adapters: { [MAC1]: { ...done, name: 'ETH1' } } }, fields: [] },
     { actual: { adapters: { [MAC1]: { ...done, ipInterface: 'vEthernet (eth1)' } } }, fields: [] },
-    { actual: { adapters: { [MAC1]: { ...done, name: 'Ethernet 2' } } }, fields: ['eth1.name'], before: { 'eth1.name': 'Ethernet 2' } },
-    { actual: { adapters: { [MAC1]: { ...done, dhcp: true } } }, fields: ['eth1.ipv4'], before: { 'eth1.ipv4': 'DHCP (100.100.126.216/23)' } },
+    {
+      actual: { adapters: { [MAC1]: { ...done, name: 'Ethernet 2' } } },
+      fields: ['eth1.name'],
+      before: { 'eth1.name': 'Ethernet 2' },
+    },
+    {
+      actual: { adapters: { [MAC1]: { ...done, dhcp: true } } },
+      fields: ['eth1.ipv4'],
+      before: { 'eth1.ipv4': 'DHCP (100.100.126.216/23)' },
+    },
     { actual: { adapters: { [MAC1]: { ...done, ipv4: ['100.100.126.216/24'] } } }, fields: ['eth1.ipv4'] },
-    { actual: { adapters: { [MAC1]: { ...done, ipv4: ['100.100.126.216/23', '10.0.0.5/8'] } } }, fields: ['eth1.ipv4'] },
-    { actual: { adapters: { [MAC1]: { ...done, dnsServers: ['100.100.126.206', '100.100.126.205'] } } }, fields: ['eth1.dnsServers'] },
+    {
+      actual: { adapters: { [MAC1]: { ...done, ipv4: ['100.100.126.216/23', '10.0.0.5/8'] } } },
+      fields: ['eth1.ipv4'],
+    },
+    {
+      actual: { adapters: { [MAC1]: { ...done, dnsServers: ['100.100.126.206', '100.100.126.205'] } } },
+      fields: ['eth1.dnsServers'],
+    },
     { actual: { adapters: { [MAC1]: { ...done, gateway: '100.100.126.1' } } }, fields: [] },
     { actual: { adapters: {} }, fields: ['eth1'], before: { eth1: null } },
   ];
@@ -38,42 +74,147 @@ test('netAdapters diff: a table of desired against actual', (t) => {
     t.is(c.action, row.fields.length ? 'update' : 'noop');
     if (row.before) t.like(c.before, row.before);
   }
-  t.regex(diffNetAdapters(d, { adapters: {} }).warnings![0]!, /no physical network adapter with MAC 00-15-00-00-00-02.*apply will fail/);
+  t.regex(
+    diffNetAdapters(d, { adapters: {} }).warnings![0]!,
+    /no physical network adapter with MAC 00-15-00-00-00-02.*apply will fail/,
+  );
 });
 
 test('networkCleanup diff: runs once per token, says what it removes', (t) => {
   const d = { token: '2026-11-21', removeHnsNetworks: true, removeGhostAdapters: true };
   const ghosts = [{ instanceId: 'ROOT\\VMS_MP\\0001', friendlyName: 'Hyper-V Virtual Ethernet Adapter #2' }];
-  t.is(diffNetworkCleanup(d, { token: '2026-11-21', rebootPending: false, hnsNetworks: ['l2bridge'], ghostAdapters: ghosts }).action, 'noop');
-  const c = diffNetworkCleanup(d, { token: null, rebootPending: false, hnsNetworks: ['l2bridge', 'nat'], ghostAdapters: ghosts });
+  t.is(
+    diffNetworkCleanup(d, {
+      token: '2026-11-21',
+      rebootPending: false,
+      hnsNetworks: ['l2bridge'],
+      ghostAdapters: ghosts,
+    }).action,
+    'noop',
+  );
+  const c = diffNetworkCleanup(d, {
+    token: null,
+    rebootPending: false,
+    hnsNetworks: ['l2bridge', 'nat'],
+    ghostAdapters: ghosts,
+  });
   t.is(c.action, 'run');
   t.deepEqual(c.after, { token: '2026-11-21' });
   t.regex(c.warnings![0]!, /destructive: removes 2 HNS network\(s\) \(l2bridge, nat\) and 1 ghost adapter/);
-  t.is(diffNetworkCleanup(d, { token: '2026-01-01', rebootPending: false, hnsNetworks: [], ghostAdapters: [] }).action, 'run');
-  t.deepEqual(diffNetworkCleanup({ ...d, removeHnsNetworks: false }, { token: null, rebootPending: false, hnsNetworks: ['nat'], ghostAdapters: [] }).before!.hnsNetworks, []);
+  t.is(
+    diffNetworkCleanup(d, { token: '2026-01-01', rebootPending: false, hnsNetworks: [], ghostAdapters: [] }).action,
+    'run',
+  );
+  t.deepEqual(
+    diffNetworkCleanup(
+      { ...d, removeHnsNetworks: false },
+      { token: null, rebootPending: false, hnsNetworks: ['nat'], ghostAdapters: [] },
+    ).before!.hnsNetworks,
+    [],
+  );
 });
 
 const optionErrors: { make: (o: any) => unknown; options: unknown; field: string; message: RegExp }[] = [
   { make: netAdapters, options: { adapters: [] }, field: 'adapters', message: /non-empty list/ },
-  { make: netAdapters, options: { adapters: [{ mac: '00-15-00-00-00' }] }, field: 'adapters[0].mac', message: /MAC address such as/ },
-  { make: netAdapters, options: { adapters: [{ mac: '00-15:00-00-00-01' }] }, field: 'adapters[0].mac', message: /MAC address/ },
-  { make: netAdapters, options: { adapters: [{ mac: MAC0, name: 'eth*' }] }, field: 'adapters[0].name', message: /adapter name/ },
-  { make: netAdapters, options: { adapters: [{ mac: MAC0, name: 'vEthernet (eth1)' }] }, field: 'adapters[0].name', message: /not a vEthernet name/ },
-  { make: netAdapters, options: { adapters: [{ mac: MAC0, ipv4: '172.16.126.216' }] }, field: 'adapters[0].ipv4[0]', message: /with its prefix length/ },
-  { make: netAdapters, options: { adapters: [{ mac: MAC0, ipv4: '172.16.126.0/24' }] }, field: 'adapters[0].ipv4[0]', message: /host address/ },
-  { make: netAdapters, options: { adapters: [{ mac: MAC0, ipv4: '172.16.126.216/24', gateway: '172.16.127.1' }] }, field: 'adapters[0].gateway', message: /not in any subnet/ },
-  { make: netAdapters, options: { adapters: [{ mac: MAC0, dnsServers: 'a' }] }, field: 'adapters[0].dnsServers', message: /non-empty list/ },
-  { make: netAdapters, options: { adapters: [{ mac: MAC0, dnsServers: ['dns1'] }] }, field: 'adapters[0].dnsServers[0]', message: /IPv4 address/ },
-  { make: netAdapters, options: { adapters: [{ mac: MAC0, speed: 1 }] }, field: 'adapters[0].speed', message: /not an adapter option/ },
-  { make: netAdapters, options: { adapters: [{ mac: MAC0, name: 'eth0' }, { mac: '00:15:00:00:00:01' }] }, field: 'adapters[1]', message: /same MAC 00-15-00-00-00-01 as adapters\[0\]/ },
-  { make: netAdapters, options: { adapters: [{ mac: MAC0, name: 'eth0' }, { mac: MAC1, name: 'ETH0' }] }, field: 'adapters[1]', message: /same name/ },
-  { make: netAdapters, options: { adapters: [{ mac: MAC0 }], keepAddress: 'node009' }, field: 'keepAddress', message: /IPv4 address/ },
+  {
+    make: netAdapters,
+    options: { adapters: [{ mac: '00-15-00-00-00' }] },
+    field: 'adapters[0].mac',
+    message: /MAC address such as/,
+  },
+  {
+    make: netAdapters,
+    options: { adapters: [{ mac: '00-15:00-00-00-01' }] },
+    field: 'adapters[0].mac',
+    message: /MAC address/,
+  },
+  {
+    make: netAdapters,
+    options: { adapters: [{ mac: MAC0, name: 'eth*' }] },
+    field: 'adapters[0].name',
+    message: /adapter name/,
+  },
+  {
+    make: netAdapters,
+    options: { adapters: [{ mac: MAC0, name: 'vEthernet (eth1)' }] },
+    field: 'adapters[0].name',
+    message: /not a vEthernet name/,
+  },
+  {
+    make: netAdapters,
+    options: { adapters: [{ mac: MAC0, ipv4: '172.16.126.216' }] },
+    field: 'adapters[0].ipv4[0]',
+    message: /with its prefix length/,
+  },
+  {
+    make: netAdapters,
+    options: { adapters: [{ mac: MAC0, ipv4: '172.16.126.0/24' }] },
+    field: 'adapters[0].ipv4[0]',
+    message: /host address/,
+  },
+  {
+    make: netAdapters,
+    options: { adapters: [{ mac: MAC0, ipv4: '172.16.126.216/24', gateway: '172.16.127.1' }] },
+    field: 'adapters[0].gateway',
+    message: /not in any subnet/,
+  },
+  {
+    make: netAdapters,
+    options: { adapters: [{ mac: MAC0, dnsServers: 'a' }] },
+    field: 'adapters[0].dnsServers',
+    message: /non-empty list/,
+  },
+  {
+    make: netAdapters,
+    options: { adapters: [{ mac: MAC0, dnsServers: ['dns1'] }] },
+    field: 'adapters[0].dnsServers[0]',
+    message: /IPv4 address/,
+  },
+  {
+    make: netAdapters,
+    options: { adapters: [{ mac: MAC0, speed: 1 }] },
+    field: 'adapters[0].speed',
+    message: /not an adapter option/,
+  },
+  {
+    make: netAdapters,
+    options: { adapters: [{ mac: MAC0, name: 'eth0' }, { mac: '00:15:00:00:00:01' }] },
+    field: 'adapters[1]',
+    message: /same MAC 00-15-00-00-00-01 as adapters\[0\]/,
+  },
+  {
+    make: netAdapters,
+    options: {
+      adapters: [
+        { mac: MAC0, name: 'eth0' },
+        { mac: MAC1, name: 'ETH0' },
+      ],
+    },
+    field: 'adapters[1]',
+    message: /same name/,
+  },
+  {
+    make: netAdapters,
+    options: { adapters: [{ mac: MAC0 }], keepAddress: 'node009' },
+    field: 'keepAddress',
+    message: /IPv4 address/,
+  },
   { make: dnsClient, options: {}, field: 'primaryDomain', message: /or suffixSearchList is required/ },
   { make: dnsClient, options: { primaryDomain: 'my lan' }, field: 'primaryDomain', message: /DNS domain/ },
-  { make: dnsClient, options: { suffixSearchList: ['mylan.k8s', '-x'] }, field: 'suffixSearchList[1]', message: /DNS domain/ },
+  {
+    make: dnsClient,
+    options: { suffixSearchList: ['mylan.k8s', '-x'] },
+    field: 'suffixSearchList[1]',
+    message: /DNS domain/,
+  },
   { make: networkCleanup, options: {}, field: 'token', message: /got nothing/ },
   { make: networkCleanup, options: { token: 'a\nb' }, field: 'token', message: /one line/ },
-  { make: networkCleanup, options: { token: 'x', removeHnsNetworks: false, removeGhostAdapters: false }, field: 'removeHnsNetworks', message: /nothing to clean up/ },
+  {
+    make: networkCleanup,
+    options: { token: 'x', removeHnsNetworks: false, removeGhostAdapters: false },
+    field: 'removeHnsNetworks',
+    message: /nothing to clean up/,
+  },
 ];
 
 test('option errors of the network steps name the step and the field', (t) => {
@@ -82,15 +223,31 @@ test('option errors of the network steps name the step and the field', (t) => {
     t.is((err as StepOptionError & { field: string }).field, e.field, JSON.stringify(e.options));
     t.regex(err!.message, e.message);
   }
-  t.deepEqual(netAdapters({ adapters: [{ mac: '00:15:5d:0a:0b:0c' }] }).desired.adapters[0], { mac: '00-15-5D-0A-0B-0C' });
+  t.deepEqual(netAdapters({ adapters: [{ mac: '00:15:5d:0a:0b:0c' }] }).desired.adapters[0], {
+    mac: '00-15-5D-0A-0B-0C',
+  });
 });
 
 function seedNode(m: WindowsModel): void {
-  m.nics.set(MAC0, { name: 'Ethernet', ipInterface: 'Ethernet', dhcp: true, ipv4: ['172.16.126.99/24'], gateway: '172.16.126.1', dnsServers: ['172.16.126.1'] });
-  m.nics.set(MAC1, { name: 'Ethernet 2', ipInterface: 'Ethernet 2', dhcp: true, ipv4: [], gateway: null, dnsServers: [] });
+  m.nics.set(MAC0, {
+    name: 'Ethernet',
+    ipInterface: 'Ethernet',
+    dhcp: true,
+    ipv4: ['172.16.126.99/24'],
+    gateway: '172.16.126.1',
+    dnsServers: ['172.16.126.1'],
+  });
+  m.nics.set(MAC1, {
+    name: 'Ethernet 2',
+    ipInterface: 'Ethernet 2',
+    dhcp: true,
+    ipv4: [],
+    gateway: null,
+    dnsServers: [],
+  });
 }
 
-test('netAdapters: the seed\'s two NICs by MAC, in three runs; a missing MAC fails naming it', async (t) => {
+test("netAdapters: the seed's two NICs by MAC, in three runs; a missing MAC fails naming it", async (t) => {
   const m = new WindowsModel();
   seedNode(m);
   const n = new FakeWindows(m.handlers());
@@ -98,12 +255,22 @@ test('netAdapters: the seed\'s two NICs by MAC, in three runs; a missing MAC fai
   t.deepEqual(r.first.fields, ['eth0.name', 'eth0.ipv4', 'eth1.name', 'eth1.ipv4', 'eth1.dnsServers']);
   t.deepEqual(r.applyCalls, ['Set-PlayNetAdapter', 'Set-PlayNetAdapter']);
   t.like(m.nics.get(MAC0), { name: 'eth0', dhcp: false, ipv4: ['172.16.126.216/24'], gateway: '172.16.126.1' });
-  t.like(m.nics.get(MAC1), { name: 'eth1', ipv4: ['100.100.126.216/23'], dnsServers: ['100.100.126.205', '100.100.126.206'] });
-  t.deepEqual(n.calls.find((c) => c.fn === 'Set-PlayNetAdapter')!.args, { macAddress: MAC0, newName: 'eth0', ipv4: ['172.16.126.216/24'] });
+  t.like(m.nics.get(MAC1), {
+    name: 'eth1',
+    ipv4: ['100.100.126.216/23'],
+    dnsServers: ['100.100.126.205', '100.100.126.206'],
+  });
+  t.deepEqual(n.calls.find((c) => c.fn === 'Set-PlayNetAdapter')!.args, {
+    macAddress: MAC0,
+    newName: 'eth0',
+    ipv4: ['172.16.126.216/24'],
+  });
 
   const missing = netAdapters({ adapters: [{ mac: '00-15-00-00-00-09', name: 'eth2' }] });
   const p = await plan(n, missing);
-  await t.throwsAsync(missing.apply(n, p.change, p.actual), { message: /no physical network adapter with MAC 00-15-00-00-00-09 on node009: check the inventory's MAC for eth2/ });
+  await t.throwsAsync(missing.apply(n, p.change, p.actual), {
+    message: /no physical network adapter with MAC 00-15-00-00-00-09 on node009: check the inventory's MAC for eth2/,
+  });
 });
 
 test('netAdapters: refuses to remove the address play connects to, before changing anything', async (t) => {
@@ -112,7 +279,9 @@ test('netAdapters: refuses to remove the address play connects to, before changi
   const n = new FakeWindows(m.handlers());
   const step = netAdapters({ adapters: SEED_NICS, keepAddress: '172.16.126.99' });
   const p = await plan(n, step);
-  await t.throwsAsync(step.apply(n, p.change, p.actual), { message: /would remove 172\.16\.126\.99 from Ethernet, the address play reaches node009 at/ });
+  await t.throwsAsync(step.apply(n, p.change, p.actual), {
+    message: /would remove 172\.16\.126\.99 from Ethernet, the address play reaches node009 at/,
+  });
   t.false(n.namesSince(0).includes('Set-PlayNetAdapter'));
   t.is(m.nics.get(MAC1)!.name, 'Ethernet 2');
 });
@@ -129,7 +298,14 @@ test('dnsClient: NV Domain and the suffix search list in three runs; case does n
 
 test('networkCleanup: once per token, removes HNS networks and ghosts, owes a reboot until the node boots', async (t) => {
   const m = new WindowsModel();
-  m.networks.set('l2bridge', { id: m.id(), name: 'l2bridge', type: 'L2Bridge', addressPrefix: '10.160.11.0/24', gateway: '10.160.11.1', adapterName: 'eth1' });
+  m.networks.set('l2bridge', {
+    id: m.id(),
+    name: 'l2bridge',
+    type: 'L2Bridge',
+    addressPrefix: '10.160.11.0/24',
+    gateway: '10.160.11.1',
+    adapterName: 'eth1',
+  });
   m.cleanup.ghosts = [{ instanceId: 'ROOT\\VMS_MP\\0001', friendlyName: 'Hyper-V Virtual Ethernet Adapter #2' }];
   const n = new FakeWindows(m.handlers());
   const r = await threeRuns(n, networkCleanup({ token: '2026-11-21' }));

@@ -28,23 +28,43 @@ test('sc qc: field note B (kubelet under nssm), with LF and with CRLF line ends'
 
 test('sc qc: several dependencies continue the field; a quoted binPath with " : " and spaces stays whole; delayed start', (t) => {
   const text = fixture('sc-qc-kubelet.txt')
-    .replace('C:\\k\\nssm.exe', '"C:\\Program Files\\k\\kube-proxy.exe" --hostname-override=node009 --log-dir "C:\\k\\log : x"')
+    .replace(
+      'C:\\k\\nssm.exe',
+      '"C:\\Program Files\\k\\kube-proxy.exe" --hostname-override=node009 --log-dir "C:\\k\\log : x"',
+    )
     .replace('2   AUTO_START', '2   AUTO_START  (DELAYED)')
     .replace('DEPENDENCIES       : docker\n', 'DEPENDENCIES       : docker\n                           : kubelet\n')
     .replace('LocalSystem', 'NT AUTHORITY\\NetworkService');
   const qc = parseScQc(crlf(text));
-  t.is(qc.binaryPathName, '"C:\\Program Files\\k\\kube-proxy.exe" --hostname-override=node009 --log-dir "C:\\k\\log : x"');
+  t.is(
+    qc.binaryPathName,
+    '"C:\\Program Files\\k\\kube-proxy.exe" --hostname-override=node009 --log-dir "C:\\k\\log : x"',
+  );
   t.deepEqual(qc.dependencies, ['docker', 'kubelet']);
   t.like(qc, { startType: 'auto', delayed: true, serviceStartName: 'NT AUTHORITY\\NetworkService' });
-  t.like(parseScQc(fixture('sc-qc-kubelet.txt').replace('2   AUTO_START', '3   DEMAND_START').replace('DEPENDENCIES       : docker', 'DEPENDENCIES       :')), { startType: 'manual', dependencies: [] });
+  t.like(
+    parseScQc(
+      fixture('sc-qc-kubelet.txt')
+        .replace('2   AUTO_START', '3   DEMAND_START')
+        .replace('DEPENDENCIES       : docker', 'DEPENDENCIES       :'),
+    ),
+    { startType: 'manual', dependencies: [] },
+  );
   t.like(parseScQc(fixture('sc-qc-kubelet.txt').replace('2   AUTO_START', '4   DISABLED')), { startType: 'disabled' });
 });
 
 test('sc qc: a failure, a missing field and junk are errors that say so', (t) => {
-  t.throws(() => parseScQc('[SC] OpenService FAILED 1060:\r\n\r\nThe specified service does not exist as an installed service.\r\n'),
-    { message: /\[SC\] OpenService FAILED 1060: The specified service does not exist/ });
+  t.throws(
+    () =>
+      parseScQc(
+        '[SC] OpenService FAILED 1060:\r\n\r\nThe specified service does not exist as an installed service.\r\n',
+      ),
+    { message: /\[SC\] OpenService FAILED 1060: The specified service does not exist/ },
+  );
   t.throws(() => parseScQc(fixture('sc-qc-kubelet.txt').replace(/ +START_TYPE.*\n/, '')), { message: /no START_TYPE/ });
-  t.throws(() => parseScQc(fixture('sc-qc-kubelet.txt').replace('2   AUTO_START', '9   SOMETIMES')), { message: /unknown START_TYPE/ });
+  t.throws(() => parseScQc(fixture('sc-qc-kubelet.txt').replace('2   AUTO_START', '9   SOMETIMES')), {
+    message: /unknown START_TYPE/,
+  });
   t.throws(() => parseScQc(`${fixture('sc-qc-kubelet.txt')}garbage\n`), { message: /unexpected line "garbage"/ });
   t.throws(() => parseScQc('hello'), { message: /no SERVICE_NAME/ });
 });
@@ -66,20 +86,33 @@ test('sc queryex: field note B (RUNNING, pid 4044, the flags line), LF and CRLF'
 
 test('sc queryex: other states map to the contract, exit codes are read, bad values fail', (t) => {
   const base = fixture('sc-queryex-kubelet.txt');
-  const stopped = base.replace('4  RUNNING', '1  STOPPED').replace(/\n +\(STOPPABLE.*\)/, '\n                                (NOT_STOPPABLE, NOT_PAUSABLE, IGNORES_SHUTDOWN)')
-    .replace('WIN32_EXIT_CODE    : 0  (0x0)', 'WIN32_EXIT_CODE    : 1067  (0x42b)').replace('PID                : 4044', 'PID                : 0');
-  t.like(parseScQueryex(stopped), { state: 'Stopped', pid: 0, win32ExitCode: 1067, controls: ['NOT_STOPPABLE', 'NOT_PAUSABLE', 'IGNORES_SHUTDOWN'] });
+  const stopped = base
+    .replace('4  RUNNING', '1  STOPPED')
+    .replace(/\n +\(STOPPABLE.*\)/, '\n                                (NOT_STOPPABLE, NOT_PAUSABLE, IGNORES_SHUTDOWN)')
+    .replace('WIN32_EXIT_CODE    : 0  (0x0)', 'WIN32_EXIT_CODE    : 1067  (0x42b)')
+    .replace('PID                : 4044', 'PID                : 0');
+  t.like(parseScQueryex(stopped), {
+    state: 'Stopped',
+    pid: 0,
+    win32ExitCode: 1067,
+    controls: ['NOT_STOPPABLE', 'NOT_PAUSABLE', 'IGNORES_SHUTDOWN'],
+  });
   t.like(parseScQueryex(base.replace('4  RUNNING', '2  START_PENDING')), { state: 'StartPending' });
   t.like(parseScQueryex(base.replace('4  RUNNING', '3  STOP_PENDING')), { state: 'StopPending' });
   t.like(parseScQueryex(base.replace('4  RUNNING', '7  PAUSED')), { state: 'Paused' });
   t.throws(() => parseScQueryex(base.replace('4  RUNNING', '4  JOGGING')), { message: /unknown STATE "JOGGING"/ });
-  t.throws(() => parseScQueryex(base.replace('PID                : 4044', 'PID                : many')), { message: /PID is "many"/ });
+  t.throws(() => parseScQueryex(base.replace('PID                : 4044', 'PID                : many')), {
+    message: /PID is "many"/,
+  });
 });
 
 test('nssm get: field note B values, also as UTF-16LE read byte by byte (NULs), with a BOM and CRLF', (t) => {
   const app = fixture('nssm-get-application.txt');
   t.is(parseNssmGet(app), 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe');
-  t.is(parseNssmGet(utf16AsBytes(`\uFEFF${crlf(app)}`)), 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe');
+  t.is(
+    parseNssmGet(utf16AsBytes(`\uFEFF${crlf(app)}`)),
+    'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',
+  );
   t.is(parseNssmGet(utf16AsBytes(crlf(fixture('nssm-get-appparameters.txt')))), 'c:\\k\\kubeletstart.ps1');
   t.is(parseNssmGet(''), '');
   t.deepEqual(parseNssmList(utf16AsBytes('docker\r\nflanneld\r\n')), ['docker', 'flanneld']);
@@ -89,15 +122,24 @@ test('nssm get: field note B values, also as UTF-16LE read byte by byte (NULs), 
 test('docker version: field note D (Docker EE 19.03.0): client and engine sections', (t) => {
   const v = parseDockerVersion(fixture('docker-version.txt'));
   t.is(v.clientProduct, 'Docker Engine - Enterprise');
-  t.like(v.client, { 'Version': '19.03.0', 'API version': '1.40', 'Built': '07/16/2019 23:41:30', 'OS/Arch': 'windows/amd64' });
+  t.like(v.client, {
+    Version: '19.03.0',
+    'API version': '1.40',
+    Built: '07/16/2019 23:41:30',
+    'OS/Arch': 'windows/amd64',
+  });
   t.is(v.serverProduct, 'Docker Engine - Enterprise');
-  t.like(v.server!.Engine, { 'Version': '19.03.0', 'API version': '1.40 (minimum version 1.24)', 'Git commit': '87b1f470ad' });
+  t.like(v.server!.Engine, {
+    Version: '19.03.0',
+    'API version': '1.40 (minimum version 1.24)',
+    'Git commit': '87b1f470ad',
+  });
   t.is(engineVersion(v), '19.03.0');
   t.deepEqual(v.errors, []);
   t.deepEqual(parseDockerVersion(crlf(fixture('docker-version.txt'))), v);
 });
 
-test('docker version: daemon not running (field note D\'s error): the client only, the error kept', (t) => {
+test("docker version: daemon not running (field note D's error): the client only, the error kept", (t) => {
   const client = fixture('docker-version.txt').split('\nServer:')[0]!;
   const v = parseDockerVersion(`${client}\n${fixture('docker-error-during-connect.txt')}`);
   t.is(v.client.Version, '19.03.0');
@@ -105,23 +147,44 @@ test('docker version: daemon not running (field note D\'s error): the client onl
   t.is(engineVersion(v), null);
   t.is(v.errors.length, 1);
   t.regex(v.errors[0]!, /^error during connect: .*docker daemon is not running\.$/);
-  t.throws(() => parseDockerVersion("'docker' is not recognized as an internal or external command"), { message: /not the output of docker version/ });
+  t.throws(() => parseDockerVersion("'docker' is not recognized as an internal or external command"), {
+    message: /not the output of docker version/,
+  });
 });
 
 test('Get-HnsEndpoint list output (field note A): two records, wrapped Resources, trailing spaces trimmed', (t) => {
   const text = fixture('get-hnsendpoint.txt');
   const records = parseFormatList(text);
   t.is(records.length, 2);
-  t.is(records[0]!.Resources, '@{AdditionalParams=; AllocationOrder=1; Allocators=System.Object[]; CompartmentOperationTime=0; Flags=0; Health=; ID=1185C970-0100-47B4-BABD-C91DDED5F7F6; PortOperationTime=0; State=1; SwitchOperationTime=0; VfpOperationTime=0; parentId=7F3F9AC2-C5D6-4EF9-A55E-B4C21D53316A}');
+  t.is(
+    records[0]!.Resources,
+    '@{AdditionalParams=; AllocationOrder=1; Allocators=System.Object[]; CompartmentOperationTime=0; Flags=0; Health=; ID=1185C970-0100-47B4-BABD-C91DDED5F7F6; PortOperationTime=0; State=1; SwitchOperationTime=0; VfpOperationTime=0; parentId=7F3F9AC2-C5D6-4EF9-A55E-B4C21D53316A}',
+  );
   t.is(records[0]!.AdditionalParams, '');
   const [remote, local] = hnsEndpointsFromList(crlf(text));
   t.deepEqual(remote, {
-    id: '92C2BD57-33F7-4B73-9AE7-A57A5832F637', name: 'Ethernet', ipAddress: '10.160.11.169', gateway: null, macAddress: '02-11-0a-a0-0b-a9',
-    prefixLength: 24, networkName: 'l2bridge', type: 'L2Bridge', isRemoteEndpoint: true, state: 1,
+    id: '92C2BD57-33F7-4B73-9AE7-A57A5832F637',
+    name: 'Ethernet',
+    ipAddress: '10.160.11.169',
+    gateway: null,
+    macAddress: '02-11-0a-a0-0b-a9',
+    prefixLength: 24,
+    networkName: 'l2bridge',
+    type: 'L2Bridge',
+    isRemoteEndpoint: true,
+    state: 1,
   });
   t.deepEqual(local, {
-    id: 'CF73A2BC-F00F-4D71-B00A-07FA2D9FB9E3', name: 'b9c11271e2bddf50f8e80edd225af5f61e76381c69478ed73433c603de151200_l2bridge', ipAddress: '10.160.11.99',
-    gateway: '10.160.11.1', macAddress: '00-15-5D-D3-D8-DE', prefixLength: 24, networkName: 'l2bridge', type: 'L2Bridge', isRemoteEndpoint: false, state: 3,
+    id: 'CF73A2BC-F00F-4D71-B00A-07FA2D9FB9E3',
+    name: 'b9c11271e2bddf50f8e80edd225af5f61e76381c69478ed73433c603de151200_l2bridge',
+    ipAddress: '10.160.11.99',
+    gateway: '10.160.11.1',
+    macAddress: '00-15-5D-D3-D8-DE',
+    prefixLength: 24,
+    networkName: 'l2bridge',
+    type: 'L2Bridge',
+    isRemoteEndpoint: false,
+    state: 3,
   });
   t.throws(() => parseFormatList('Name : a\n?? what\n'), { message: /unexpected line "\?\? what"/ });
 });

@@ -30,23 +30,28 @@ test('the grammar loads: web-tree-sitter runs the ABI of tree-sitter-powershell.
 
 test('the checker can fail: broken snippets are reported with their line', async (t) => {
   const broken = [
-    "function Get-PlayX {\n  param($a)\n  if ($a) { 1\n}",
+    'function Get-PlayX {\n  param($a)\n  if ($a) { 1\n}',
     "$x = 'unterminated",
-    "$h = @{ a = }",
+    '$h = @{ a = }',
     'Get-Item -Path a |',
-    "[ordered]@{ ok = $true; value = (1 + ) }",
+    '[ordered]@{ ok = $true; value = (1 + ) }',
   ];
   for (const text of broken) {
     const { errors } = await parsePowerShell(text);
     t.true(errors.length > 0, text);
   }
-  const { errors } = await parsePowerShell("$ok = 1\n$bad = @(1,\n");
-  t.true(errors.some((e) => e.line >= 2), JSON.stringify(errors));
+  const { errors } = await parsePowerShell('$ok = 1\n$bad = @(1,\n');
+  t.true(
+    errors.some((e) => e.line >= 2),
+    JSON.stringify(errors),
+  );
 });
 
 test('the quote check can fail too: an undoubled typographic quote ends the literal early', (t) => {
   const literal = (json: string) => `$playCalls = ConvertFrom-Json -InputObject '${json}'\n`;
-  t.deepEqual(callsOf(literal('[{"fn":"Get-PlayX","args":{"s":"a‘‘b’’c\'\'d"}}]')), [{ fn: 'Get-PlayX', args: { s: "a‘b’c'd" } }]);
+  t.deepEqual(callsOf(literal('[{"fn":"Get-PlayX","args":{"s":"a‘‘b’’c\'\'d"}}]')), [
+    { fn: 'Get-PlayX', args: { s: "a‘b’c'd" } },
+  ]);
   t.throws(() => callsOf(literal('[{"fn":"Get-PlayX","args":{"s":"a‘b"}}]')), { message: /ends early/ });
 });
 
@@ -60,7 +65,12 @@ test('the bootstrap and every function definition of the contract parse', async 
 
 const fakeClock = () => {
   let now = 0;
-  return { now: () => now, sleep: async (ms: number) => { now += ms; } };
+  return {
+    now: () => now,
+    sleep: async (ms: number) => {
+      now += ms;
+    },
+  };
 };
 
 /** A model in which every step's apply runs its whole path (the .msu exists, the services exist, ...). */
@@ -71,19 +81,76 @@ function busyModel(): WindowsModel {
   m.dockerAfterInstall = { text: fixture('docker-version.txt'), restartNeeded: true };
   m.capabilities.set('OpenSSH.Server~~~~0.0.1.0', 'NotPresent');
   m.registryImages.set('repo.mylan.k8s:8888/q1winpause:10.0.17763.973', `sha256:${'1'.repeat(64)}`);
-  m.registryImages.set(`localhost:5000/a__b-c.d/e---f:V_1.x-y@sha256:${'0123456789abcdef'.repeat(4)}`, `sha256:${'2'.repeat(64)}`);
-  m.services.set('docker', { name: 'docker', binPath: 'C:\\docker\\dockerd.exe', displayName: 'Docker', start: 'AUTO_START', deps: [], account: 'LocalSystem', state: 'RUNNING', pid: 10 });
-  m.services.set('kubelet', { name: 'kubelet', binPath: 'C:\\k\\kubelet.exe', displayName: 'kubelet', start: 'AUTO_START', deps: ['docker'], account: 'LocalSystem', state: 'RUNNING', pid: 11 });
-  m.networks.set('old', { id: 'n1', name: 'old', type: 'L2Bridge', addressPrefix: '10.1.0.0/24', gateway: '10.1.0.1', adapterName: 'eth9' });
-  m.endpoints.set('old0', { id: 'e1', name: 'old0', networkName: 'l2bridge', ipAddress: '10.160.11.9', gateway: '0.0.0.0', compartmentId: null, forwarding: false });
-  m.nics.set('00-15-00-00-00-01', { name: 'Ethernet', ipInterface: 'Ethernet', dhcp: true, ipv4: [], gateway: null, dnsServers: [] });
-  m.nics.set('00-15-00-00-00-02', { name: 'Ethernet 2', ipInterface: 'Ethernet 2', dhcp: true, ipv4: [], gateway: null, dnsServers: [] });
+  m.registryImages.set(
+    `localhost:5000/a__b-c.d/e---f:V_1.x-y@sha256:${'0123456789abcdef'.repeat(4)}`,
+    `sha256:${'2'.repeat(64)}`,
+  );
+  m.services.set('docker', {
+    name: 'docker',
+    binPath: 'C:\\docker\\dockerd.exe',
+    displayName: 'Docker',
+    start: 'AUTO_START',
+    deps: [],
+    account: 'LocalSystem',
+    state: 'RUNNING',
+    pid: 10,
+  });
+  m.services.set('kubelet', {
+    name: 'kubelet',
+    binPath: 'C:\\k\\kubelet.exe',
+    displayName: 'kubelet',
+    start: 'AUTO_START',
+    deps: ['docker'],
+    account: 'LocalSystem',
+    state: 'RUNNING',
+    pid: 11,
+  });
+  m.networks.set('old', {
+    id: 'n1',
+    name: 'old',
+    type: 'L2Bridge',
+    addressPrefix: '10.1.0.0/24',
+    gateway: '10.1.0.1',
+    adapterName: 'eth9',
+  });
+  m.endpoints.set('old0', {
+    id: 'e1',
+    name: 'old0',
+    networkName: 'l2bridge',
+    ipAddress: '10.160.11.9',
+    gateway: '0.0.0.0',
+    compartmentId: null,
+    forwarding: false,
+  });
+  m.nics.set('00-15-00-00-00-01', {
+    name: 'Ethernet',
+    ipInterface: 'Ethernet',
+    dhcp: true,
+    ipv4: [],
+    gateway: null,
+    dnsServers: [],
+  });
+  m.nics.set('00-15-00-00-00-02', {
+    name: 'Ethernet 2',
+    ipInterface: 'Ethernet 2',
+    dhcp: true,
+    ipv4: [],
+    gateway: null,
+    dnsServers: [],
+  });
   let rebooted = false;
   const handlers = m.handlers();
   m.handlers = () => ({
     ...handlers,
-    'Restart-PlayComputer': () => { rebooted = true; return { scheduled: true }; },
-    'Get-PlayOsInfo': () => ({ ...m.os, lastBootUpTime: rebooted ? '2020-05-09T00:00:00.0000000Z' : m.os.lastBootUpTime, pendingReboot: !rebooted }),
+    'Restart-PlayComputer': () => {
+      rebooted = true;
+      return { scheduled: true };
+    },
+    'Get-PlayOsInfo': () => ({
+      ...m.os,
+      lastBootUpTime: rebooted ? '2020-05-09T00:00:00.0000000Z' : m.os.lastBootUpTime,
+      pendingReboot: !rebooted,
+    }),
   });
   return m;
 }
@@ -98,52 +165,148 @@ const CASES: Record<string, (() => AnyStep)[]> = {
   // Hostile text cannot reach dockerImage (options.test.ts: a reference with spaces or quotes is refused); these are the grammar's extremes.
   dockerImage: [
     () => windows.dockerImage({ reference: 'repo.mylan.k8s:8888/q1winpause:10.0.17763.973' }),
-    () => windows.dockerImage({ reference: `localhost:5000/a__b-c.d/e---f:V_1.x-y@sha256:${'0123456789abcdef'.repeat(4)}` }),
+    () =>
+      windows.dockerImage({
+        reference: `localhost:5000/a__b-c.d/e---f:V_1.x-y@sha256:${'0123456789abcdef'.repeat(4)}`,
+      }),
   ],
-  dockerDaemonConfig: [() => windows.dockerDaemonConfig({ config: { 'bridge': 'none', 'insecure-registries': [H], [H]: [HL, 1, null, true] } })],
+  dockerDaemonConfig: [
+    () =>
+      windows.dockerDaemonConfig({ config: { bridge: 'none', 'insecure-registries': [H], [H]: [HL, 1, null, true] } }),
+  ],
   fileContent: [
     () => windows.fileContent({ path: PATH, content: HL }),
     () => windows.fileContent({ path: 'C:\\k\\secret.yaml', content: new Secret(HL, 'env:X') }),
-    () => windows.fileContent({ path: 'C:\\k\\cni\\config\\l2bridge.conf', template: '{"name": "{{ name }}"}', vars: { name: 'l2bridge' }, format: 'json' }),
+    () =>
+      windows.fileContent({
+        path: 'C:\\k\\cni\\config\\l2bridge.conf',
+        template: '{"name": "{{ name }}"}',
+        vars: { name: 'l2bridge' },
+        format: 'json',
+      }),
   ],
   registryValue: [
-    () => windows.registryValue({ path: `HKLM:\\SOFTWARE\\${H.replace(/\\/g, '')}`, name: H, type: 'String', data: HL }),
-    () => windows.registryValue({ path: 'HKLM:\\SOFTWARE\\Play', name: '(default)', type: 'MultiString', data: [H, 'b'] }),
+    () =>
+      windows.registryValue({ path: `HKLM:\\SOFTWARE\\${H.replace(/\\/g, '')}`, name: H, type: 'String', data: HL }),
+    () =>
+      windows.registryValue({ path: 'HKLM:\\SOFTWARE\\Play', name: '(default)', type: 'MultiString', data: [H, 'b'] }),
     () => windows.registryValue({ path: 'HKLM:\\SOFTWARE\\Play', name: 'n', type: 'DWord', data: 4294967295 }),
     () => windows.registryValue({ path: 'HKLM:\\SOFTWARE\\Play', name: 'b', type: 'Binary', data: [0, 255, 39] }),
   ],
-  firewallRule: [() => windows.firewallRule({ name: "sshd $(x) ‘y’ 'z'", displayName: H, protocol: 'TCP', localPort: [22, '8000-8100'] })],
+  firewallRule: [
+    () =>
+      windows.firewallRule({
+        name: "sshd $(x) ‘y’ 'z'",
+        displayName: H,
+        protocol: 'TCP',
+        localPort: [22, '8000-8100'],
+      }),
+  ],
   timeZone: [() => windows.timeZone({ id: 'China Standard Time' })],
   ntpServers: [() => windows.ntpServers({ servers: ['ntp1.mylan.k8s', '100.100.126.205'] })],
   autoUpdate: [() => windows.autoUpdate({ enabled: false }), () => windows.autoUpdate({ enabled: true })],
   hnsNetwork: [
-    () => windows.hnsNetwork({ name: 'l2bridge', type: 'L2Bridge', addressPrefix: '10.160.11.0/24', gateway: '10.160.11.1', adapterName: 'vEthernet (eth1)' }, fakeClock()),
-    () => windows.hnsNetwork({ name: 'old', type: 'L2Bridge', addressPrefix: '10.160.11.0/24', gateway: '10.160.11.1', adapterName: 'eth1', allowReplace: true }, fakeClock()),
+    () =>
+      windows.hnsNetwork(
+        {
+          name: 'l2bridge',
+          type: 'L2Bridge',
+          addressPrefix: '10.160.11.0/24',
+          gateway: '10.160.11.1',
+          adapterName: 'vEthernet (eth1)',
+        },
+        fakeClock(),
+      ),
+    () =>
+      windows.hnsNetwork(
+        {
+          name: 'old',
+          type: 'L2Bridge',
+          addressPrefix: '10.160.11.0/24',
+          gateway: '10.160.11.1',
+          adapterName: 'eth1',
+          allowReplace: true,
+        },
+        fakeClock(),
+      ),
   ],
-  hnsHostEndpoint: [() => windows.hnsHostEndpoint({ name: 'old0', network: 'old', addressPrefix: '10.1.0.0/24', ipAddress: '10.1.0.2' })],
+  hnsHostEndpoint: [
+    () =>
+      windows.hnsHostEndpoint({ name: 'old0', network: 'old', addressPrefix: '10.1.0.0/24', ipAddress: '10.1.0.2' }),
+  ],
   windowsService: [
-    () => windows.windowsService({ name: 'kube-proxy', binPath: PROXY_BIN, displayName: H, startMode: 'auto',
-      dependencies: ['docker', 'kubelet'], account: "NT AUTHORITY\\NetworkService'$(x)", password: new Secret(H, 'env:PW'), state: 'running' }),
-    () => windows.windowsService({ name: 'docker', binPath: 'C:\\docker\\dockerd.exe', state: 'running', restart: true }),
+    () =>
+      windows.windowsService({
+        name: 'kube-proxy',
+        binPath: PROXY_BIN,
+        displayName: H,
+        startMode: 'auto',
+        dependencies: ['docker', 'kubelet'],
+        account: "NT AUTHORITY\\NetworkService'$(x)",
+        password: new Secret(H, 'env:PW'),
+        state: 'running',
+      }),
+    () =>
+      windows.windowsService({ name: 'docker', binPath: 'C:\\docker\\dockerd.exe', state: 'running', restart: true }),
     () => windows.windowsService({ name: 'kube-proxy', binPath: PROXY_BIN, state: 'stopped' }),
   ],
-  nssmService: [() => windows.nssmService({ name: 'flanneld', application: PATH, appParameters: H, appDirectory: 'C:\\k', dependOnService: ['docker', 'kubelet'] })],
-  reboot: [() => windows.reboot({ required: false, ifPending: true, timeoutSec: 60, waitForServices: ['docker'] }, fakeClock())],
-  netAdapters: [() => windows.netAdapters({
-    adapters: [
-      { mac: '00-15-00-00-00-01', name: "eth0 $(x) ‘y’ 'z' `w`;", ipv4: '172.16.126.216/24', gateway: '172.16.126.1' },
-      { mac: '00-15-00-00-00-02', name: 'eth1', ipv4: ['100.100.126.216/23'], dnsServers: ['100.100.126.205', '100.100.126.206'] },
-    ],
-    keepAddress: '198.18.1.9',
-  })],
-  dnsClient: [() => windows.dnsClient({ primaryDomain: 'mylan.k8s', suffixSearchList: ['mylan.k8s', 'svc.cluster.local'] })],
+  nssmService: [
+    () =>
+      windows.nssmService({
+        name: 'flanneld',
+        application: PATH,
+        appParameters: H,
+        appDirectory: 'C:\\k',
+        dependOnService: ['docker', 'kubelet'],
+      }),
+  ],
+  reboot: [
+    () =>
+      windows.reboot({ required: false, ifPending: true, timeoutSec: 60, waitForServices: ['docker'] }, fakeClock()),
+  ],
+  netAdapters: [
+    () =>
+      windows.netAdapters({
+        adapters: [
+          {
+            mac: '00-15-00-00-00-01',
+            name: "eth0 $(x) ‘y’ 'z' `w`;",
+            ipv4: '172.16.126.216/24',
+            gateway: '172.16.126.1',
+          },
+          {
+            mac: '00-15-00-00-00-02',
+            name: 'eth1',
+            ipv4: ['100.100.126.216/23'],
+            dnsServers: ['100.100.126.205', '100.100.126.206'],
+          },
+        ],
+        keepAddress: '198.18.1.9',
+      }),
+  ],
+  dnsClient: [
+    () => windows.dnsClient({ primaryDomain: 'mylan.k8s', suffixSearchList: ['mylan.k8s', 'svc.cluster.local'] }),
+  ],
   networkCleanup: [() => windows.networkCleanup({ token: H })],
 };
 
-const NOT_FACTORIES = new Set(['parseDockerVersion', 'engineVersion', 'parseFormatList', 'hnsEndpointsFromList', 'parseHnsdiagLoadBalancers', 'parseNssmGet', 'parseNssmList', 'parseScQc', 'parseScQueryex']);
+const NOT_FACTORIES = new Set([
+  'parseDockerVersion',
+  'engineVersion',
+  'parseFormatList',
+  'hnsEndpointsFromList',
+  'parseHnsdiagLoadBalancers',
+  'parseNssmGet',
+  'parseNssmList',
+  'parseScQc',
+  'parseScQueryex',
+]);
 
 test('every exported factory has syntax cases', (t) => {
-  const factories = Object.entries(windows).filter(([k, v]) => typeof v === 'function' && !NOT_FACTORIES.has(k)).map(([k]) => k).sort();
+  const factories = Object.entries(windows)
+    .filter(([k, v]) => typeof v === 'function' && !NOT_FACTORIES.has(k))
+    .map(([k]) => k)
+    .sort();
   t.deepEqual(factories, Object.keys(CASES).sort());
 });
 
@@ -162,7 +325,11 @@ test('every program every step sends (probe and apply, hostile values) parses, a
     }
   }
   const sent = new Set(node.calls.map((c) => c.fn));
-  t.deepEqual([...sent].sort(), Object.keys(PLAY_FUNCTIONS).sort(), 'every function of the contract was sent by some step');
+  t.deepEqual(
+    [...sent].sort(),
+    Object.keys(PLAY_FUNCTIONS).sort(),
+    'every function of the contract was sent by some step',
+  );
   for (const text of node.programs) {
     const { errors } = await parsePowerShell(text);
     t.deepEqual(errors, [], describeErrors(text, errors));
@@ -170,11 +337,16 @@ test('every program every step sends (probe and apply, hostile values) parses, a
   // The literal as PowerShell reads it (typographic quotes included) is the JSON of the call.
   const hostile = node.calls.filter((c) => JSON.stringify(c.args).includes('‘z’'));
   t.true(hostile.length >= 6, `${hostile.length} calls carried the hostile text`);
-  t.true(node.calls.some((c) => c.fn === 'Set-PlayService' && c.args.password === H), 'the secret arrives intact, in the program only');
+  t.true(
+    node.calls.some((c) => c.fn === 'Set-PlayService' && c.args.password === H),
+    'the secret arrives intact, in the program only',
+  );
 });
 
 test('a batch of every probe in one program (as a host session sends it) parses', async (t) => {
-  const calls = Object.values(CASES).flat().map((make) => make().probe().script as PsCall);
+  const calls = Object.values(CASES)
+    .flat()
+    .map((make) => make().probe().script as PsCall);
   const text = program(calls);
   const { errors } = await parsePowerShell(text);
   t.deepEqual(errors, [], describeErrors(text, errors));

@@ -2,7 +2,12 @@
 // loop in ps-native.ts) against an independent implementation of the C runtime's command-line
 // splitting; and that the PowerShell loop is the same algorithm, step for step.
 import test from 'ava';
-import { INVOKE_NATIVE, parseWindowsCommandLine, quoteWindowsArg, windowsCommandLine } from '../../../tasks/windows/ps-native.js';
+import {
+  INVOKE_NATIVE,
+  parseWindowsCommandLine,
+  quoteWindowsArg,
+  windowsCommandLine,
+} from '../../../tasks/windows/ps-native.js';
 
 const BIN_PATHS = [
   'C:\\k\\kubelet.exe --windows-service',
@@ -10,19 +15,52 @@ const BIN_PATHS = [
   'C:\\k\\kube-proxy.exe --feature-gates="WinOverlay=true,WinDSR=true" --log-dir=C:\\k\\log\\',
 ];
 
-const HOSTILE = ['', ' ', '"', '\\', '\\\\', 'a\\', 'a\\\\', '\\"', 'a b\\', 'x\'; rm -rf / #', '$(reboot)', '`whoami`', 'a\tb', 'line\nbreak', '‘quoted’', '%PATH%', '^&|<>', 'ünïcødé 节点'];
+const HOSTILE = [
+  '',
+  ' ',
+  '"',
+  '\\',
+  '\\\\',
+  'a\\',
+  'a\\\\',
+  '\\"',
+  'a b\\',
+  "x'; rm -rf / #",
+  '$(reboot)',
+  '`whoami`',
+  'a\tb',
+  'line\nbreak',
+  '‘quoted’',
+  '%PATH%',
+  '^&|<>',
+  'ünïcødé 节点',
+];
 
 test('every argument survives the round trip through a C runtime command line', (t) => {
   for (const arg of [...BIN_PATHS, ...HOSTILE]) {
     t.deepEqual(parseWindowsCommandLine(quoteWindowsArg(arg)), [arg], JSON.stringify(arg));
   }
-  const argv = ['create', 'kubelet', 'binPath=', BIN_PATHS[1]!, 'depend=', 'docker', 'DisplayName=', 'Kubernetes Node Agent', 'start=', 'auto'];
+  const argv = [
+    'create',
+    'kubelet',
+    'binPath=',
+    BIN_PATHS[1]!,
+    'depend=',
+    'docker',
+    'DisplayName=',
+    'Kubernetes Node Agent',
+    'start=',
+    'auto',
+  ];
   t.deepEqual(parseWindowsCommandLine(windowsCommandLine(argv)), argv);
   t.deepEqual(parseWindowsCommandLine(windowsCommandLine(HOSTILE)), HOSTILE);
 });
 
-test('how a binPath with spaces and quotes is written on sc.exe\'s command line', (t) => {
-  t.is(quoteWindowsArg(BIN_PATHS[1]!), '"\\"C:\\Program Files\\k\\kubelet.exe\\" --resolv-conf=\\"\\" --enforce-node-allocatable=\\"\\" --windows-service"');
+test("how a binPath with spaces and quotes is written on sc.exe's command line", (t) => {
+  t.is(
+    quoteWindowsArg(BIN_PATHS[1]!),
+    '"\\"C:\\Program Files\\k\\kubelet.exe\\" --resolv-conf=\\"\\" --enforce-node-allocatable=\\"\\" --windows-service"',
+  );
   t.is(quoteWindowsArg('C:\\k\\kubelet.exe'), 'C:\\k\\kubelet.exe'); // nothing to quote: left alone
   t.is(quoteWindowsArg('C:\\dir with space\\'), '"C:\\dir with space\\\\"'); // a trailing backslash doubled before the closing quote
   t.is(quoteWindowsArg(''), '""');
@@ -43,7 +81,10 @@ test('Invoke-Native quotes with the same rules, and starts the program without a
   // The steps of quoteWindowsArg, as they appear in the PowerShell loop.
   t.regex(INVOKE_NATIVE, /\$special = \[char\[\]\]@\(\[char\]32, \[char\]9, \[char\]10, \[char\]11, \$dq\)/); // space, tab, LF, VT, quote
   t.regex(INVOKE_NATIVE, /if \(\$arg\.Length -gt 0 -and \$arg\.IndexOfAny\(\$special\) -lt 0\)/);
-  t.regex(INVOKE_NATIVE, /if \(\$ch -eq \$dq\) \{ \[void\]\$sb\.Append\(\$bs, 2 \* \$slashes \+ 1\) \} else \{ \[void\]\$sb\.Append\(\$bs, \$slashes\) \}/);
+  t.regex(
+    INVOKE_NATIVE,
+    /if \(\$ch -eq \$dq\) \{ \[void\]\$sb\.Append\(\$bs, 2 \* \$slashes \+ 1\) \} else \{ \[void\]\$sb\.Append\(\$bs, \$slashes\) \}/,
+  );
   t.regex(INVOKE_NATIVE, /\[void\]\$sb\.Append\(\$bs, 2 \* \$slashes\)\n\s+\[void\]\$sb\.Append\(\$dq\)/);
   t.regex(INVOKE_NATIVE, /\$psi\.Arguments = \$quoted -join ' '/);
   t.regex(INVOKE_NATIVE, /\$psi\.UseShellExecute = \$false/);

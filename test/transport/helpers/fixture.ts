@@ -33,8 +33,15 @@ export async function fixture(t: ExecutionContext, o: FixtureOptions = {}): Prom
   const server = await TestSshServer.start({ authorizedKeys: [key.public], ...o.server });
   t.teardown(() => server.close());
   const knownHosts = join(dir, 'known_hosts');
-  if (o.known !== false) writeFileSync(knownHosts, `${hostKeyName('127.0.0.1', server.port)} ${server.hostKey.public}\n`);
-  const target: SshTarget = { hostName: 'linux1', address: '127.0.0.1', port: server.port, user: 'root', keyFile: key.path };
+  if (o.known !== false)
+    writeFileSync(knownHosts, `${hostKeyName('127.0.0.1', server.port)} ${server.hostKey.public}\n`);
+  const target: SshTarget = {
+    hostName: 'linux1',
+    address: '127.0.0.1',
+    port: server.port,
+    user: 'root',
+    keyFile: key.path,
+  };
   const options: ConnectionOptions = {
     knownHostsFile: knownHosts,
     acceptNew: false,
@@ -47,7 +54,12 @@ export async function fixture(t: ExecutionContext, o: FixtureOptions = {}): Prom
   const connections: SshConnection[] = [];
   t.teardown(() => Promise.all(connections.map((c) => c.close())).then(() => undefined));
   return {
-    server, dir, keyFile: key.path, knownHosts, target, options,
+    server,
+    dir,
+    keyFile: key.path,
+    knownHosts,
+    target,
+    options,
     async open(overrides = {}) {
       const c = await SshConnection.open({ ...target, ...overrides.target }, { ...options, ...overrides.options });
       connections.push(c);

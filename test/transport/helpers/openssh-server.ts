@@ -28,7 +28,11 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts sshd in `dir`; `extra` lines go into sshd_config (e.g. `MaxStartups 2:100:2`). */
-export async function startOpenssh(dir: string, authorizedKey: string, extra: readonly string[] = []): Promise<OpensshServer> {
+export async function startOpenssh(
+  dir: string,
+  authorizedKey: string,
+  extra: readonly string[] = [],
+): Promise<OpensshServer> {
   mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   const hostKey = join(dir, 'ssh_host_ed25519_key');
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', hostKey]);
@@ -37,19 +41,22 @@ export async function startOpenssh(dir: string, authorizedKey: string, extra: re
   const port = await freePort();
   const logFile = join(dir, 'sshd.log');
   const config = join(dir, 'sshd_config');
-  writeFileSync(config, [
-    `ListenAddress 127.0.0.1:${port}`,
-    `HostKey ${hostKey}`,
-    `AuthorizedKeysFile ${authorized}`,
-    `PidFile ${join(dir, 'sshd.pid')}`,
-    'UsePAM no',
-    'StrictModes no',
-    'PasswordAuthentication no',
-    'KbdInteractiveAuthentication no',
-    'PermitRootLogin prohibit-password',
-    ...extra,
-    '',
-  ].join('\n'));
+  writeFileSync(
+    config,
+    [
+      `ListenAddress 127.0.0.1:${port}`,
+      `HostKey ${hostKey}`,
+      `AuthorizedKeysFile ${authorized}`,
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      'UsePAM no',
+      'StrictModes no',
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PermitRootLogin prohibit-password',
+      ...extra,
+      '',
+    ].join('\n'),
+  );
   const child: ChildProcess = spawn(SSHD, ['-D', '-f', config, '-E', logFile], { stdio: 'ignore' });
   // Ready when it accepts TCP connections.
   for (let i = 0; i < 200; i++) {

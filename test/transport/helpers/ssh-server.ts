@@ -25,7 +25,8 @@ export interface KeyPair {
  */
 export function generateKey(type: 'ed25519' | 'ecdsa' = 'ed25519'): KeyPair {
   for (;;) {
-    const k = type === 'ecdsa' ? utils.generateKeyPairSync('ecdsa', { bits: 256 }) : utils.generateKeyPairSync('ed25519');
+    const k =
+      type === 'ecdsa' ? utils.generateKeyPairSync('ecdsa', { bits: 256 }) : utils.generateKeyPairSync('ed25519');
     if (!(utils.parseKey(k.private) instanceof Error) && !(utils.parseKey(k.public) instanceof Error)) {
       return { private: k.private, public: k.public };
     }
@@ -84,7 +85,12 @@ export class TestSshServer {
   readonly signals: string[] = [];
   readonly commands: string[] = [];
 
-  private constructor(readonly options: TestServerOptions, readonly port: number, net: NetServer, hostKey: KeyPair) {
+  private constructor(
+    readonly options: TestServerOptions,
+    readonly port: number,
+    net: NetServer,
+    hostKey: KeyPair,
+  ) {
     this.#net = net;
     this.hostKey = hostKey;
     this.#authorized = (options.authorizedKeys ?? []).map((line) => {
@@ -99,7 +105,9 @@ export class TestSshServer {
     let self!: TestSshServer;
     // PLAY_SSH_DEBUG=1 prints ssh2's protocol trace of the server side.
     const debug = process.env.PLAY_SSH_DEBUG ? (m: string) => console.error('sshd:', m) : undefined;
-    const ssh = new Server({ hostKeys: [hostKey.private, ...(options.extraHostKeys ?? [])], debug }, (client) => self.#onClient(client));
+    const ssh = new Server({ hostKeys: [hostKey.private, ...(options.extraHostKeys ?? [])], debug }, (client) =>
+      self.#onClient(client),
+    );
     const net = createServer((socket) => {
       self.tcpConnections++;
       self.#sockets.add(socket);
@@ -121,11 +129,17 @@ export class TestSshServer {
   }
 
   /** The host key as ssh2's hostVerifier and known_hosts see it. */
-  get hostKeyBlob(): Buffer { return blobOf(this.hostKey.public); }
+  get hostKeyBlob(): Buffer {
+    return blobOf(this.hostKey.public);
+  }
   /** Commands still running. */
-  get running(): number { return this.#children.size; }
+  get running(): number {
+    return this.#children.size;
+  }
   /** The user auth attempts that reached the server, one per method tried. */
-  get logins(): number { return this.authAttempts.filter((a) => a.ok).length; }
+  get logins(): number {
+    return this.authAttempts.filter((a) => a.ok).length;
+  }
 
   /** Destroys every TCP connection at once, as a host that reboots or a dropped link would. */
   killConnections(): void {
@@ -143,7 +157,9 @@ export class TestSshServer {
     client.on('authentication', (ctx) => this.#authenticate(ctx));
     const sessions = new Set<() => void>();
     // A dead connection sends no CHANNEL_CLOSE: give its sessions back here.
-    client.on('close', () => { for (const closeSession of [...sessions]) closeSession(); });
+    client.on('close', () => {
+      for (const closeSession of [...sessions]) closeSession();
+    });
     client.on('session', (accept, reject) => {
       if (this.openSessions >= (this.options.maxSessions ?? 10)) {
         this.refusedSessions++;
@@ -199,8 +215,15 @@ export class TestSshServer {
     } else if (ctx.method === 'publickey') {
       const key = this.#authorized.find((k) => k.type === ctx.key.algo && k.getPublicSSH().equals(ctx.key.data));
       // Without a signature the client only asks whether the key would do (RFC 4252 7).
-      if (userOk && key && !ctx.signature) return ctx.accept();
-      ok = userOk && key !== undefined && ctx.blob !== undefined && key.verify(ctx.blob, ctx.signature!, ctx.hashAlgo) === true;
+      if (userOk && key && !ctx.signature) {
+        ctx.accept();
+        return;
+      }
+      ok =
+        userOk &&
+        key !== undefined &&
+        ctx.blob !== undefined &&
+        key.verify(ctx.blob, ctx.signature!, ctx.hashAlgo) === true;
     }
     if (ctx.method !== 'none') this.authAttempts.push({ method: ctx.method, user: ctx.username, ok });
     const methods: ('publickey' | 'password')[] = ['publickey'];
