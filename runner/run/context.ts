@@ -75,6 +75,13 @@ export class ContextFactory {
 
   for(node: TaskNode): TaskContext {
     const allowed = new Set([...(node.spec.needs ?? []), ...(node.spec.triggeredBy ?? [])]);
+    const output = (task: string, host: string): object => {
+      if (!allowed.has(task))
+        throw new Error(`task ${node.task} reads the output of '${task}' but does not list it in needs`);
+      const out = this.outputs.get(task, host);
+      if (!out) throw new UnknownOutput(task, host);
+      return out;
+    };
     return {
       host: this.view(node.target.name),
       runsOn: this.view(node.runsOn.name),
@@ -84,24 +91,10 @@ export class ContextFactory {
         if (!g) throw new Error(`task ${node.task}: no group '${name}' in the inventory`);
         return g.hosts.map((h) => this.view(h));
       },
-      output: <O extends object>(task: string, host = node.target.name): O => {
-        if (!allowed.has(task)) {
-          throw new Error(`task ${node.task} reads the output of '${task}' but does not list it in needs`);
-        }
-        const out = this.outputs.get(task, host);
-        if (!out) throw new UnknownOutput(task, host);
-        return out as O;
-      },
-      optionalOutput: <O extends object>(task: string, host = node.target.name): O | undefined => {
-        if (!allowed.has(task)) {
-          throw new Error(`task ${node.task} reads the output of '${task}' but does not list it in needs`);
-        }
+      output: <O extends object>(task: string, host = node.target.name): O => output(task, host) as O,
+      optionalOutput: <O extends object>(task: string, host = node.target.name): O | undefined =>
         // Absent: the task has no node for that host (an optional task whose hosts the inventory lacks).
-        if (!node.deps.some((d) => d.task === task && d.target.name === host)) return undefined;
-        const out = this.outputs.get(task, host);
-        if (!out) throw new UnknownOutput(task, host);
-        return out as O;
-      },
+        node.deps.some((d) => d.task === task && d.target.name === host) ? (output(task, host) as O) : undefined,
     };
   }
 }
