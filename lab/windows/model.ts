@@ -1,19 +1,14 @@
-// SimulatedWindowsNode: a TEST DOUBLE of a Windows Server 2019 node, answering the calls of
-// tasks/windows/contract.ts from a stateful model (state.ts) that is saved to its state file after
+// SimulatedWindowsNode: a TEST DOUBLE of a Windows Server 2019 node: the model (state.ts) beneath
+// the real PowerShell our programs run under (powershell/, surface/), saved to its state file after
 // every change, so it survives a restart of the simulator. It owns the reboot state machine
 // (scheduled -> down -> up) and tells its SSH server (server.ts) when to drop or refuse connections.
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { PlayFunctionName } from '../../tasks/windows/contract.js';
-import { checkArgs } from './arg-schema.js';
 import { applyPendingChanges, completeBoot } from './boot.js';
 import { defaultNodeState, upgradeNodeState } from './defaults.js';
-import { notRecognized, WindowsError } from './errors.js';
-import { HANDLERS } from './handlers/index.js';
+import { WindowsError } from './errors.js';
 import type { NodeState } from './state.js';
-
-const FUNCTIONS = new Map(Object.keys(HANDLERS).map((f) => [f.toLowerCase(), f as PlayFunctionName]));
 
 export interface SimulatedWindowsNodeOptions {
   /** The hostname, for a new state. */
@@ -91,18 +86,10 @@ export class SimulatedWindowsNode extends EventEmitter<SimulatedWindowsNodeEvent
     this.#saved = text;
   }
 
-  /** Runs one call against the model; throws a WindowsError with the message the real node gives. */
-  call(fn: string, args: unknown): unknown {
-    // PowerShell resolves command names case-insensitively.
-    const name = FUNCTIONS.get(fn.toLowerCase());
-    if (!name) throw new WindowsError(notRecognized(fn));
-    checkArgs(name, args);
-    try {
-      return (HANDLERS[name] as (node: SimulatedWindowsNode, a: unknown) => unknown)(this, args);
-    } finally {
-      this.save();
-      this.emit('state-changed');
-    }
+  /** After a change through the Windows surface: saved, and listeners (cluster registration) told. */
+  changed(): void {
+    this.save();
+    this.emit('state-changed');
   }
 
   /** The NIC blinks (docs/field-notes.md#a-hns-network-and-endpoint): every open connection drops, once. */

@@ -3,7 +3,7 @@
 import type { RegistryType } from '../../tasks/windows/contract.js';
 import { WindowsError } from './errors.js';
 import type { NodeState, RegistryData, RegistryKey, RegistryValue } from './state.js';
-import { registryPath } from './win-paths.js';
+import { registryPath, type WinPath } from './win-paths.js';
 
 const TYPES: readonly RegistryType[] = ['String', 'ExpandString', 'DWord', 'QWord', 'MultiString', 'Binary'];
 
@@ -76,4 +76,47 @@ export function setValue(s: NodeState, raw: string, name: string, type: Registry
 export function deleteValue(s: NodeState, raw: string, name: string): void {
   const key = getKey(s, raw);
   if (key) delete key.values[name.toLowerCase()];
+}
+
+// --- keys as a tree (what RegistryKey and the registry provider see) --------------------------
+
+/** A hive's root (`HKLM:\`) always exists; it is no entry of the model. */
+export function isHiveRoot(p: WinPath): boolean {
+  return p.display.endsWith(':\\');
+}
+
+/** The key and its parents up to the hive, as New-Item -Force and RegistryKey.CreateSubKey make them. */
+export function createKey(s: NodeState, raw: string): WinPath {
+  const p = registryPath(raw);
+  const segments = p.display.split('\\');
+  for (let i = 2; i <= segments.length; i++) {
+    const display = segments.slice(0, i).join('\\');
+    if (display.endsWith(':')) continue;
+    s.registry[display.toLowerCase()] ??= { path: display, values: {} };
+  }
+  return p;
+}
+
+/** True for the key itself or any key below it. */
+export function isAtOrBelow(key: string, p: WinPath): boolean {
+  const base = p.key.endsWith('\\') ? p.key : `${p.key}\\`;
+  return key === p.key || key.startsWith(base);
+}
+
+/** Stored keys below `p`, one level down, by their display names. */
+export function storedSubKeyNames(s: NodeState, p: WinPath): string[] {
+  const base = p.key.endsWith('\\') ? p.key : `${p.key}\\`;
+  const names = new Map<string, string>();
+  for (const k of Object.values(s.registry)) {
+    const key = k.path.toLowerCase();
+    if (!key.startsWith(base)) continue;
+    const name = k.path.slice(base.length).split('\\')[0]!;
+    if (name !== '') names.set(name.toLowerCase(), name);
+  }
+  return [...names.values()];
+}
+
+/** Deletes the stored key and everything below it (RegistryKey.DeleteSubKeyTree). */
+export function deleteStoredKeyTree(s: NodeState, p: WinPath): void {
+  for (const key of Object.keys(s.registry)) if (isAtOrBelow(key, p)) delete s.registry[key];
 }

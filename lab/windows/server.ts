@@ -1,20 +1,24 @@
 // The SSH side of a simulated Windows node (a test double): ssh2's Server speaking as Windows'
 // OpenSSH does to play's transport. It takes password and public key logins for one user, accepts
 // only the PowerShell bootstrap command (anything else gets cmd.exe's answer), reads the program on
-// stdin to EOF and runs it against the model (powershell-host.ts). Up to 10 sessions per connection
+// stdin to EOF and runs the command under real PowerShell over the node's simulated Windows surface
+// (powershell/run-program.ts). Up to 10 sessions per connection
 // (sshd's MaxSessions). Faults (faults.ts) act here; the node's events drop and refuse connections.
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import ssh2 from 'ssh2';
 import type { AuthContext, Connection, ParsedKey, ServerChannel } from 'ssh2';
-import { bootstrapCommand } from '../../runner/transport/powershell/bootstrap.js';
 import { mergeFaults, NO_FAULTS, type WindowsNodeFaults } from './faults.js';
 import type { SimulatedWindowsNode } from './model.js';
-import { runProgram } from './powershell-host.js';
+import { calledFunctions } from './powershell/called-functions.js';
+import type { PowerShellHost } from './powershell/host.js';
+import { encodedCommandOf, runPowerShell } from './powershell/run-program.js';
 
 const { Server, utils } = ssh2;
 
 export interface SimulatedWindowsServerOptions {
   node: SimulatedWindowsNode;
+  /** The PowerShell engine that runs the programs (one per process is enough: programs run one at a time). */
+  powershell: PowerShellHost;
   /** The host key (OpenSSH private key text). */
   hostKey: string;
   /** The one user who may log in (case-insensitive, as on Windows); default Administrator. */
@@ -64,7 +68,6 @@ export class SimulatedWindowsSshServer {
   readonly #net: NetServer;
   readonly #live = new Set<Live>();
   readonly #authorized: ParsedKey[];
-  readonly #command = bootstrapCommand();
   readonly #unsubscribe: () => void;
   #commandsSinceDropSet = 0;
   #address: { host: string; port: number };
@@ -226,11 +229,12 @@ export class SimulatedWindowsSshServer {
           return this.#drop(live);
         }
         const stream = acceptExec();
-        if (info.command !== this.#command) return this.#notACommand(stream, info.command);
+        const encoded = encodedCommandOf(info.command);
+        if (encoded === null) return this.#notACommand(stream, info.command);
         const chunks: Buffer[] = [];
         stream.on('data', (d: Buffer) => chunks.push(d));
         stream.once('end', () => {
-          void this.#runProgram(live, stream, Buffer.concat(chunks).toString('utf8'));
+          void this.#runProgram(live, stream, encoded, Buffer.concat(chunks).toString('utf8'));
         });
       });
     });
@@ -239,30 +243,35 @@ export class SimulatedWindowsSshServer {
   #notACommand(stream: ServerChannel, command: string): void {
     const first = command.trim().split(/\s+/)[0] ?? '';
     const message = /^powershell(\.exe)?$/i.test(first)
-      ? 'SimulatedWindowsNode: only the bootstrap of runner/transport/powershell/bootstrap.ts is simulated, not other powershell.exe command lines\r\n'
+      ? 'SimulatedWindowsNode: only `powershell.exe -NoProfile -NonInteractive -ExecutionPolicy Bypass -EncodedCommand ...` command lines are simulated\r\n'
       : `'${first}' is not recognized as an internal or external command,\r\noperable program or batch file.\r\n`;
     stream.stderr.write(message);
     stream.exit(1);
     stream.end();
   }
 
-  async #runProgram(live: Live, stream: ServerChannel, text: string): Promise<void> {
+  async #runProgram(live: Live, stream: ServerChannel, encoded: string, text: string): Promise<void> {
     if (this.faults.latencyMs > 0) await sleep(this.faults.latencyMs);
     if (live.gone) return;
-    const outcome = runProgram(this.options.node, text, {
-      hangFunction: this.faults.hangFunction,
-      gone: () => live.gone,
-    });
-    if (outcome.kind === 'hang') {
+    const hang = this.faults.hangFunction?.toLowerCase();
+    if (hang && calledFunctions(text).includes(hang)) {
       // Windows' sshd ignores `signal`: the command hangs until the client closes its channel.
       this.stats.hung++;
       return;
     }
-    if (outcome.kind === 'gone' || live.gone) return;
-    const { stdout, stderr, code } = outcome.output;
-    if (stdout) stream.write(Buffer.from(stdout, 'utf8'));
-    if (stderr) stream.stderr.write(Buffer.from(stderr, 'utf8'));
-    stream.exit(code);
+    let output: { stdout: string; stderr: string; code: number };
+    try {
+      output = await runPowerShell(this.options.powershell, this.options.node, encoded, text);
+    } catch (e) {
+      // The engine failed (a simulator bug, or the host died): said on the node's log and to the client.
+      this.#log(`PowerShell host: ${(e as Error).message}`);
+      output = { stdout: '', stderr: `SimulatedWindowsNode: ${(e as Error).message}\r\n`, code: 255 };
+    }
+    // The connection dropped while the program ran (HNS made the NIC blink, a reboot): nobody hears the end.
+    if (live.gone) return;
+    if (output.stdout) stream.write(Buffer.from(output.stdout, 'utf8'));
+    if (output.stderr) stream.stderr.write(Buffer.from(output.stderr, 'utf8'));
+    stream.exit(output.code);
     stream.end();
   }
 

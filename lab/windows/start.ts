@@ -5,6 +5,7 @@ import { attachClusterRegistration } from './cluster-registration.js';
 import type { WindowsNodeFaults } from './faults.js';
 import { loadOrCreateHostKey } from './host-key.js';
 import { SimulatedWindowsNode } from './model.js';
+import { type PowerShellHost, sharedPowerShellHost } from './powershell/host.js';
 import { SimulatedWindowsSshServer, type ServerStats } from './server.js';
 import type { NodeState } from './state.js';
 
@@ -28,6 +29,8 @@ export interface SimulatedWindowsNodeConfig {
   /** The simulated cluster's state file (lab/cluster/): the node's kubelet service registers it there
    *  (cluster-registration.ts), once the file exists. */
   clusterState?: string;
+  /** The PowerShell engine (default: this process's shared one, started on first use). */
+  powershell?: PowerShellHost;
 }
 
 export interface RunningSimulatedWindowsNode {
@@ -51,6 +54,7 @@ export async function startSimulatedWindowsNode(
       `simulated Windows node ${config.name}: give a password or an authorized key, or nobody can log in`,
     );
   }
+  const powershell = config.powershell ?? (await sharedPowerShellHost());
   const hostKey = loadOrCreateHostKey(config.hostKeyFile);
   const node = SimulatedWindowsNode.open({
     name: config.name,
@@ -70,6 +74,7 @@ export async function startSimulatedWindowsNode(
     server = await SimulatedWindowsSshServer.start(
       {
         node,
+        powershell,
         hostKey: hostKey.private,
         user: config.user,
         password: config.password,

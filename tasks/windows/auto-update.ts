@@ -6,7 +6,8 @@
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, numOrNull, probeCall, record } from './calls.js';
+import { invoke, probeCall } from './calls.js';
+import type { ResultOf } from './contract.js';
 import { GET_AUTO_UPDATE, SET_AUTO_UPDATE } from './ps-system.js';
 
 export type AutoUpdateOptions = { enabled: boolean };
@@ -15,10 +16,7 @@ export interface AutoUpdateDesired {
   readonly enabled: boolean;
 }
 
-export interface AutoUpdateActual {
-  readonly noAutoUpdate: number | null;
-  readonly auOptions: number | null;
-}
+export type AutoUpdateActual = Readonly<ResultOf<'Get-PlayAutoUpdate'>>;
 
 export function diffAutoUpdate(d: Readonly<AutoUpdateDesired>, a: AutoUpdateActual | null): Change {
   if (a === null) throw new Error('an auto-update probe always reports a state');
@@ -45,14 +43,7 @@ export function autoUpdate(options: AutoUpdateOptions): Step<AutoUpdateDesired, 
     kind: 'windows.autoUpdate',
     title,
     desired,
-    probe: () =>
-      probeCall(GET_AUTO_UPDATE, {}, (v) => {
-        const o = record(GET_AUTO_UPDATE.name, v);
-        return {
-          noAutoUpdate: numOrNull(GET_AUTO_UPDATE.name, o, 'noAutoUpdate'),
-          auOptions: numOrNull(GET_AUTO_UPDATE.name, o, 'auOptions'),
-        };
-      }),
+    probe: () => probeCall(GET_AUTO_UPDATE, {}, (policy) => policy),
     diff: diffAutoUpdate,
     async apply(remote: Remote, change: Change): Promise<void> {
       if (change.fields.includes('enabled')) await invoke(remote, SET_AUTO_UPDATE, { enabled }, `${title}: wuauserv`);

@@ -1,26 +1,57 @@
 // The JSON contract of the Windows steps' remote half: for every PowerShell function a step may
-// call, the shape of its one argument and of what it returns. The steps (tasks/windows/*.ts, with
-// the real PowerShell text) and the simulated Windows node (lab/windows/, a test double that answers
-// the same calls from a model) are both written against these types, so they cannot drift apart.
-// `null` means absent. Names follow PowerShell's verb-noun style with a `Play` prefix.
+// call, the shape of its one argument and of what it returns, declared once as a runtime schema.
+// The TypeScript types are inferred from it, and both sides are checked against it at run time:
+// the steps' calls before they leave (calls.ts) and every result that comes back, from a real node
+// or from the simulated one (validate.ts). `null` means absent. Names follow PowerShell's verb-noun
+// style with a `Play` prefix. Objects are strict both ways: an unknown field is a bug (a misspelt
+// argument, or a property the PowerShell side misnamed), never something to ignore.
+import { z } from 'zod';
 
-export type ServiceStartMode = 'Auto' | 'Manual' | 'Disabled';
-export type ServiceState = 'Running' | 'Stopped' | 'StartPending' | 'StopPending' | 'Paused';
-export type RegistryType = 'String' | 'ExpandString' | 'DWord' | 'QWord' | 'MultiString' | 'Binary';
+export const SERVICE_START_MODE = z.enum(['Auto', 'Manual', 'Disabled']);
+export const SERVICE_STATE = z.enum(['Running', 'Stopped', 'StartPending', 'StopPending', 'Paused']);
+export const REGISTRY_TYPE = z.enum(['String', 'ExpandString', 'DWord', 'QWord', 'MultiString', 'Binary']);
 
-export interface WindowsContract {
+export type ServiceStartMode = z.infer<typeof SERVICE_START_MODE>;
+export type ServiceState = z.infer<typeof SERVICE_STATE>;
+export type RegistryType = z.infer<typeof REGISTRY_TYPE>;
+
+/**
+ * A list in a result. PowerShell 5.1 can hand back a one-element list as its element, or an empty
+ * one as null: both are read as the list they stand for, so the steps only ever see arrays.
+ */
+function psList<T extends z.ZodType>(item: T) {
+  return z.preprocess((v) => (v === null ? [] : v === undefined || Array.isArray(v) ? v : [v]), z.array(item));
+}
+
+const NO_ARGS = z.strictObject({});
+/** What a function that only acts returns: `[ordered]@{}`. */
+const DONE = z.strictObject({});
+const REGISTRY_DATA = z.union([z.string(), z.number(), z.array(z.string())]);
+const FIREWALL_RULE = {
+  name: z.string(),
+  displayName: z.string(),
+  enabled: z.boolean(),
+  direction: z.enum(['Inbound', 'Outbound']),
+  protocol: z.string(),
+  localPort: z.string(),
+  action: z.enum(['Allow', 'Block']),
+};
+
+export const CONTRACT = {
   // --- OS, boot, hotfixes (docs/domain.md#hotfix-to-a-pinned-build) ---------------------------------
   'Get-PlayOsInfo': {
-    args: {};
-    result: {
-      caption: string;
-      version: string /* 10.0.17763 */;
-      build: number;
-      revision: number;
-      lastBootUpTime: string /* ISO 8601 */;
-      pendingReboot: boolean;
-    };
-  };
+    args: NO_ARGS,
+    result: z.strictObject({
+      caption: z.string(),
+      /** 10.0.17763 */
+      version: z.string(),
+      build: z.number(),
+      revision: z.number(),
+      /** ISO 8601 */
+      lastBootUpTime: z.string(),
+      pendingReboot: z.boolean(),
+    }),
+  },
   /**
    * installed: Get-HotFix lists the KB; installedOn: its date (yyyy-MM-dd) when Windows knows it.
    * wusaExitCode: what wusa.exe returned the last time Install-PlayHotfix ran for this KB on this
@@ -30,74 +61,115 @@ export interface WindowsContract {
    * says an install will fail before a rolling upgrade drains the node.
    */
   'Get-PlayHotfix': {
-    args: { kb: string /* KB4549949 */; msuPath?: string };
-    result: { installed: boolean; installedOn: string | null; wusaExitCode: number | null; msuPresent: boolean | null };
-  };
+    args: z.strictObject({ /** KB4549949 */ kb: z.string(), msuPath: z.string().optional() }),
+    result: z.strictObject({
+      installed: z.boolean(),
+      installedOn: z.string().nullable(),
+      wusaExitCode: z.number().nullable(),
+      msuPresent: z.boolean().nullable(),
+    }),
+  },
   /**
    * wusa.exe <msu> /quiet /norestart; exitCode as wusa returned it (0, 3010, 1641, 2359302, -2145124329 = 0x80240017),
    * also recorded for Get-PlayHotfix's wusaExitCode. Throws when msuPath is not a file.
    */
-  'Install-PlayHotfix': { args: { kb: string; msuPath: string }; result: { exitCode: number } };
-  'Test-PlayPath': { args: { path: string }; result: { exists: boolean; isDirectory: boolean } };
+  'Install-PlayHotfix': {
+    args: z.strictObject({ kb: z.string(), msuPath: z.string() }),
+    result: z.strictObject({ exitCode: z.number() }),
+  },
+  'Test-PlayPath': {
+    args: z.strictObject({ path: z.string() }),
+    result: z.strictObject({ exists: z.boolean(), isDirectory: z.boolean() }),
+  },
   /** Schedules a restart (shutdown.exe /r /t N) and returns at once; the connection drops soon after. */
-  'Restart-PlayComputer': { args: { delaySeconds: number }; result: { scheduled: boolean } };
+  'Restart-PlayComputer': {
+    args: z.strictObject({ delaySeconds: z.number() }),
+    result: z.strictObject({ scheduled: z.boolean() }),
+  },
 
   // --- Features and capabilities -------------------------------------------------------------
   'Get-PlayWindowsFeature': {
-    args: { name: string };
-    result: { name: string; installState: 'Installed' | 'Available' | 'InstallPending' | 'Removed' } | null;
-  };
-  'Install-PlayWindowsFeature': { args: { name: string }; result: { restartNeeded: boolean } };
+    args: z.strictObject({ name: z.string() }),
+    result: z
+      .strictObject({ name: z.string(), installState: z.enum(['Installed', 'Available', 'InstallPending', 'Removed']) })
+      .nullable(),
+  },
+  'Install-PlayWindowsFeature': {
+    args: z.strictObject({ name: z.string() }),
+    result: z.strictObject({ restartNeeded: z.boolean() }),
+  },
   'Get-PlayWindowsCapability': {
-    args: { name: string /* OpenSSH.Server~~~~0.0.1.0 */ };
-    result: { name: string; state: 'Installed' | 'NotPresent' | 'InstallPending' } | null;
-  };
-  'Add-PlayWindowsCapability': { args: { name: string }; result: { restartNeeded: boolean } };
+    args: z.strictObject({ /** OpenSSH.Server~~~~0.0.1.0 */ name: z.string() }),
+    result: z
+      .strictObject({ name: z.string(), state: z.enum(['Installed', 'NotPresent', 'InstallPending']) })
+      .nullable(),
+  },
+  'Add-PlayWindowsCapability': {
+    args: z.strictObject({ name: z.string() }),
+    result: z.strictObject({ restartNeeded: z.boolean() }),
+  },
 
   // --- Docker --------------------------------------------------------------------------------
   /** Raw `docker version` output (null when docker.exe is absent) and the service's existence. */
-  'Get-PlayDockerEngine': { args: {}; result: { dockerVersion: string | null; serviceExists: boolean } };
+  'Get-PlayDockerEngine': {
+    args: NO_ARGS,
+    result: z.strictObject({ dockerVersion: z.string().nullable(), serviceExists: z.boolean() }),
+  },
   /** Install-Module DockerMsftProvider; Install-Package Docker -ProviderName DockerMsftProvider. */
-  'Install-PlayDockerEngine': { args: { version: string | null }; result: { restartNeeded: boolean } };
+  'Install-PlayDockerEngine': {
+    args: z.strictObject({ version: z.string().nullable() }),
+    result: z.strictObject({ restartNeeded: z.boolean() }),
+  },
   /**
    * `docker image inspect <reference>`: id (sha256:<hex>) and RepoTags. image null when the image is
    * absent or the daemon does not answer (daemonRunning false, also when docker.exe is absent).
    */
   'Get-PlayDockerImage': {
-    args: { reference: string };
-    result: { daemonRunning: boolean; image: { id: string; repoTags: string[] } | null };
-  };
+    args: z.strictObject({ reference: z.string() }),
+    result: z.strictObject({
+      daemonRunning: z.boolean(),
+      image: z.strictObject({ id: z.string(), repoTags: psList(z.string()) }).nullable(),
+    }),
+  },
   /** `docker pull <reference>`, then the pulled image's id; throws docker's stderr text when the pull fails. */
-  'Invoke-PlayDockerPull': { args: { reference: string }; result: { id: string } };
+  'Invoke-PlayDockerPull': {
+    args: z.strictObject({ reference: z.string() }),
+    result: z.strictObject({ id: z.string() }),
+  },
 
   // --- Files and registry --------------------------------------------------------------------
   /** Content is returned (base64) only when the file is at most maxBytes; sha256 always. */
   'Get-PlayFile': {
-    args: { path: string; maxBytes: number };
-    result: { sha256: string; size: number; contentBase64: string | null } | null;
-  };
+    args: z.strictObject({ path: z.string(), maxBytes: z.number() }),
+    result: z.strictObject({ sha256: z.string(), size: z.number(), contentBase64: z.string().nullable() }).nullable(),
+  },
   /** Writes atomically (temp file, then move); creates missing parent directories. */
   'Set-PlayFile': {
-    args: {
-      path: string;
-      contentBase64: string;
-      expectedSha256: string | null /* guard: current content, or null for absent */;
-    };
-    result: { sha256: string };
-  };
+    args: z.strictObject({
+      path: z.string(),
+      contentBase64: z.string(),
+      /** guard: current content, or null for absent */
+      expectedSha256: z.string().nullable(),
+    }),
+    result: z.strictObject({ sha256: z.string() }),
+  },
   /**
    * path: `HKLM:\\...` (also HKCU:, HKCR:, HKU:), the 64-bit view; name `(default)` is the key's default
    * value. data by type: String/ExpandString a string (ExpandString not expanded), DWord/QWord an
-   * unsigned number, MultiString a string[], Binary lowercase hex ('' when empty).
+   * unsigned number, MultiString a string[], Binary lowercase hex ('' when empty). type may also be
+   * None or Unknown (RegistryValueKind of a value no step writes, data then a string): the step
+   * reads that as a type to replace.
    */
   'Get-PlayRegistryValue': {
-    args: { path: string /* HKLM:\\SOFTWARE\\... */; name: string };
-    result: { type: RegistryType; data: string | number | string[] } | null;
-  };
+    args: z.strictObject({ /** HKLM:\\SOFTWARE\\... */ path: z.string(), name: z.string() }),
+    result: z
+      .strictObject({ type: z.enum([...REGISTRY_TYPE.options, 'None', 'Unknown']), data: REGISTRY_DATA })
+      .nullable(),
+  },
   'Set-PlayRegistryValue': {
-    args: { path: string; name: string; type: RegistryType; data: string | number | string[] };
-    result: {};
-  };
+    args: z.strictObject({ path: z.string(), name: z.string(), type: REGISTRY_TYPE, data: REGISTRY_DATA }),
+    result: DONE,
+  },
 
   // --- Services (sc.exe; docs/domain.md, steps 11-13) -------------------------------------------
   /**
@@ -105,129 +177,136 @@ export interface WindowsContract {
    * against the field notes' real outputs), plus the names of the services that depend on it.
    * null outputs when the service does not exist (sc.exe exit 1060).
    */
-  'Get-PlayService': { args: { name: string }; result: { qc: string; queryex: string; dependents: string[] } | null };
+  'Get-PlayService': {
+    args: z.strictObject({ name: z.string() }),
+    result: z.strictObject({ qc: z.string(), queryex: z.string(), dependents: psList(z.string()) }).nullable(),
+  },
   /** sc.exe create / sc.exe config for the given fields (password is a Secret on the TS side). */
   'Set-PlayService': {
-    args: {
-      name: string;
-      create: boolean;
-      binPath?: string;
-      displayName?: string;
-      startMode?: ServiceStartMode;
-      dependencies?: string[];
-      account?: string;
-      password?: string;
-    };
-    result: {};
-  };
+    args: z.strictObject({
+      name: z.string(),
+      create: z.boolean(),
+      binPath: z.string().optional(),
+      displayName: z.string().optional(),
+      startMode: SERVICE_START_MODE.optional(),
+      dependencies: z.array(z.string()).optional(),
+      account: z.string().optional(),
+      password: z.string().optional(),
+    }),
+    result: DONE,
+  },
   /** Starts/stops; restart stops running dependents first and starts them again after (docs/field-notes.md#b-restarting-a-service-with-dependents). */
   'Set-PlayServiceState': {
-    args: { name: string; action: 'start' | 'stop' | 'restart' };
-    result: { state: ServiceState; pid: number; restartedDependents: string[] };
-  };
+    args: z.strictObject({ name: z.string(), action: z.enum(['start', 'stop', 'restart']) }),
+    result: z.strictObject({ state: SERVICE_STATE, pid: z.number(), restartedDependents: psList(z.string()) }),
+  },
   /** Raw `nssm get NAME <parameter>` outputs (nssm writes UTF-16LE; decoded), null if not an nssm service. */
   'Get-PlayNssmService': {
-    args: { name: string };
-    result: { Application: string; AppParameters: string; AppDirectory: string; DependOnService: string } | null;
-  };
+    args: z.strictObject({ name: z.string() }),
+    result: z
+      .strictObject({
+        Application: z.string(),
+        AppParameters: z.string(),
+        AppDirectory: z.string(),
+        DependOnService: z.string(),
+      })
+      .nullable(),
+  },
   'Set-PlayNssmService': {
-    args: {
-      name: string;
-      install: boolean;
-      application?: string;
-      appParameters?: string;
-      appDirectory?: string;
-      dependOnService?: string[];
-    };
-    result: {};
-  };
+    args: z.strictObject({
+      name: z.string(),
+      install: z.boolean(),
+      application: z.string().optional(),
+      appParameters: z.string().optional(),
+      appDirectory: z.string().optional(),
+      dependOnService: z.array(z.string()).optional(),
+    }),
+    result: DONE,
+  },
 
   // --- HNS (docs/domain.md#step-8-hns-network) ------------------------------------------------
   'Get-PlayHnsNetwork': {
-    args: { name: string };
-    result: {
-      id: string;
-      name: string;
-      type: string;
-      addressPrefix: string;
-      gateway: string;
-      adapterName: string;
-    } | null;
-  };
+    args: z.strictObject({ name: z.string() }),
+    result: z
+      .strictObject({
+        id: z.string(),
+        name: z.string(),
+        type: z.string(),
+        addressPrefix: z.string(),
+        gateway: z.string(),
+        adapterName: z.string(),
+      })
+      .nullable(),
+  },
   /** New-HNSNetwork -Type L2Bridge ...: the NIC blinks, open connections can drop (docs/field-notes.md#a-hns-network-and-endpoint). */
   'New-PlayHnsNetwork': {
-    args: { name: string; type: 'L2Bridge'; addressPrefix: string; gateway: string; adapterName: string };
-    result: { id: string };
-  };
-  'Remove-PlayHnsNetwork': { args: { name: string }; result: {} };
+    args: z.strictObject({
+      name: z.string(),
+      type: z.literal('L2Bridge'),
+      addressPrefix: z.string(),
+      gateway: z.string(),
+      adapterName: z.string(),
+    }),
+    result: z.strictObject({ id: z.string() }),
+  },
+  'Remove-PlayHnsNetwork': { args: z.strictObject({ name: z.string() }), result: DONE },
   /**
    * gateway as HNS stores it ('' when it has none: the steps read that as 0.0.0.0); compartmentId 1
    * when the endpoint's vNIC "vEthernet (<name>)" is in the host's default compartment, else null;
    * forwarding: that vNIC's IPv4 forwarding is enabled.
    */
   'Get-PlayHnsEndpoint': {
-    args: { name: string };
-    result: {
-      id: string;
-      name: string;
-      networkName: string;
-      ipAddress: string;
-      gateway: string;
-      compartmentId: number | null;
-      forwarding: boolean;
-    } | null;
-  };
+    args: z.strictObject({ name: z.string() }),
+    result: z
+      .strictObject({
+        id: z.string(),
+        name: z.string(),
+        networkName: z.string(),
+        ipAddress: z.string(),
+        gateway: z.string(),
+        compartmentId: z.number().nullable(),
+        forwarding: z.boolean(),
+      })
+      .nullable(),
+  },
   'New-PlayHnsEndpoint': {
-    args: { name: string; networkName: string; ipAddress: string; gateway: string };
-    result: { id: string };
-  };
-  'Remove-PlayHnsEndpoint': { args: { name: string }; result: {} };
+    args: z.strictObject({ name: z.string(), networkName: z.string(), ipAddress: z.string(), gateway: z.string() }),
+    result: z.strictObject({ id: z.string() }),
+  },
+  'Remove-PlayHnsEndpoint': { args: z.strictObject({ name: z.string() }), result: DONE },
   /** Attach-HnsHostEndpoint -CompartmentID N, and netsh int ipv4 set int "vEthernet (<name>)" for=en. */
-  'Set-PlayHnsEndpointHost': { args: { name: string; compartmentId: number; forwarding: boolean }; result: {} };
+  'Set-PlayHnsEndpointHost': {
+    args: z.strictObject({ name: z.string(), compartmentId: z.number(), forwarding: z.boolean() }),
+    result: DONE,
+  },
 
   // --- Firewall, time, updates ---------------------------------------------------------------
   'Get-PlayFirewallRule': {
-    args: { name: string };
-    result: {
-      name: string;
-      displayName: string;
-      enabled: boolean;
-      direction: 'Inbound' | 'Outbound';
-      protocol: string;
-      localPort: string;
-      action: 'Allow' | 'Block';
-    } | null;
-  };
-  'Set-PlayFirewallRule': {
-    args: {
-      name: string;
-      displayName: string;
-      enabled: boolean;
-      direction: 'Inbound' | 'Outbound';
-      protocol: string;
-      localPort: string;
-      action: 'Allow' | 'Block';
-    };
-    result: {};
-  };
-  'Get-PlayTimeZone': { args: {}; result: { id: string } };
-  'Set-PlayTimeZone': { args: { id: string }; result: {} };
+    args: z.strictObject({ name: z.string() }),
+    result: z.strictObject(FIREWALL_RULE).nullable(),
+  },
+  'Set-PlayFirewallRule': { args: z.strictObject(FIREWALL_RULE), result: DONE },
+  'Get-PlayTimeZone': { args: NO_ARGS, result: z.strictObject({ id: z.string() }) },
+  'Set-PlayTimeZone': { args: z.strictObject({ id: z.string() }), result: DONE },
   /** DateTime\Servers values 1..n and (default), w32time start mode, w32tm manual peer list and flags. */
   'Get-PlayNtp': {
-    args: {};
-    result: {
-      servers: string[];
-      defaultIndex: string | null;
-      manualPeerList: string;
-      syncFromFlags: string;
-      w32timeStartMode: ServiceStartMode;
-    };
-  };
-  'Set-PlayNtp': { args: { servers: string[] }; result: {} };
+    args: NO_ARGS,
+    result: z.strictObject({
+      servers: psList(z.string()),
+      defaultIndex: z.string().nullable(),
+      manualPeerList: z.string(),
+      syncFromFlags: z.string(),
+      w32timeStartMode: SERVICE_START_MODE,
+    }),
+  },
+  'Set-PlayNtp': { args: z.strictObject({ servers: z.array(z.string()) }), result: DONE },
   /** HKLM:\SOFTWARE\Policies\Microsoft\Windows\WindowsUpdate\AU NoAutoUpdate / AUOptions. */
-  'Get-PlayAutoUpdate': { args: {}; result: { noAutoUpdate: number | null; auOptions: number | null } };
+  'Get-PlayAutoUpdate': {
+    args: NO_ARGS,
+    result: z.strictObject({ noAutoUpdate: z.number().nullable(), auOptions: z.number().nullable() }),
+  },
   /** scregedit.wsf /AU 1 semantics: net stop wuauserv, NoAutoUpdate=1, net start wuauserv. */
-  'Set-PlayAutoUpdate': { args: { enabled: boolean }; result: {} };
+  'Set-PlayAutoUpdate': { args: z.strictObject({ enabled: z.boolean() }), result: DONE },
 
   // --- NICs and the DNS client (docs/domain.md#step-2-nics-and-dns-client; optional) -----------------------
   /**
@@ -237,32 +316,46 @@ export interface WindowsContract {
    * "address/prefix" of the static and DHCP addresses (not APIPA); gateway: the 0.0.0.0/0 next hop.
    */
   'Get-PlayNetAdapters': {
-    args: { macAddresses: string[] };
-    result: {
-      adapters: {
-        macAddress: string;
-        name: string;
-        interfaceIndex: number;
-        ipInterface: string;
-        dhcp: boolean;
-        ipv4: string[];
-        gateway: string | null;
-        dnsServers: string[];
-      }[];
-    };
-  };
+    args: z.strictObject({ macAddresses: z.array(z.string()) }),
+    result: z.strictObject({
+      adapters: psList(
+        z.strictObject({
+          macAddress: z.string(),
+          name: z.string(),
+          interfaceIndex: z.number(),
+          ipInterface: z.string(),
+          dhcp: z.boolean(),
+          ipv4: psList(z.string()),
+          gateway: z.string().nullable(),
+          dnsServers: psList(z.string()),
+        }),
+      ),
+    }),
+  },
   /**
    * For the adapter with this MAC, the given fields only (on its ipInterface): ipv4 is the exact set
    * of static addresses (DHCP turned off, others removed), gateway the only default route, then the
    * adapter is renamed (Rename-NetAdapter) last.
    */
   'Set-PlayNetAdapter': {
-    args: { macAddress: string; newName?: string; ipv4?: string[]; gateway?: string; dnsServers?: string[] };
-    result: {};
-  };
+    args: z.strictObject({
+      macAddress: z.string(),
+      newName: z.string().optional(),
+      ipv4: z.array(z.string()).optional(),
+      gateway: z.string().optional(),
+      dnsServers: z.array(z.string()).optional(),
+    }),
+    result: DONE,
+  },
   /** primaryDomain: Tcpip\Parameters `NV Domain` (null when unset); suffixSearchList: Get-DnsClientGlobalSetting. */
-  'Get-PlayDnsClient': { args: {}; result: { primaryDomain: string | null; suffixSearchList: string[] } };
-  'Set-PlayDnsClient': { args: { primaryDomain?: string; suffixSearchList?: string[] }; result: {} };
+  'Get-PlayDnsClient': {
+    args: NO_ARGS,
+    result: z.strictObject({ primaryDomain: z.string().nullable(), suffixSearchList: psList(z.string()) }),
+  },
+  'Set-PlayDnsClient': {
+    args: z.strictObject({ primaryDomain: z.string().optional(), suffixSearchList: z.array(z.string()).optional() }),
+    result: DONE,
+  },
 
   // --- Destructive network clean-up (docs/domain.md#step-1-network-clean-up; only when asked) ----------
   /**
@@ -272,21 +365,23 @@ export interface WindowsContract {
    * Error (ghost virtual adapters, `Get-PnpDevice -Class Net | ? Status -eq Error`).
    */
   'Get-PlayNetworkCleanup': {
-    args: {};
-    result: {
-      token: string | null;
-      rebootPending: boolean;
-      hnsNetworks: string[];
-      ghostAdapters: { instanceId: string; friendlyName: string }[];
-    };
-  };
+    args: NO_ARGS,
+    result: z.strictObject({
+      token: z.string().nullable(),
+      rebootPending: z.boolean(),
+      hnsNetworks: psList(z.string()),
+      ghostAdapters: psList(z.strictObject({ instanceId: z.string(), friendlyName: z.string() })),
+    }),
+  },
   /** Removes them (ghosts: their HKLM\SYSTEM\CurrentControlSet\Enum keys, docs/field-notes.md#a-network-clean-up-and-nics), then records the token; a reboot completes it. */
   'Invoke-PlayNetworkCleanup': {
-    args: { token: string; removeHnsNetworks: boolean; removeGhostAdapters: boolean };
-    result: { removedNetworks: string[]; removedAdapters: string[] };
-  };
-}
+    args: z.strictObject({ token: z.string(), removeHnsNetworks: z.boolean(), removeGhostAdapters: z.boolean() }),
+    result: z.strictObject({ removedNetworks: psList(z.string()), removedAdapters: psList(z.string()) }),
+  },
+} satisfies Record<string, { args: z.ZodType; result: z.ZodType }>;
 
-export type PlayFunctionName = keyof WindowsContract;
-export type ArgsOf<F extends PlayFunctionName> = WindowsContract[F]['args'];
-export type ResultOf<F extends PlayFunctionName> = WindowsContract[F]['result'];
+export type PlayFunctionName = keyof typeof CONTRACT;
+/** As a step passes it: optional fields may be left out. */
+export type ArgsOf<F extends PlayFunctionName> = z.input<(typeof CONTRACT)[F]['args']>;
+/** As a step reads it, once validated (lists normalized). */
+export type ResultOf<F extends PlayFunctionName> = z.output<(typeof CONTRACT)[F]['result']>;

@@ -5,7 +5,8 @@
 import { diffFields, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import { applyFields, type Remote, type Step } from '../../runner/core/step.js';
-import { invoke, probeCall, record, strings, strOrNull } from './calls.js';
+import { invoke, probeCall } from './calls.js';
+import type { ResultOf } from './contract.js';
 import { GET_DNS_CLIENT, SET_DNS_CLIENT } from './ps-network.js';
 
 export type DnsClientOptions = { primaryDomain?: string; suffixSearchList?: readonly string[] };
@@ -13,10 +14,7 @@ export interface DnsClientDesired {
   readonly primaryDomain?: string;
   readonly suffixSearchList?: readonly string[];
 }
-export interface DnsClientActual {
-  readonly primaryDomain: string | null;
-  readonly suffixSearchList: readonly string[];
-}
+export type DnsClientActual = Readonly<ResultOf<'Get-PlayDnsClient'>>;
 
 const KIND = 'windows.dnsClient';
 const FIELDS = ['primaryDomain', 'suffixSearchList'] as const;
@@ -36,12 +34,6 @@ export function diffDnsClient(d: Readonly<DnsClientDesired>, a: DnsClientActual 
     suffixSearchList: a.suffixSearchList.map((x) => x.toLowerCase()),
   };
   return diffFields(d, lower, FIELDS);
-}
-
-function readActual(value: unknown): DnsClientActual {
-  const fn = GET_DNS_CLIENT.name,
-    o = record(fn, value);
-  return { primaryDomain: strOrNull(fn, o, 'primaryDomain'), suffixSearchList: strings(fn, o, 'suffixSearchList') };
 }
 
 export function dnsClient(options: DnsClientOptions): Step<DnsClientDesired, DnsClientActual> {
@@ -67,7 +59,7 @@ export function dnsClient(options: DnsClientOptions): Step<DnsClientDesired, Dns
     kind: KIND,
     title,
     desired,
-    probe: () => probeCall(GET_DNS_CLIENT, {}, readActual),
+    probe: () => probeCall(GET_DNS_CLIENT, {}, (client) => client),
     diff: diffDnsClient,
     async apply(remote: Remote, change: Change): Promise<void> {
       await applyFields(change, FIELDS, {

@@ -10,7 +10,8 @@
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { bool, invoke, probeCall, record, strOrNull } from './calls.js';
+import { invoke, probeCall } from './calls.js';
+import type { ResultOf } from './contract.js';
 import { engineVersion, parseDockerVersion } from './docker-version.js';
 import { GET_DOCKER_ENGINE, INSTALL_DOCKER_ENGINE } from './ps-docker.js';
 
@@ -35,11 +36,7 @@ export interface DockerEngineOutputs {
 
 const KIND = 'windows.dockerEngine';
 
-function readActual(value: unknown): DockerEngineActual {
-  const fn = GET_DOCKER_ENGINE.name,
-    o = record(fn, value);
-  const text = strOrNull(fn, o, 'dockerVersion');
-  const serviceExists = bool(fn, o, 'serviceExists');
+function readActual({ dockerVersion: text, serviceExists }: ResultOf<'Get-PlayDockerEngine'>): DockerEngineActual {
   if (text === null) return { serviceExists, clientVersion: null, engineVersion: null, problems: [] };
   const v = parseDockerVersion(text);
   return {
@@ -98,11 +95,8 @@ export function dockerEngine(
     diff: diffDockerEngine,
     async apply(remote: Remote, change: Change): Promise<DockerEngineOutputs> {
       if (change.fields.length === 0) return { rebootRequired: false };
-      const result = record(
-        INSTALL_DOCKER_ENGINE.name,
-        await invoke(remote, INSTALL_DOCKER_ENGINE, { version }, `${title}: Install-Package docker`),
-      );
-      return { rebootRequired: bool(INSTALL_DOCKER_ENGINE.name, result, 'restartNeeded') };
+      const result = await invoke(remote, INSTALL_DOCKER_ENGINE, { version }, `${title}: Install-Package docker`);
+      return { rebootRequired: result.restartNeeded };
     },
     outputs: (): DockerEngineOutputs => ({ rebootRequired: false }),
   });

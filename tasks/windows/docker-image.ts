@@ -11,7 +11,8 @@
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { bool, invoke, probeCall, record, str, strings } from './calls.js';
+import { invoke, probeCall } from './calls.js';
+import type { ResultOf } from './contract.js';
 import { GET_DOCKER_IMAGE, INVOKE_DOCKER_PULL } from './ps-docker.js';
 
 export type DockerImageOptions = { reference: string };
@@ -20,11 +21,8 @@ export interface DockerImageDesired {
   readonly reference: string;
 }
 
-export interface DockerImageActual {
-  readonly daemonRunning: boolean;
-  /** null: absent, or the daemon did not answer. */
-  readonly image: { readonly id: string; readonly repoTags: readonly string[] } | null;
-}
+/** image null: absent, or the daemon did not answer. */
+export type DockerImageActual = Readonly<ResultOf<'Get-PlayDockerImage'>>;
 
 export interface DockerImageOutputs {
   /** The image ID (sha256:<hex>); null only before the image is present. */
@@ -94,15 +92,6 @@ export function diffDockerImage(d: Readonly<DockerImageDesired>, a: DockerImageA
   };
 }
 
-function readActual(value: unknown): DockerImageActual {
-  const fn = GET_DOCKER_IMAGE.name,
-    o = record(fn, value);
-  const daemonRunning = bool(fn, o, 'daemonRunning');
-  if (o.image === null || o.image === undefined) return { daemonRunning, image: null };
-  const image = record(`${fn} image`, o.image);
-  return { daemonRunning, image: { id: str(fn, image, 'id'), repoTags: strings(fn, image, 'repoTags') } };
-}
-
 export function dockerImage(
   options: DockerImageOptions,
 ): Step<DockerImageDesired, DockerImageActual, DockerImageOutputs> {
@@ -116,15 +105,12 @@ export function dockerImage(
     kind: KIND,
     title,
     desired,
-    probe: () => probeCall(GET_DOCKER_IMAGE, { reference }, readActual),
+    probe: () => probeCall(GET_DOCKER_IMAGE, { reference }, (inspected) => inspected),
     diff: diffDockerImage,
     async apply(remote: Remote, change: Change): Promise<Partial<DockerImageOutputs>> {
       if (!change.fields.includes('image')) return {};
-      const pulled = record(
-        INVOKE_DOCKER_PULL.name,
-        await invoke(remote, INVOKE_DOCKER_PULL, { reference }, `${title}: docker pull`),
-      );
-      return { id: str(INVOKE_DOCKER_PULL.name, pulled, 'id') };
+      const pulled = await invoke(remote, INVOKE_DOCKER_PULL, { reference }, `${title}: docker pull`);
+      return { id: pulled.id };
     },
     outputs: (_d: Readonly<DockerImageDesired>, a: DockerImageActual | null): DockerImageOutputs => ({
       id: a?.image?.id ?? null,

@@ -18,7 +18,8 @@ import type { Remote, Step } from '../../runner/core/step.js';
 import { sha256Hex, textOf } from '../linux/fs-probe.js';
 import { readVars, renderTemplate, type TemplateValue } from '../linux/template.js';
 import { unifiedDiff } from '../linux/text-diff.js';
-import { invoke, num, probeCall, record, str, strOrNull } from './calls.js';
+import { invoke, probeCall } from './calls.js';
+import type { ResultOf } from './contract.js';
 import { GET_FILE, SET_FILE } from './ps-files.js';
 import { windowsPath } from './win-options.js';
 
@@ -112,15 +113,12 @@ export function diffContent(field: string) {
   };
 }
 
-export function readFileActual(value: unknown): FileContentActual | null {
+export function readFileActual(value: ResultOf<'Get-PlayFile'>): FileContentActual | null {
   if (value === null) return null;
-  const fn = GET_FILE.name,
-    o = record(fn, value);
-  const sha256 = str(fn, o, 'sha256');
+  const { sha256, size, contentBase64 } = value;
   if (!/^[0-9a-f]{64}$/.test(sha256))
-    throw new Error(`${fn} returned sha256 ${JSON.stringify(sha256)}, expected 64 lowercase hex digits`);
-  const b64 = strOrNull(fn, o, 'contentBase64');
-  return { sha256, size: num(fn, o, 'size'), content: b64 === null ? null : Buffer.from(b64, 'base64') };
+    throw new Error(`${GET_FILE.name} returned sha256 ${JSON.stringify(sha256)}, expected 64 lowercase hex digits`);
+  return { sha256, size, content: contentBase64 === null ? null : Buffer.from(contentBase64, 'base64') };
 }
 
 /** The desired state of a file, from its content; a json file's content must parse. */

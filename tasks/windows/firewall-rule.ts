@@ -7,7 +7,8 @@
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { bool, invoke, probeCall, record, str } from './calls.js';
+import { invoke, probeCall } from './calls.js';
+import type { ResultOf } from './contract.js';
 import { GET_FIREWALL_RULE, SET_FIREWALL_RULE } from './ps-system.js';
 import { matching, oneLine } from './win-options.js';
 
@@ -31,11 +32,7 @@ export interface FirewallRuleDesired {
   readonly action: 'Allow' | 'Block';
 }
 
-export type FirewallRuleActual = Omit<FirewallRuleDesired, 'name' | 'direction' | 'protocol' | 'action'> & {
-  readonly direction: string;
-  readonly protocol: string;
-  readonly action: string;
-};
+export type FirewallRuleActual = Readonly<Omit<NonNullable<ResultOf<'Get-PlayFirewallRule'>>, 'name'>>;
 
 const KIND = 'windows.firewallRule';
 const FIELDS = ['displayName', 'enabled', 'direction', 'protocol', 'localPort', 'action'] as const;
@@ -88,20 +85,6 @@ export function diffFirewallRule(d: Readonly<FirewallRuleDesired>, a: FirewallRu
   };
 }
 
-function readActual(value: unknown): FirewallRuleActual | null {
-  if (value === null) return null;
-  const fn = GET_FIREWALL_RULE.name,
-    o = record(fn, value);
-  return {
-    displayName: str(fn, o, 'displayName'),
-    enabled: bool(fn, o, 'enabled'),
-    direction: str(fn, o, 'direction'),
-    protocol: str(fn, o, 'protocol'),
-    localPort: str(fn, o, 'localPort'),
-    action: str(fn, o, 'action'),
-  };
-}
-
 export function firewallRule(options: FirewallRuleOptions): Step<FirewallRuleDesired, FirewallRuleActual> {
   const r: OptionReader = new OptionReader(KIND, options as Options);
   r.only(['name', 'displayName', 'enabled', 'direction', 'protocol', 'localPort', 'action']);
@@ -131,7 +114,7 @@ export function firewallRule(options: FirewallRuleOptions): Step<FirewallRuleDes
     kind: KIND,
     title,
     desired,
-    probe: () => probeCall(GET_FIREWALL_RULE, { name }, readActual),
+    probe: () => probeCall(GET_FIREWALL_RULE, { name }, (rule) => rule),
     diff: diffFirewallRule,
     async apply(remote: Remote, change: Change): Promise<void> {
       if (change.fields.length === 0) return;

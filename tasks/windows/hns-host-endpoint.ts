@@ -11,7 +11,8 @@ import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { formatCidr } from '../linux/ipv4.js';
-import { bool, invoke, numOrNull, probeCall, record, str } from './calls.js';
+import { invoke, probeCall } from './calls.js';
+import type { ResultOf } from './contract.js';
 import { HNS_NAME, hostInside, ipv4, networkPrefix, sameAddress } from './hns-address.js';
 import { GET_HNS_ENDPOINT, NEW_HNS_ENDPOINT, REMOVE_HNS_ENDPOINT, SET_HNS_ENDPOINT_HOST } from './ps-hns.js';
 import { matching } from './win-options.js';
@@ -90,19 +91,10 @@ export function diffHnsHostEndpoint(d: Readonly<HnsHostEndpointDesired>, a: HnsH
   return { action: replace ? 'replace' : 'update', fields, before, after };
 }
 
-function readActual(value: unknown): HnsHostEndpointActual | null {
-  if (value === null) return null;
-  const fn = GET_HNS_ENDPOINT.name,
-    o = record(fn, value);
-  const gateway = str(fn, o, 'gateway');
-  return {
-    id: str(fn, o, 'id'),
-    network: str(fn, o, 'networkName'),
-    ipAddress: str(fn, o, 'ipAddress'),
-    gateway: gateway === '' ? '0.0.0.0' : gateway,
-    compartmentId: numOrNull(fn, o, 'compartmentId'),
-    forwarding: bool(fn, o, 'forwarding'),
-  };
+function readActual(e: ResultOf<'Get-PlayHnsEndpoint'>): HnsHostEndpointActual | null {
+  if (e === null) return null;
+  const { id, ipAddress, compartmentId, forwarding } = e;
+  return { id, network: e.networkName, ipAddress, gateway: e.gateway || '0.0.0.0', compartmentId, forwarding };
 }
 
 export function hnsHostEndpoint(
@@ -149,16 +141,13 @@ export function hnsHostEndpoint(
       let id: string | undefined;
       if (change.fields.includes('endpoint')) {
         if (actual !== null) await invoke(remote, REMOVE_HNS_ENDPOINT, { name }, `${title}: Remove-PlayHnsEndpoint`);
-        const created = record(
-          NEW_HNS_ENDPOINT.name,
-          await invoke(
-            remote,
-            NEW_HNS_ENDPOINT,
-            { name, networkName: network, ipAddress: ip.text, gateway: gateway.text },
-            `${title}: New-PlayHnsEndpoint`,
-          ),
+        const created = await invoke(
+          remote,
+          NEW_HNS_ENDPOINT,
+          { name, networkName: network, ipAddress: ip.text, gateway: gateway.text },
+          `${title}: New-PlayHnsEndpoint`,
         );
-        id = str(NEW_HNS_ENDPOINT.name, created, 'id');
+        id = created.id;
       }
       if (change.fields.includes('compartmentId') || change.fields.includes('forwarding')) {
         await invoke(

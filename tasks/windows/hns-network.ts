@@ -12,8 +12,9 @@ import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { formatCidr } from '../linux/ipv4.js';
-import { invoke, probeCall, record, str, stepFailure } from './calls.js';
+import { invoke, probeCall, stepFailure } from './calls.js';
 import { REAL_CLOCK, type Clock } from './clock.js';
+import type { ResultOf } from './contract.js';
 import { surviveConnectionLoss } from './connection-loss.js';
 import { ADAPTER_NAME, HNS_NAME, hostInside, ipv4, networkPrefix, sameAddress, samePrefix } from './hns-address.js';
 import { GET_HNS_NETWORK, NEW_HNS_NETWORK, REMOVE_HNS_NETWORK } from './ps-hns.js';
@@ -37,13 +38,7 @@ export interface HnsNetworkDesired {
   readonly allowReplace: boolean;
 }
 
-export interface HnsNetworkActual {
-  readonly id: string;
-  readonly type: string;
-  readonly addressPrefix: string;
-  readonly gateway: string;
-  readonly adapterName: string;
-}
+export type HnsNetworkActual = Readonly<NonNullable<ResultOf<'Get-PlayHnsNetwork'>>>;
 
 export interface HnsNetworkOutputs {
   id: string | null;
@@ -90,19 +85,6 @@ export function diffHnsNetwork(d: Readonly<HnsNetworkDesired>, a: HnsNetworkActu
   return { action: 'replace', fields: changed, before: pick({ ...a }), after: pick(after), warnings: [warning] };
 }
 
-function readActual(value: unknown): HnsNetworkActual | null {
-  if (value === null) return null;
-  const fn = GET_HNS_NETWORK.name,
-    o = record(fn, value);
-  return {
-    id: str(fn, o, 'id'),
-    type: str(fn, o, 'type'),
-    addressPrefix: str(fn, o, 'addressPrefix'),
-    gateway: str(fn, o, 'gateway'),
-    adapterName: str(fn, o, 'adapterName'),
-  };
-}
-
 export function hnsNetwork(
   options: HnsNetworkOptions,
   clock: Clock = REAL_CLOCK,
@@ -137,7 +119,7 @@ export function hnsNetwork(
     kind: KIND,
     title,
     desired,
-    probe: () => probeCall(GET_HNS_NETWORK, { name }, readActual),
+    probe: () => probeCall(GET_HNS_NETWORK, { name }, (network) => network),
     diff: diffHnsNetwork,
     async apply(remote: Remote, change: Change): Promise<Partial<HnsNetworkOutputs>> {
       if (change.action === 'noop') return {};
@@ -155,9 +137,7 @@ export function hnsNetwork(
         clock,
       );
       // Maybe applied: the id comes from the probe after apply (outputs()).
-      return outcome.applied === true
-        ? { id: str(NEW_HNS_NETWORK.name, record(NEW_HNS_NETWORK.name, outcome.value), 'id') }
-        : {};
+      return outcome.applied === true ? { id: outcome.value.id } : {};
     },
     outputs: (_d: Readonly<HnsNetworkDesired>, a: HnsNetworkActual | null): HnsNetworkOutputs => ({
       id: a?.id ?? null,

@@ -18,7 +18,8 @@
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, num, numOrNull, probeCall, record, bool, strOrNull, stepFailure } from './calls.js';
+import { invoke, probeCall, stepFailure } from './calls.js';
+import type { ResultOf } from './contract.js';
 import { GET_HOTFIX, INSTALL_HOTFIX, TEST_PATH } from './ps-os.js';
 import { windowsPath } from './win-options.js';
 
@@ -35,13 +36,7 @@ export interface HotfixDesired {
   readonly notApplicable: 'fail' | 'satisfied';
 }
 
-export interface HotfixActual {
-  readonly installed: boolean;
-  readonly installedOn: string | null;
-  readonly wusaExitCode: number | null;
-  /** The .msu is a file on the host (null: not probed). */
-  readonly msuPresent: boolean | null;
-}
+export type HotfixActual = Readonly<ResultOf<'Get-PlayHotfix'>>;
 
 export interface HotfixOutputs {
   rebootRequired: boolean;
@@ -105,16 +100,6 @@ export function diffHotfix(d: Readonly<HotfixDesired>, a: HotfixActual | null): 
   };
 }
 
-function readActual(value: unknown): HotfixActual {
-  const o = record(GET_HOTFIX.name, value);
-  return {
-    installed: bool(GET_HOTFIX.name, o, 'installed'),
-    installedOn: strOrNull(GET_HOTFIX.name, o, 'installedOn'),
-    wusaExitCode: numOrNull(GET_HOTFIX.name, o, 'wusaExitCode'),
-    msuPresent: o.msuPresent === null || o.msuPresent === undefined ? null : bool(GET_HOTFIX.name, o, 'msuPresent'),
-  };
-}
-
 /** What wusa's exit code means for the step: the outputs, or the error to fail with. */
 export function wusaOutcome(d: Readonly<HotfixDesired>, code: number): HotfixOutputs | Error {
   switch (code) {
@@ -157,26 +142,19 @@ export function hotfix(options: HotfixOptions): Step<HotfixDesired, HotfixActual
     kind: KIND,
     title,
     desired,
-    probe: () => probeCall(GET_HOTFIX, { kb, msuPath }, readActual),
+    probe: () => probeCall(GET_HOTFIX, { kb, msuPath }, (fix) => fix),
     diff: diffHotfix,
     async apply(remote: Remote, change: Change): Promise<HotfixOutputs> {
       if (!change.fields.includes('installed')) return { rebootRequired: false };
-      const path = record(
-        TEST_PATH.name,
-        await invoke(remote, TEST_PATH, { path: msuPath }, `${title}: Test-PlayPath`),
-      );
-      if (!bool(TEST_PATH.name, path, 'exists'))
+      const path = await invoke(remote, TEST_PATH, { path: msuPath }, `${title}: Test-PlayPath`);
+      if (!path.exists)
         throw stepFailure(
           title,
           `the update package ${msuPath} is not on the host: copy it there first (wusa installs from a local file)`,
         );
-      if (bool(TEST_PATH.name, path, 'isDirectory'))
-        throw stepFailure(title, `${msuPath} is a directory, not an .msu file`);
-      const result = record(
-        INSTALL_HOTFIX.name,
-        await invoke(remote, INSTALL_HOTFIX, { kb, msuPath }, `${title}: wusa`),
-      );
-      const outcome = wusaOutcome(desired, num(INSTALL_HOTFIX.name, result, 'exitCode'));
+      if (path.isDirectory) throw stepFailure(title, `${msuPath} is a directory, not an .msu file`);
+      const result = await invoke(remote, INSTALL_HOTFIX, { kb, msuPath }, `${title}: wusa`);
+      const outcome = wusaOutcome(desired, result.exitCode);
       if (outcome instanceof Error) throw stepFailure(title, outcome.message);
       return outcome;
     },

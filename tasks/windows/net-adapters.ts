@@ -14,7 +14,8 @@ import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { cidrContains, parseCidr, parseIPv4 } from '../linux/ipv4.js';
-import { bool, invoke, num, probeCall, record, records, str, stepFailure, strings, strOrNull } from './calls.js';
+import { invoke, probeCall, stepFailure } from './calls.js';
+import type { ResultOf } from './contract.js';
 import { GET_NET_ADAPTERS, SET_NET_ADAPTER } from './ps-network.js';
 
 export type NetAdapterSpec = {
@@ -173,24 +174,13 @@ export function diffNetAdapters(d: Readonly<NetAdaptersDesired>, actual: NetAdap
   return { action: 'update', fields, before, after, ...(warnings.length ? { warnings } : {}) };
 }
 
-function readAdapter(fn: string, o: Record<string, unknown>): [string, NetAdapterActual] {
-  num(fn, o, 'interfaceIndex');
-  return [
-    str(fn, o, 'macAddress').toUpperCase(),
-    {
-      name: str(fn, o, 'name'),
-      ipInterface: str(fn, o, 'ipInterface'),
-      dhcp: bool(fn, o, 'dhcp'),
-      ipv4: strings(fn, o, 'ipv4'),
-      gateway: strOrNull(fn, o, 'gateway'),
-      dnsServers: strings(fn, o, 'dnsServers'),
-    },
-  ];
-}
-
-function readActual(value: unknown): NetAdaptersActual {
-  const fn = GET_NET_ADAPTERS.name;
-  return { adapters: Object.fromEntries(records(fn, record(fn, value), 'adapters').map((x) => readAdapter(fn, x))) };
+/** Keyed by MAC in upper case, as the desired adapters are. */
+function readActual(value: ResultOf<'Get-PlayNetAdapters'>): NetAdaptersActual {
+  return {
+    adapters: Object.fromEntries(
+      value.adapters.map(({ macAddress, interfaceIndex: _index, ...adapter }) => [macAddress.toUpperCase(), adapter]),
+    ),
+  };
 }
 
 export function netAdapters(options: NetAdaptersOptions): Step<NetAdaptersDesired, NetAdaptersActual> {

@@ -10,7 +10,8 @@
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { bool, invoke, probeCall, record, records, str, strings, strOrNull } from './calls.js';
+import { invoke, probeCall } from './calls.js';
+import type { ResultOf } from './contract.js';
 import { GET_NETWORK_CLEANUP, INVOKE_NETWORK_CLEANUP } from './ps-network.js';
 import { oneLine } from './win-options.js';
 
@@ -20,12 +21,7 @@ export interface NetworkCleanupDesired {
   readonly removeHnsNetworks: boolean;
   readonly removeGhostAdapters: boolean;
 }
-export interface NetworkCleanupActual {
-  readonly token: string | null;
-  readonly rebootPending: boolean;
-  readonly hnsNetworks: readonly string[];
-  readonly ghostAdapters: readonly { instanceId: string; friendlyName: string }[];
-}
+export type NetworkCleanupActual = Readonly<ResultOf<'Get-PlayNetworkCleanup'>>;
 export interface NetworkCleanupOutputs {
   rebootRequired: boolean;
 }
@@ -49,20 +45,6 @@ export function diffNetworkCleanup(d: Readonly<NetworkCleanupDesired>, a: Networ
   };
 }
 
-function readActual(value: unknown): NetworkCleanupActual {
-  const fn = GET_NETWORK_CLEANUP.name,
-    o = record(fn, value);
-  return {
-    token: strOrNull(fn, o, 'token'),
-    rebootPending: bool(fn, o, 'rebootPending'),
-    hnsNetworks: strings(fn, o, 'hnsNetworks'),
-    ghostAdapters: records(fn, o, 'ghostAdapters').map((g) => ({
-      instanceId: str(fn, g, 'instanceId'),
-      friendlyName: str(fn, g, 'friendlyName'),
-    })),
-  };
-}
-
 export function networkCleanup(
   options: NetworkCleanupOptions,
 ): Step<NetworkCleanupDesired, NetworkCleanupActual, NetworkCleanupOutputs> {
@@ -82,7 +64,7 @@ export function networkCleanup(
     kind: KIND,
     title,
     desired,
-    probe: () => probeCall(GET_NETWORK_CLEANUP, {}, readActual),
+    probe: () => probeCall(GET_NETWORK_CLEANUP, {}, (cleanup) => cleanup),
     diff: diffNetworkCleanup,
     async apply(remote: Remote, change: Change): Promise<void> {
       if (change.fields.length === 0) return;

@@ -12,8 +12,8 @@
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, probeCall, record, str, type CallArgs } from './calls.js';
-import type { ArgsOf } from './contract.js';
+import { invoke, probeCall, type CallArgs } from './calls.js';
+import type { ArgsOf, ResultOf } from './contract.js';
 import { parseNssmGet, parseNssmList } from './nssm-output.js';
 import { GET_NSSM_SERVICE, SET_NSSM_SERVICE } from './ps-services.js';
 import { matching, oneLine, SERVICE_NAME, stringList, windowsPath } from './win-options.js';
@@ -74,15 +74,13 @@ export function diffNssmService(d: Readonly<NssmServiceDesired>, a: NssmServiceA
   };
 }
 
-function readActual(value: unknown): NssmServiceActual | null {
+function readActual(value: ResultOf<'Get-PlayNssmService'>): NssmServiceActual | null {
   if (value === null) return null;
-  const fn = GET_NSSM_SERVICE.name,
-    o = record(fn, value);
   return {
-    application: parseNssmGet(str(fn, o, 'Application')),
-    appParameters: parseNssmGet(str(fn, o, 'AppParameters')),
-    appDirectory: parseNssmGet(str(fn, o, 'AppDirectory')),
-    dependOnService: parseNssmList(str(fn, o, 'DependOnService')),
+    application: parseNssmGet(value.Application),
+    appParameters: parseNssmGet(value.AppParameters),
+    appDirectory: parseNssmGet(value.AppDirectory),
+    dependOnService: parseNssmList(value.DependOnService),
   };
 }
 

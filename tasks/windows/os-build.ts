@@ -6,7 +6,8 @@
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { bool, num, probeCall, record, str, stepFailure } from './calls.js';
+import { probeCall, stepFailure } from './calls.js';
+import type { ResultOf } from './contract.js';
 import { GET_OS_INFO } from './ps-os.js';
 
 export type OsBuildOptions = { version: string; revision: number };
@@ -16,33 +17,13 @@ export interface OsBuildDesired {
   readonly revision: number;
 }
 
-export interface OsInfo {
-  readonly caption: string;
-  readonly version: string;
-  readonly build: number;
-  readonly revision: number;
-  readonly lastBootUpTime: string;
-  readonly pendingReboot: boolean;
-}
+export type OsInfo = Readonly<ResultOf<'Get-PlayOsInfo'>>;
 
 export interface OsBuildOutputs {
   build: string;
 }
 
 const KIND = 'windows.osBuild';
-
-export function readOsInfo(value: unknown): OsInfo {
-  const fn = GET_OS_INFO.name,
-    o = record(fn, value);
-  return {
-    caption: str(fn, o, 'caption'),
-    version: str(fn, o, 'version'),
-    build: num(fn, o, 'build'),
-    revision: num(fn, o, 'revision'),
-    lastBootUpTime: str(fn, o, 'lastBootUpTime'),
-    pendingReboot: bool(fn, o, 'pendingReboot'),
-  };
-}
 
 export function diffOsBuild(d: Readonly<OsBuildDesired>, a: OsInfo | null): Change {
   if (a === null) throw new Error('an OS probe always reports a state');
@@ -78,7 +59,7 @@ export function osBuild(options: OsBuildOptions): Step<OsBuildDesired, OsInfo, O
     kind: KIND,
     title,
     desired,
-    probe: () => probeCall(GET_OS_INFO, {}, readOsInfo),
+    probe: () => probeCall(GET_OS_INFO, {}, (info) => info),
     diff: diffOsBuild,
     async apply(_remote: Remote, _change: Change, actual: OsInfo | null): Promise<never> {
       const running = actual ? `${actual.version}.${actual.revision}` : 'an unknown build';

@@ -94,12 +94,22 @@ export const SET_SERVICE_STATE = playFunction(
     } while ((Get-Date) -lt $deadline)
     return $false
   }
+  function Get-Reason {
+    param($Caught)
+    # ServiceController throws "Cannot start service X on computer '.'." around a Win32Exception
+    # that holds the reason (disabled, file not found, dependency failed): report the innermost.
+    $e = $Caught.Exception
+    while ($null -ne $e.InnerException) { $e = $e.InnerException }
+    $code = ''
+    if ($e -is [System.ComponentModel.Win32Exception]) { $code = ' (Win32 error {0})' -f $e.NativeErrorCode }
+    return $e.Message + $code
+  }
   function Stop-OneService {
     param([string]$Service)
     $controller = Get-Service -Name $Service
     if ([string]$controller.Status -eq 'Stopped') { return }
     if ([string]$controller.Status -ne 'StopPending') {
-      try { $controller.Stop() } catch { Write-Verbose $_.Exception.Message }
+      try { $controller.Stop() } catch { Write-Verbose (Get-Reason $_) }
     }
     if (Wait-ServiceStatus $Service 'Stopped' 60) { return }
     $cim = Get-CimInstance -ClassName Win32_Service | Where-Object { $_.Name -eq $Service } | Select-Object -First 1
@@ -113,7 +123,11 @@ export const SET_SERVICE_STATE = playFunction(
     param([string]$Service)
     $controller = Get-Service -Name $Service
     $status = [string]$controller.Status
-    if ($status -eq 'Paused') { $controller.Continue() } elseif ($status -ne 'Running' -and $status -ne 'StartPending') { $controller.Start() }
+    try {
+      if ($status -eq 'Paused') { $controller.Continue() } elseif ($status -ne 'Running' -and $status -ne 'StartPending') { $controller.Start() }
+    } catch {
+      throw ('{0} cannot start: {1}' -f $Service, (Get-Reason $_))
+    }
     if (-not (Wait-ServiceStatus $Service 'Running' 60)) {
       throw ('{0} did not start (state {1})' -f $Service, [string](Get-Service -Name $Service).Status)
     }

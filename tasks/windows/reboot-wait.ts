@@ -9,10 +9,9 @@
 import { RemoteError } from '../../runner/core/errors.js';
 import type { Remote } from '../../runner/core/step.js';
 import { HandshakeError } from '../../runner/transport/errors.js';
-import { invoke, record, str } from './calls.js';
+import { invoke } from './calls.js';
 import type { Clock } from './clock.js';
 import { isConnectionProblem } from './connection-loss.js';
-import { readOsInfo } from './os-build.js';
 import { GET_OS_INFO } from './ps-os.js';
 import { GET_SERVICE } from './ps-services.js';
 import { parseScQueryex } from './sc-output.js';
@@ -59,7 +58,7 @@ async function notRunning(remote: Remote, w: RebootWait, timeoutMs: number): Pro
       waiting.push(`${name} (no such service)`);
       continue;
     }
-    const status = parseScQueryex(str(GET_SERVICE.name, record(GET_SERVICE.name, value), 'queryex'));
+    const status = parseScQueryex(value.queryex);
     if (status.state !== 'Running') waiting.push(`${name} (${status.stateName.toLowerCase()})`);
   }
   return waiting;
@@ -75,7 +74,7 @@ export async function waitForReboot(remote: Remote, w: RebootWait): Promise<stri
     await clock.sleep(pause);
     const timeoutMs = Math.max(1000, Math.min(POLL_TIMEOUT_MS, w.deadline - clock.now()));
     try {
-      const info = readOsInfo(await invoke(remote, GET_OS_INFO, {}, `${w.title}: Get-PlayOsInfo`, timeoutMs));
+      const info = await invoke(remote, GET_OS_INFO, {}, `${w.title}: Get-PlayOsInfo`, timeoutMs);
       if (!isNewBoot(w.before, info.lastBootUpTime)) {
         last = `it was still up since ${w.before} (the restart had not happened yet)`;
         continue;

@@ -16,7 +16,7 @@ import type { Remote, Step } from '../../runner/core/step.js';
 import { invoke, probeCall } from './calls.js';
 import { REAL_CLOCK, type Clock } from './clock.js';
 import { isConnectionProblem } from './connection-loss.js';
-import { readOsInfo, type OsInfo } from './os-build.js';
+import type { OsInfo } from './os-build.js';
 import { RESTART_COMPUTER, GET_OS_INFO } from './ps-os.js';
 import { waitForReboot } from './reboot-wait.js';
 import { SERVICE_NAME, stringList } from './win-options.js';
@@ -87,7 +87,7 @@ export function reboot(options: RebootOptions, clock: Clock = REAL_CLOCK): Step<
     title,
     desired,
     converges: false,
-    probe: () => probeCall(GET_OS_INFO, {}, readOsInfo),
+    probe: () => probeCall(GET_OS_INFO, {}, (info) => info),
     diff: diffReboot,
     async apply(remote: Remote, change: Change, actual: OsInfo | null): Promise<RebootOutputs> {
       if (!change.fields.includes('reboot') || actual === null)

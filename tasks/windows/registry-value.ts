@@ -7,8 +7,8 @@
 import { NOOP, deepEqual, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, oneOf, probeCall, record } from './calls.js';
-import type { RegistryType } from './contract.js';
+import { invoke, probeCall } from './calls.js';
+import { REGISTRY_TYPE, type RegistryType, type ResultOf } from './contract.js';
 import { GET_REGISTRY_VALUE, SET_REGISTRY_VALUE } from './ps-files.js';
 import { registryPath } from './win-options.js';
 
@@ -29,7 +29,7 @@ export interface RegistryValueActual {
 }
 
 const KIND = 'windows.registryValue';
-const TYPES: readonly RegistryType[] = ['String', 'ExpandString', 'DWord', 'QWord', 'MultiString', 'Binary'];
+const TYPES: readonly RegistryType[] = REGISTRY_TYPE.options;
 
 function readData(r: OptionReader, type: RegistryType): string | number | string[] {
   const v = r.opts.data;
@@ -72,23 +72,11 @@ export function diffRegistryValue(d: Readonly<RegistryValueDesired>, a: Registry
   return { action: 'update', fields: ['data'], before: { data: a.data }, after: { data: d.data } };
 }
 
-function readActual(value: unknown): RegistryValueActual | null {
+/** A one-string MultiString may come back as the string (PowerShell 5.1, as psList in contract.ts). */
+function readActual(value: ResultOf<'Get-PlayRegistryValue'>): RegistryValueActual | null {
   if (value === null) return null;
-  const fn = GET_REGISTRY_VALUE.name,
-    o = record(fn, value);
-  const type = oneOf(fn, o, 'type', [...TYPES, 'Unknown', 'None'] as string[]);
-  let data = o.data;
-  if (type === 'MultiString' && !Array.isArray(data)) data = data === null || data === undefined ? [] : [data];
-  if (
-    !(
-      typeof data === 'string' ||
-      typeof data === 'number' ||
-      (Array.isArray(data) && data.every((x) => typeof x === 'string'))
-    )
-  ) {
-    throw new Error(`${fn} returned data ${JSON.stringify(data)}, expected a string, number or strings`);
-  }
-  return { type, data: data as string | number | string[] };
+  const { type, data } = value;
+  return { type, data: type === 'MultiString' && !Array.isArray(data) ? [String(data)] : data };
 }
 
 export function registryValue(options: RegistryValueOptions): Step<RegistryValueDesired, RegistryValueActual> {

@@ -8,8 +8,8 @@
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, oneOf, probeCall, record, str, strOrNull, strings } from './calls.js';
-import type { ServiceStartMode } from './contract.js';
+import { invoke, probeCall } from './calls.js';
+import type { ResultOf } from './contract.js';
 import { GET_NTP, GET_TIME_ZONE, SET_NTP, SET_TIME_ZONE } from './ps-system.js';
 import { matching, stringList } from './win-options.js';
 
@@ -39,8 +39,7 @@ export function timeZone(options: TimeZoneOptions): Step<TimeZoneDesired, TimeZo
     kind: 'windows.timeZone',
     title,
     desired,
-    probe: () =>
-      probeCall(GET_TIME_ZONE, {}, (v) => ({ id: str(GET_TIME_ZONE.name, record(GET_TIME_ZONE.name, v), 'id') })),
+    probe: () => probeCall(GET_TIME_ZONE, {}, (zone) => zone),
     diff: diffTimeZone,
     async apply(remote: Remote, change: Change): Promise<void> {
       if (change.fields.includes('id')) await invoke(remote, SET_TIME_ZONE, { id }, `${title}: Set-TimeZone`);
@@ -54,13 +53,7 @@ export interface NtpServersDesired {
   readonly servers: readonly string[];
 }
 
-export interface NtpActual {
-  readonly servers: readonly string[];
-  readonly defaultIndex: string | null;
-  readonly manualPeerList: string;
-  readonly syncFromFlags: string;
-  readonly w32timeStartMode: ServiceStartMode;
-}
+export type NtpActual = Readonly<ResultOf<'Get-PlayNtp'>>;
 
 /** w32tm writes the peer list as given, space separated; entries may carry flags (`ntp1,0x9`). */
 function peers(list: string): string[] {
@@ -99,18 +92,6 @@ export function diffNtp(d: Readonly<NtpServersDesired>, a: NtpActual | null): Ch
   return fields.length === 0 ? NOOP : { action: 'update', fields, before, after };
 }
 
-function readNtp(value: unknown): NtpActual {
-  const fn = GET_NTP.name,
-    o = record(fn, value);
-  return {
-    servers: strings(fn, o, 'servers'),
-    defaultIndex: strOrNull(fn, o, 'defaultIndex'),
-    manualPeerList: str(fn, o, 'manualPeerList'),
-    syncFromFlags: str(fn, o, 'syncFromFlags'),
-    w32timeStartMode: oneOf(fn, o, 'w32timeStartMode', ['Auto', 'Manual', 'Disabled']),
-  };
-}
-
 export function ntpServers(options: NtpServersOptions): Step<NtpServersDesired, NtpActual> {
   const r: OptionReader = new OptionReader('windows.ntpServers', options as Options);
   r.only(['servers']);
@@ -131,7 +112,7 @@ export function ntpServers(options: NtpServersOptions): Step<NtpServersDesired, 
     kind: 'windows.ntpServers',
     title,
     desired,
-    probe: () => probeCall(GET_NTP, {}, readNtp),
+    probe: () => probeCall(GET_NTP, {}, (ntp) => ntp),
     diff: diffNtp,
     async apply(remote: Remote, change: Change): Promise<void> {
       if (change.fields.length > 0) await invoke(remote, SET_NTP, { servers: [...servers] }, `${title}: w32tm /config`);

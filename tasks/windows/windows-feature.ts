@@ -6,8 +6,8 @@
 // A name the host does not know probes as absent: the plan says so, and apply fails.
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
-import type { Remote, Step } from '../../runner/core/step.js';
-import { bool, invoke, oneOf, probeCall, record, str, stepFailure, type PlayFunction } from './calls.js';
+import type { Probe, Remote, Step } from '../../runner/core/step.js';
+import { invoke, probeCall, stepFailure } from './calls.js';
 import {
   ADD_WINDOWS_CAPABILITY,
   GET_WINDOWS_CAPABILITY,
@@ -34,6 +34,8 @@ export interface ComponentOutputs {
 }
 
 const INSTALLED = new Set(['Installed', 'InstallPending']);
+/** What a probe of a name the host does not know reads as. */
+const UNKNOWN: ComponentActual = { known: false, state: 'Unknown' };
 
 export function diffComponent(what: string) {
   return (d: Readonly<ComponentDesired>, a: ComponentActual | null): Change => {
@@ -61,10 +63,8 @@ interface ComponentKind {
   readonly what: 'feature' | 'capability';
   readonly pattern: RegExp;
   readonly example: string;
-  readonly get: PlayFunction<'Get-PlayWindowsFeature'> | PlayFunction<'Get-PlayWindowsCapability'>;
-  readonly stateField: 'installState' | 'state';
-  readonly states: readonly string[];
-  readonly install: (remote: Remote, name: string, what: string) => Promise<unknown>;
+  readonly probe: (name: string) => Probe<ComponentActual>;
+  readonly install: (remote: Remote, name: string, what: string) => Promise<{ restartNeeded: boolean }>;
 }
 
 function component(
@@ -76,27 +76,18 @@ function component(
   const name = matching(r, 'name', spec.pattern, `a ${spec.what} name such as ${spec.example}`);
   const desired: ComponentDesired = Object.freeze({ name });
   const title = `${spec.what} ${name}`;
-  const read = (value: unknown): ComponentActual => {
-    if (value === null) return { known: false, state: 'Unknown' };
-    const o = record(spec.get.name, value);
-    str(spec.get.name, o, 'name');
-    return { known: true, state: oneOf(spec.get.name, o, spec.stateField, spec.states) };
-  };
 
   return Object.freeze({
     kind: spec.kind,
     title,
     desired,
-    probe: () =>
-      spec.what === 'feature'
-        ? probeCall(GET_WINDOWS_FEATURE, { name }, read)
-        : probeCall(GET_WINDOWS_CAPABILITY, { name }, read),
+    probe: () => spec.probe(name),
     diff: diffComponent(spec.what),
     async apply(remote: Remote, change: Change, actual: ComponentActual | null): Promise<ComponentOutputs> {
       if (!change.fields.includes('installed')) return { rebootRequired: false };
       if (actual && !actual.known) throw stepFailure(title, `this host has no ${spec.what} named ${name}`);
-      const result = record(spec.kind, await spec.install(remote, name, title));
-      return { rebootRequired: bool(spec.kind, result, 'restartNeeded') };
+      const result = await spec.install(remote, name, title);
+      return { rebootRequired: result.restartNeeded };
     },
     outputs: (_d: Readonly<ComponentDesired>, a: ComponentActual | null): ComponentOutputs => ({
       rebootRequired: a?.state === 'InstallPending',
@@ -111,9 +102,8 @@ export function windowsFeature(options: ComponentOptions): Step<ComponentDesired
       what: 'feature',
       pattern: /^[A-Za-z0-9][A-Za-z0-9_.-]*$/,
       example: 'Containers',
-      get: GET_WINDOWS_FEATURE,
-      stateField: 'installState',
-      states: ['Installed', 'Available', 'InstallPending', 'Removed'],
+      probe: (name) =>
+        probeCall(GET_WINDOWS_FEATURE, { name }, (f) => (f ? { known: true, state: f.installState } : UNKNOWN)),
       install: (remote, name, title) =>
         invoke(remote, INSTALL_WINDOWS_FEATURE, { name }, `${title}: Install-WindowsFeature`),
     },
@@ -130,9 +120,8 @@ export function windowsCapability(
       what: 'capability',
       pattern: /^[A-Za-z0-9][A-Za-z0-9_.~-]*$/,
       example: 'OpenSSH.Server~~~~0.0.1.0',
-      get: GET_WINDOWS_CAPABILITY,
-      stateField: 'state',
-      states: ['Installed', 'NotPresent', 'InstallPending'],
+      probe: (name) =>
+        probeCall(GET_WINDOWS_CAPABILITY, { name }, (c) => (c ? { known: true, state: c.state } : UNKNOWN)),
       install: (remote, name, title) =>
         invoke(remote, ADD_WINDOWS_CAPABILITY, { name }, `${title}: Add-WindowsCapability`),
     },

@@ -19,8 +19,8 @@ import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import { isSecret, type Secret } from '../../runner/core/secret.js';
 import { applyFields, type Remote, type Step } from '../../runner/core/step.js';
-import { invoke, num, oneOf, probeCall, record, str, strings, type CallArgs } from './calls.js';
-import type { ArgsOf, ServiceStartMode, ServiceState } from './contract.js';
+import { invoke, probeCall, type CallArgs } from './calls.js';
+import type { ArgsOf, ResultOf, ServiceStartMode, ServiceState } from './contract.js';
 import { SET_SERVICE, SET_SERVICE_STATE, GET_SERVICE } from './ps-services.js';
 import { parseScQc, parseScQueryex, type ScQc, type ScQueryex } from './sc-output.js';
 import { matching, oneLine, SERVICE_NAME, stringList } from './win-options.js';
@@ -67,7 +67,6 @@ export interface WindowsServiceOutputs {
 const KIND = 'windows.service';
 const CONFIG_FIELDS = ['binPath', 'displayName', 'startMode', 'dependencies', 'account'] as const;
 const ORDER = [...CONFIG_FIELDS, 'state', 'restart'];
-const SERVICE_STATES: readonly ServiceState[] = ['Running', 'Stopped', 'StartPending', 'StopPending', 'Paused'];
 const CONTRACT_MODE: Record<StartMode, ServiceStartMode> = { auto: 'Auto', manual: 'Manual', disabled: 'Disabled' };
 
 const sameSet = (a: readonly string[], b: readonly string[]) => {
@@ -138,15 +137,9 @@ export function diffWindowsService(d: Readonly<WindowsServiceDesired>, a: Window
   return { action: changed.includes('restart') ? 'run' : 'update', fields: changed, before, after: picked };
 }
 
-function readActual(value: unknown): WindowsServiceActual | null {
+function readActual(value: ResultOf<'Get-PlayService'>): WindowsServiceActual | null {
   if (value === null) return null;
-  const fn = GET_SERVICE.name,
-    o = record(fn, value);
-  return {
-    config: parseScQc(str(fn, o, 'qc')),
-    status: parseScQueryex(str(fn, o, 'queryex')),
-    dependents: strings(fn, o, 'dependents'),
-  };
+  return { config: parseScQc(value.qc), status: parseScQueryex(value.queryex), dependents: value.dependents };
 }
 
 export function windowsService(
@@ -229,16 +222,11 @@ export function windowsService(
       if (Object.keys(config).length > 2 || config.create)
         await invoke(remote, SET_SERVICE, config, `${title}: sc.exe ${config.create ? 'create' : 'config'}`);
       if (action === null) return outputsOf(actual);
-      const result = record(
-        SET_SERVICE_STATE.name,
-        await invoke(remote, SET_SERVICE_STATE, { name, action }, `${title}: ${action}`),
-      );
-      const fn = SET_SERVICE_STATE.name;
-      const pid = num(fn, result, 'pid');
+      const result = await invoke(remote, SET_SERVICE_STATE, { name, action }, `${title}: ${action}`);
       return {
-        pid: pid > 0 ? pid : null,
-        state: oneOf(fn, result, 'state', SERVICE_STATES),
-        restartedDependents: strings(fn, result, 'restartedDependents'),
+        pid: result.pid > 0 ? result.pid : null,
+        state: result.state,
+        restartedDependents: result.restartedDependents,
       };
     },
     outputs: (_d: Readonly<WindowsServiceDesired>, a: WindowsServiceActual | null): WindowsServiceOutputs =>

@@ -1,11 +1,9 @@
-// A PowerShell syntax check without PowerShell: tree-sitter-powershell's WASM grammar run by
-// web-tree-sitter (no native build). Reports every ERROR node (text the grammar could not fit) and
-// every MISSING node (a token the parser had to invent, such as a closing brace), with its line
-// and column (1-based) and an excerpt of the text. The grammar is stricter than PowerShell in a few
-// places, never looser in what we use: a clean parse here is necessary, and the bootstrap's own
-// [Parser]::ParseInput on the host is the final word.
-import { createRequire } from 'node:module';
-import { Language, Parser, type Node } from 'web-tree-sitter';
+// A PowerShell syntax check with PowerShell itself: the real parser ([Parser]::ParseInput, as the
+// bootstrap runs it on the node) through PlayPwshHost (lab/windows/pwsh-host, Compat51.cs), plus a
+// walk of the AST that refuses what Windows PowerShell 5.1 (the nodes' version) cannot run: 7-only
+// operators (? :, ??, ?., && ||), parameters (-AsHashtable, -Parallel, ConvertFrom-Json -Depth...),
+// commands (Get-Error) and variables ($IsWindows). Each finding has its line and column (1-based).
+import { sharedPowerShellHost } from '../../lab/windows/powershell/host.js';
 
 export interface PsSyntaxError {
   readonly line: number;
@@ -13,48 +11,18 @@ export interface PsSyntaxError {
   readonly text: string;
 }
 
-let loaded: Promise<Parser> | null = null;
-
-function parser(): Promise<Parser> {
-  loaded ??= (async () => {
-    await Parser.init();
-    const wasm = createRequire(import.meta.url).resolve('tree-sitter-powershell/tree-sitter-powershell.wasm');
-    const language = await Language.load(wasm);
-    const p = new Parser();
-    p.setLanguage(language);
-    return p;
-  })();
-  return loaded;
-}
-
-/** The ABI version of the loaded grammar (web-tree-sitter refuses versions it cannot run). */
-export async function grammarAbiVersion(): Promise<number> {
-  return (await parser()).language!.abiVersion;
-}
-
-function collect(node: Node, out: PsSyntaxError[]): void {
-  if (node.isError || node.isMissing) {
-    const text = node.isMissing ? `missing ${node.type}` : node.text;
-    out.push({
-      line: node.startPosition.row + 1,
-      column: node.startPosition.column + 1,
-      text: text.length > 80 ? `${text.slice(0, 80)}…` : text,
-    });
-    if (node.isMissing) return;
-  }
-  for (const child of node.children) if (child) collect(child, out);
+/** The engine's version (PowerShell 7's parser; the 5.1 check is the AST walk on top). */
+export async function powerShellVersion(): Promise<string> {
+  return (await sharedPowerShellHost()).version;
 }
 
 export async function parsePowerShell(text: string): Promise<{ errors: PsSyntaxError[] }> {
-  const tree = (await parser()).parse(text);
-  if (!tree) throw new Error('tree-sitter returned no tree');
-  try {
-    const errors: PsSyntaxError[] = [];
-    collect(tree.rootNode, errors);
-    return { errors };
-  } finally {
-    tree.delete();
-  }
+  const check = await (await sharedPowerShellHost()).check(text);
+  const errors: PsSyntaxError[] = [
+    ...check.parseErrors.map((e) => ({ line: e.line, column: e.column, text: e.message })),
+    ...check.problems.map((p) => ({ line: p.line, column: p.column, text: `${p.construct}: ${p.why} (${p.text})` })),
+  ];
+  return { errors: errors.sort((a, b) => a.line - b.line || a.column - b.column) };
 }
 
 /** The errors with a few lines of context, for assertion messages. */

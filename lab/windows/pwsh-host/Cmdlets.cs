@@ -23,6 +23,7 @@ public static class Cmdlets
             ("Get-Date", typeof(GetDateCommand)),
             ("New-Object", typeof(NewObjectCommand)),
             ("Start-Sleep", typeof(StartSleepCommand)),
+            ("Invoke-PlayWindows", typeof(InvokePlayWindowsCommand)),
         };
         foreach (var (name, type) in list) yield return new SessionStateCmdletEntry(name, type, null);
         // The aliases 5.1 defines for them (the core ones, % ? ..., are in CreateDefault2 already).

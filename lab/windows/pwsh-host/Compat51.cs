@@ -95,7 +95,7 @@ public static class Compat51
         return new OrderedDictionary
         {
             ["ok"] = errors.Length == 0 && problems.Count == 0,
-            ["parseErrors"] = errors.Select(e => (object)$"line {e.Extent.StartLineNumber}: {e.Message}").ToList(),
+            ["parseErrors"] = errors.Select(e => (object)new OrderedDictionary { ["line"] = e.Extent.StartLineNumber, ["column"] = e.Extent.StartColumnNumber, ["message"] = e.Message }).ToList(),
             ["problems"] = problems.Cast<object>().ToList(),
         };
     }

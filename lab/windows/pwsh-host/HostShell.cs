@@ -11,8 +11,10 @@ public sealed class HostShell : PSHost
     public override Version Version => new(1, 0);
     public override Guid InstanceId { get; } = Guid.NewGuid();
     public override PSHostUserInterface UI => null;
-    public override CultureInfo CurrentCulture => CultureInfo.GetCultureInfo("en-US");
-    public override CultureInfo CurrentUICulture => CultureInfo.GetCultureInfo("en-US");
+    // The invariant culture: the host is built with InvariantGlobalization (no ICU needed), where
+    // en-US cannot be created. Our programs format dates and numbers with explicit formats anyway.
+    public override CultureInfo CurrentCulture => CultureInfo.InvariantCulture;
+    public override CultureInfo CurrentUICulture => CultureInfo.InvariantCulture;
     public override void SetShouldExit(int exitCode) { Shims.ExitCode = exitCode; }
     public override void EnterNestedPrompt() => throw new NotSupportedException("no nested prompt in PlayPwshHost");
     public override void ExitNestedPrompt() => throw new NotSupportedException("no nested prompt in PlayPwshHost");

@@ -3,10 +3,9 @@
 // line each way. It stands in for powershell.exe on the simulated Windows node: the Utility cmdlets
 // our programs use and the SMA package lacks are ours (Cmdlets*.cs, written from Microsoft's docs,
 // with Windows PowerShell 5.1's behaviour), and the Windows surface (services, registry, native
-// programs...) comes from mock modules (mock/*.psm1) and shims (Shims.cs) backed by a JSON model
-// that travels with each request. See README.md.
+// programs...) comes from mock modules (mock/*.psm1) and shims (Shims*.cs) that call back to the
+// simulated node's model (Callback.cs) while the program runs. See README.md.
 using System.Collections;
-using System.Collections.ObjectModel;
 using System.Collections.Specialized;
 using System.Management.Automation;
 using System.Management.Automation.Runspaces;
@@ -40,7 +39,10 @@ public static class Program
             Console.Out.WriteLine();
             return 0;
         }
-        return new Server(modules).Serve();
+        Server server;
+        try { server = new Server(modules); }
+        catch (InvalidOperationException e) { Console.Error.WriteLine($"PlayPwshHost: {e.Message}"); return 1; }
+        return server.Serve();
     }
 }
 
@@ -71,6 +73,8 @@ public sealed class Server
         var utf8 = new UTF8Encoding(false);
         _protocolIn = new StreamReader(Console.OpenStandardInput(), utf8);
         _protocolOut = new StreamWriter(Console.OpenStandardOutput(), utf8) { AutoFlush = true, NewLine = "\n" };
+        Callback.In = _protocolIn;
+        Callback.Out = _protocolOut;
         Shims.Install();
         var iss = InitialSessionState.CreateDefault2();
         iss.Commands.Add(Cmdlets.Entries());
@@ -81,7 +85,6 @@ public sealed class Server
         iss.EnvironmentVariables.Add(new SessionStateVariableEntry("ProgramData", @"C:\ProgramData", ""));
         iss.EnvironmentVariables.Add(new SessionStateVariableEntry("TEMP", @"C:\Users\Administrator\AppData\Local\Temp", ""));
         iss.EnvironmentVariables.Add(new SessionStateVariableEntry("COMPUTERNAME", "NODE", ""));
-        foreach (var m in modules) iss.ImportPSModule(new[] { Path.GetFullPath(m) });
         // 5.1 semantics we can choose: no strict mode, and errors shown as 5.1 does by default.
         _rs = RunspaceFactory.CreateRunspace(new HostShell(), iss);
         _rs.Open();
@@ -91,6 +94,42 @@ public sealed class Server
             ps.AddScript("$global:ProgressPreference = 'SilentlyContinue'");
             ps.Invoke();
         }
+        // The mock modules, loaded here (not by the session state) so that a broken one stops the
+        // host with its parse error instead of leaving its cmdlets silently missing.
+        foreach (var m in modules)
+        {
+            using var ps = PowerShell.Create();
+            ps.Runspace = _rs;
+            ps.AddCommand("Import-Module").AddParameter("Name", Path.GetFullPath(m)).AddParameter("Global").AddParameter("ErrorAction", "Stop");
+            try { ps.Invoke(); }
+            catch (Exception e) { throw new InvalidOperationException($"mock module {m} did not load: {e.Message}", e); }
+            if (ps.HadErrors) throw new InvalidOperationException($"mock module {m} did not load: {ps.Streams.Error[0]}");
+        }
+        // What the global scope holds before any program: Reset() returns to it after each run.
+        _baseVariables = new HashSet<string>(Names("variable:"), StringComparer.OrdinalIgnoreCase);
+        _baseFunctions = new HashSet<string>(Names("function:"), StringComparer.OrdinalIgnoreCase);
+    }
+
+    HashSet<string> _baseVariables;
+    HashSet<string> _baseFunctions;
+
+    IEnumerable<string> Names(string drive) =>
+        _rs.SessionStateProxy.InvokeProvider.ChildItem.Get(drive, false)
+            .Select(o => o.Properties["Name"]?.Value as string).Where(n => n != null).ToList();
+
+    /** Removes the variables and functions a program left in the global scope; resets the preferences it may have set. */
+    void Reset()
+    {
+        var items = _rs.SessionStateProxy.InvokeProvider.Item;
+        foreach (var name in Names("variable:").Where(n => !_baseVariables.Contains(n)))
+            _rs.SessionStateProxy.PSVariable.Remove(name);
+        foreach (var name in Names("function:").Where(n => !_baseFunctions.Contains(n)))
+            items.Remove("function:\\" + name, false);
+        _rs.SessionStateProxy.SetVariable("global:ErrorActionPreference", ActionPreference.Continue);
+        _rs.SessionStateProxy.SetVariable("global:ProgressPreference", ActionPreference.SilentlyContinue);
+        _rs.SessionStateProxy.SetVariable("global:VerbosePreference", ActionPreference.SilentlyContinue);
+        _rs.SessionStateProxy.SetVariable("global:WarningPreference", ActionPreference.Continue);
+        _rs.SessionStateProxy.SetVariable("global:DebugPreference", ActionPreference.SilentlyContinue);
     }
 
     public int Serve()
@@ -131,22 +170,26 @@ public sealed class Server
         if (request["encodedCommand"] is string enc) script = Encoding.Unicode.GetString(Convert.FromBase64String(enc));
         if (script == null) throw new FormatException("a request needs script, encodedCommand or check");
         string stdin = request["stdin"] as string ?? "";
+        // A virtual clock starts each program at the real time (or the one asked for), so Get-Date reads
+        // true and a program's 60-second wait loops cost nothing.
         if (request["clock"] is string clock) Clock.Set(DateTime.Parse(clock, null, System.Globalization.DateTimeStyles.RoundtripKind));
+        else if (Clock.Virtual) Clock.Set(DateTime.Now);
         var started = System.Diagnostics.Stopwatch.StartNew();
-        var result = Run(script, stdin, request.Contains("model") ? request["model"] : null, request.Contains("model"));
+        Callback.Count = 0;
+        var result = Run(script, stdin);
         foreach (DictionaryEntry kv in result) reply[kv.Key] = kv.Value;
+        reply["callbacks"] = Callback.Count;
         reply["ms"] = Math.Round(started.Elapsed.TotalMilliseconds, 2);
         return reply;
     }
 
     /** Runs a script as `powershell.exe -NoProfile -NonInteractive -Command <script>` would with stdin. */
-    IDictionary Run(string script, string stdin, object model, bool hasModel)
+    IDictionary Run(string script, string stdin)
     {
         var stdout = new StringWriter { NewLine = "\r\n" };
         var stderr = new StringWriter { NewLine = "\r\n" };
         var oldIn = Console.In; var oldOut = Console.Out; var oldErr = Console.Error;
         int exitCode = 0;
-        object modelAfter = null;
         try
         {
             Console.SetIn(new StringReader(stdin));
@@ -155,17 +198,20 @@ public sealed class Server
             Shims.ResetForRequest();
             using var ps = PowerShell.Create();
             ps.Runspace = _rs;
-            // Each program gets a fresh scope (its functions and variables are gone afterwards), as
-            // a new powershell.exe process would; the model is the only state that survives.
-            _rs.SessionStateProxy.SetVariable("global:PlayNode", hasModel ? Json.ToPowerShell(model) : null);
+            // powershell.exe -Command runs the script in the global scope: the bootstrap's
+            // $ErrorActionPreference = 'Stop' is global, so the Windows cmdlets (here: mock module
+            // functions, which see only their module and the global scope) honour it as compiled
+            // cmdlets do. What the program adds to the global scope is removed afterwards (Reset), so
+            // each run starts as a new powershell.exe; the node's model is the only state that survives.
             _rs.SessionStateProxy.SetVariable("global:LASTEXITCODE", 0);
             _rs.SessionStateProxy.SetVariable("global:ErrorActionPreference", ActionPreference.Continue);
             (_rs.SessionStateProxy.GetVariable("global:Error") as ArrayList)?.Clear();
-            ps.AddScript(script, useLocalScope: true);
-            Collection<PSObject> output = null;
+            ps.AddScript(script, useLocalScope: false);
+            // Collected as it comes, so what ran before a terminating error is still printed (as powershell.exe does).
+            var output = new List<PSObject>();
             try
             {
-                output = ps.Invoke();
+                ps.Invoke<PSObject>(null, output);
             }
             catch (RuntimeException e) when (FindExit(e) is int code)
             {
@@ -177,24 +223,20 @@ public sealed class Server
                 stderr.Write(ErrorText(e.ErrorRecord, e));
                 exitCode = 1;
             }
-            if (output != null)
             {
                 foreach (var o in output) stdout.Write(Cmdlets.OutStringOf(o) + "\r\n");
             }
             foreach (var err in ps.Streams.Error) stderr.Write(ErrorText(err, err.Exception));
-            if (exitCode == 0 && ps.HadErrors && output != null && ps.Streams.Error.Count > 0 && false) exitCode = 1;
             // `exit N` inside the script: the engine records it here when no host takes it.
             if (Shims.ExitCode is int shimExit) exitCode = shimExit;
-            if (hasModel) modelAfter = Json.FromPowerShell(_rs.SessionStateProxy.GetVariable("global:PlayNode"));
         }
         finally
         {
+            Reset();
             Console.Out.Flush();
             Console.SetIn(oldIn); Console.SetOut(oldOut); Console.SetError(oldErr);
         }
-        var r = new OrderedDictionary { ["stdout"] = stdout.ToString(), ["stderr"] = stderr.ToString(), ["exitCode"] = exitCode };
-        if (hasModel) r["model"] = modelAfter;
-        return r;
+        return new OrderedDictionary { ["stdout"] = stdout.ToString(), ["stderr"] = stderr.ToString(), ["exitCode"] = exitCode };
     }
 
     static int? FindExit(Exception e)

@@ -2,12 +2,12 @@
 // to the simulated node: PowerShell type accelerators registered under the full type names make
 // `[System.Diagnostics.Process]::Start($psi)` resolve to PlayProcess, whose Start hands the program
 // and its argv (split from psi.Arguments by the Microsoft C runtime's rules, so our quoting is tested
-// for real) to the mock function Invoke-PlayMockNative (mock/Native.psm1), and returns its exit code
-// and output as the real Process would. Same idea for PlayHns.NativeMethods (the HNS P/Invoke that
-// ps-hns.ts declares with Add-Type only when the type is missing): it exists here, so Add-Type is
-// never called, and HNSCall goes to the mock function Invoke-PlayMockHns.
+// for real) to the simulated node (Callback.cs, op Native.Run), and returns its exit code and output
+// as the real Process would. The same for [System.IO.File] (ShimFile.cs), [Microsoft.Win32.RegistryKey]
+// (ShimRegistry.cs) and PlayHns.NativeMethods (ShimHns.cs).
 using System.Management.Automation;
 using System.Text;
+
 
 namespace PlayPwshHost;
 
@@ -28,30 +28,20 @@ public static class Shims
         Map("System.Console", typeof(PlayConsole));
         Map("Console", typeof(PlayConsole));
         Map("Diagnostics.Process", typeof(PlayProcess));
+        Map("System.IO.File", typeof(PlayFile));
+        Map("IO.File", typeof(PlayFile));
+        Map("Microsoft.Win32.RegistryKey", typeof(PlayRegistryKey));
+        Map("PlayHns.NativeMethods", typeof(PlayHns.NativeMethods));
+        Map("System.Environment", typeof(PlayEnvironment));
+        Map("Environment", typeof(PlayEnvironment));
     }
 
-    static readonly ScriptBlock s_native = ScriptBlock.Create("param($FilePath, $ArgumentList, $Stdin) Invoke-PlayMockNative -FilePath $FilePath -ArgumentList $ArgumentList -Stdin $Stdin");
-
-    /** Runs a native program on the simulated node: the mock answers { Code; Out; Err } (strings or byte[]). */
+    /** Runs a native program on the simulated node (lab/windows/native/): its exit code and output bytes. */
     public static (int code, byte[] stdout, byte[] stderr) RunNative(string fileName, string[] argv, string stdin)
     {
-        var r = s_native.Invoke(fileName, argv, stdin);
-        if (r.Count == 0 || r[^1] == null) throw new InvalidOperationException($"the mock of {fileName} returned nothing");
-        var o = r[^1];
-        object Get(string n) { var p = o.Properties[n]; if (p != null) return p.Value; return (o.BaseObject as System.Collections.IDictionary)?[n]; }
-        return (LanguagePrimitives.ConvertTo<int>(Get("Code")), Bytes(Get("Out")), Bytes(Get("Err")));
-    }
-
-    static byte[] Bytes(object v)
-    {
-        v = v is PSObject p ? p.BaseObject : v;
-        return v switch
-        {
-            null => Array.Empty<byte>(),
-            byte[] b => b,
-            object[] a when a.All(x => (x is PSObject px ? px.BaseObject : x) is byte) => a.Select(x => (byte)(x is PSObject px ? px.BaseObject : x)).ToArray(),
-            _ => Encoding.UTF8.GetBytes(v.ToString()),
-        };
+        var r = Callback.Invoke("Native.Run", Callback.Args("file", fileName, "argv", argv.ToList<object>(), "stdin", stdin))
+            as System.Collections.IDictionary ?? throw new InvalidOperationException($"the node answered nothing for {fileName}");
+        return (Convert.ToInt32(r["code"]), Convert.FromBase64String((string)r["stdoutBase64"] ?? ""), Convert.FromBase64String((string)r["stderrBase64"] ?? ""));
     }
 
     /** How a program built with the Microsoft C runtime splits its command line (CommandLineToArgvW, after the program name). */

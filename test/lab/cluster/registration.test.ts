@@ -6,7 +6,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ClusterState, newClusterState } from '../../../lab/cluster/state.js';
 import { flagValue } from '../../../lab/windows/cluster-registration.js';
-import { startNode, tempDir } from '../windows/helpers.js';
+import type { PlayFunctionName } from '../../../tasks/windows/contract.js';
+import { run, startNode, tempDir } from '../windows/helpers.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const KUBECONFIG = 'apiVersion: v1\nclusters:\n- cluster:\n    server: https://198.18.0.5:6443\n  name: kubernetes\n';
@@ -30,7 +31,7 @@ async function setUp(t: ExecutionContext, o: { createCluster?: boolean } = {}) {
   };
   if (o.createCluster !== false) writeFileSync(clusterState, JSON.stringify(cluster));
   const running = await startNode(t, { clusterState }, dir);
-  const call = (fn: string, args: unknown) => running.node.call(fn, args);
+  const call = (fn: PlayFunctionName, args: Record<string, unknown>) => run(running.node, fn, args as never);
   const read = () => JSON.parse(readFileSync(clusterState, 'utf8')) as ClusterState;
   const file = (path: string, content: string) =>
     call('Set-PlayFile', { path, contentBase64: b64(content), expectedSha256: null });
@@ -38,8 +39,8 @@ async function setUp(t: ExecutionContext, o: { createCluster?: boolean } = {}) {
     call('Set-PlayService', { name, create: true, binPath, startMode: 'Auto' });
   const state = (name: string, action: 'start' | 'stop' | 'restart') => call('Set-PlayServiceState', { name, action });
   // The binaries must exist for their services to start.
-  file('C:\\k\\kubelet.exe', 'MZ kubelet');
-  file('C:\\k\\kube-proxy.exe', 'MZ kube-proxy');
+  await file('C:\\k\\kubelet.exe', 'MZ kubelet');
+  await file('C:\\k\\kube-proxy.exe', 'MZ kube-proxy');
   return {
     running,
     clusterState,
@@ -54,15 +55,15 @@ async function setUp(t: ExecutionContext, o: { createCluster?: boolean } = {}) {
 
 test('kubelet running with a kubeconfig registers the node with a /24; Ready once kube-proxy runs too; NotReady when it stops', async (t) => {
   const { read, file, service, state } = await setUp(t);
-  service('kubelet', KUBELET);
-  service('kubeproxy', PROXY);
+  await service('kubelet', KUBELET);
+  await service('kubeproxy', PROXY);
   t.false('node009' in read().nodes);
   // Running, but no kubeconfig yet: kubelet cannot reach the API server.
-  state('kubelet', 'start');
+  await state('kubelet', 'start');
   t.false('node009' in read().nodes);
-  state('kubelet', 'stop');
-  file('C:\\k\\kubeconfig.conf', KUBECONFIG);
-  state('kubelet', 'start');
+  await state('kubelet', 'stop');
+  await file('C:\\k\\kubeconfig.conf', KUBECONFIG);
+  await state('kubelet', 'start');
   const registered = read().nodes.node009!;
   t.like(registered, {
     name: 'node009',
@@ -78,28 +79,28 @@ test('kubelet running with a kubeconfig registers the node with a /24; Ready onc
     { type: 'Hostname', address: 'node009' },
   ]);
   t.regex(registered.podCIDR, /^198\.19\.\d+\.0\/24$/);
-  state('kubeproxy', 'start');
+  await state('kubeproxy', 'start');
   t.true(read().nodes.node009!.ready);
-  state('kubeproxy', 'stop');
+  await state('kubeproxy', 'stop');
   t.false(read().nodes.node009!.ready);
-  state('kubeproxy', 'start');
+  await state('kubeproxy', 'start');
   t.true(read().nodes.node009!.ready);
-  state('kubelet', 'stop');
+  await state('kubelet', 'stop');
   t.like(read().nodes.node009, { ready: false, podCIDR: '198.19.1.0/24', registeredAt: registered.registeredAt });
 });
 
 test('later registrations keep the pod CIDR and the cordon; a deleted node registers again at the next start', async (t) => {
   const { read, write, file, service, state } = await setUp(t);
-  file('C:\\k\\kubeconfig.conf', KUBECONFIG);
-  service('kubelet', KUBELET);
-  service('kubeproxy', PROXY);
-  state('kubelet', 'start');
-  state('kubeproxy', 'start');
+  await file('C:\\k\\kubeconfig.conf', KUBECONFIG);
+  await service('kubelet', KUBELET);
+  await service('kubeproxy', PROXY);
+  await state('kubelet', 'start');
+  await state('kubeproxy', 'start');
   const first = read().nodes.node009!;
   const c = read();
   c.nodes.node009!.unschedulable = true;
   write(c);
-  state('kubelet', 'restart');
+  await state('kubelet', 'restart');
   t.like(read().nodes.node009, {
     podCIDR: first.podCIDR,
     unschedulable: true,
@@ -110,61 +111,61 @@ test('later registrations keep the pod CIDR and the cordon; a deleted node regis
   const d = read();
   delete d.nodes.node009;
   write(d);
-  state('kubeproxy', 'stop');
-  state('kubelet', 'restart');
+  await state('kubeproxy', 'stop');
+  await state('kubelet', 'restart');
   t.like(read().nodes.node009, { podCIDR: '198.19.1.0/24', unschedulable: false, ready: false });
 });
 
 test('an nssm-hosted kubelet registers too; an empty kubeconfig or one without server: does not', async (t) => {
   const { read, file, service, state, running } = await setUp(t);
-  file('C:\\k\\nssm.exe', 'MZ nssm');
-  running.node.call('Set-PlayNssmService', {
+  await file('C:\\k\\nssm.exe', 'MZ nssm');
+  await run(running.node, 'Set-PlayNssmService', {
     name: 'kubelet',
     install: true,
     application: 'C:\\k\\kubelet.exe',
     appParameters: '--kubeconfig C:\\k\\config --hostname-override=Node011',
   });
-  file('C:\\k\\config', '');
-  state('kubelet', 'start');
+  await file('C:\\k\\config', '');
+  await state('kubelet', 'start');
   t.false('node011' in read().nodes);
-  state('kubelet', 'stop');
-  file('C:\\k\\config2', 'apiVersion: v1\n');
-  running.node.call('Set-PlayNssmService', {
+  await state('kubelet', 'stop');
+  await file('C:\\k\\config2', 'apiVersion: v1\n');
+  await run(running.node, 'Set-PlayNssmService', {
     name: 'kubelet',
     install: false,
     appParameters: '--kubeconfig C:\\k\\config2 --hostname-override=Node011',
   });
-  state('kubelet', 'start');
+  await state('kubelet', 'start');
   t.false('node011' in read().nodes);
-  state('kubelet', 'stop');
-  file('C:\\k\\config3', KUBECONFIG);
-  running.node.call('Set-PlayNssmService', {
+  await state('kubelet', 'stop');
+  await file('C:\\k\\config3', KUBECONFIG);
+  await run(running.node, 'Set-PlayNssmService', {
     name: 'kubelet',
     install: false,
     appParameters: '--kubeconfig C:\\k\\config3 --hostname-override=Node011',
   });
-  state('kubelet', 'start');
+  await state('kubelet', 'start');
   t.like(read().nodes.node011, { podCIDR: '198.19.1.0/24', ready: false });
-  service('kube-proxy', '"C:\\k\\kube-proxy.exe" --proxy-mode=kernelspace');
-  state('kube-proxy', 'start');
+  await service('kube-proxy', '"C:\\k\\kube-proxy.exe" --proxy-mode=kernelspace');
+  await state('kube-proxy', 'start');
   t.true(read().nodes.node011!.ready);
 });
 
 test('no cluster state file: no API server, nothing registers and no file is made', async (t) => {
   const { clusterState, file, service, state } = await setUp(t, { createCluster: false });
-  file('C:\\k\\kubeconfig.conf', KUBECONFIG);
-  service('kubelet', KUBELET);
-  state('kubelet', 'start');
+  await file('C:\\k\\kubeconfig.conf', KUBECONFIG);
+  await service('kubelet', KUBELET);
+  await state('kubelet', 'start');
   t.false(existsSync(clusterState));
 });
 
 test('a reboot takes the node NotReady while down; Auto services bring it back Ready', async (t) => {
   const { read, file, service, state, running } = await setUp(t);
-  file('C:\\k\\kubeconfig.conf', KUBECONFIG);
-  service('kubelet', KUBELET);
-  service('kubeproxy', PROXY);
-  state('kubelet', 'start');
-  state('kubeproxy', 'start');
+  await file('C:\\k\\kubeconfig.conf', KUBECONFIG);
+  await service('kubelet', KUBELET);
+  await service('kubeproxy', PROXY);
+  await state('kubelet', 'start');
+  await state('kubeproxy', 'start');
   t.true(read().nodes.node009!.ready);
   running.node.rebootSeconds = 0.3;
   running.node.scheduleReboot(0);

@@ -1,17 +1,20 @@
 // Shared set-up of the simulated Windows node tests: a node in a temp dir on 127.0.0.1, a model on
-// its own, the real transport (ConnectionPool + HostSession) to a node, and stand-in PowerShell
-// functions with the contract's names (the node matches their text as sent, it never runs it).
+// its own, the real transport (ConnectionPool + HostSession) to a node, and play's remote functions
+// run on a node under real PowerShell, in process (run) or over SSH (ps).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { psCall, psFunction, type PsCall, type PsFunction } from '../../../runner/core/ps-call.js';
+import { psCall, type PsCall } from '../../../runner/core/ps-call.js';
 import { Secret } from '../../../runner/core/secret.js';
 import { EnvRef, type Host } from '../../../runner/inventory/model.js';
 import { HostSession } from '../../../runner/run/host-session.js';
 import { ConnectionPool, type PoolOptions } from '../../../runner/transport/pool.js';
 import type { ArgsOf, PlayFunctionName } from '../../../tasks/windows/contract.js';
 import { SimulatedWindowsNode } from '../../../lab/windows/model.js';
+import { WindowsError } from '../../../lab/windows/errors.js';
+import { callNode } from '../../../lab/windows/powershell/call.js';
+import { PLAY_FUNCTIONS } from '../../../tasks/windows/functions.js';
 import {
   startSimulatedWindowsNode,
   type RunningSimulatedWindowsNode,
@@ -39,9 +42,18 @@ export function model(t: ExecutionContext, seed?: (s: NodeState) => void, dir = 
   return node;
 }
 
-/** Calls the model as a program would, with the contract's types. */
-export function call<F extends PlayFunctionName>(node: SimulatedWindowsNode, fn: F, args: ArgsOf<F>): unknown {
-  return node.call(fn, args);
+/**
+ * Runs one of play's remote functions on the node under real PowerShell (lab/windows/powershell/call.ts):
+ * its result, or a WindowsError with the message the function threw.
+ */
+export async function run<F extends PlayFunctionName>(
+  node: SimulatedWindowsNode,
+  fn: F,
+  args: ArgsOf<F>,
+): Promise<any> {
+  const [result] = await callNode(node, [psCall(PLAY_FUNCTIONS[fn], args as Record<string, unknown>)]);
+  if (!result!.ok) throw new WindowsError(result!.error);
+  return result!.value;
 }
 
 export async function startNode(
@@ -98,18 +110,9 @@ export function session(
   return { session: new HostSession(host, (h) => pool.get(h, { password })), pool };
 }
 
-const STAND_IN_BODY = '  # a stand-in: the simulated node answers from its model and only checks this text was sent';
-const functions = new Map<string, PsFunction>();
-
-/** A stand-in PowerShell function with a contract name. */
-export function fn(name: string): PsFunction {
-  let f = functions.get(name);
-  if (!f) functions.set(name, (f = psFunction(name, STAND_IN_BODY)));
-  return f;
-}
-
+/** A call of one of play's remote functions, with its real PowerShell (the node runs it). */
 export function ps<F extends PlayFunctionName>(name: F, args: ArgsOf<F>): PsCall {
-  return psCall(fn(name), args as Readonly<Record<string, unknown>>);
+  return psCall(PLAY_FUNCTIONS[name], args as Readonly<Record<string, unknown>>);
 }
 
 /** Calls until one succeeds (a node coming back from a reboot), up to `ms`. */

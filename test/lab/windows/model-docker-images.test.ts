@@ -6,7 +6,7 @@ import test from 'ava';
 import { DAEMON_JSON } from '../../../lab/windows/services.js';
 import type { NodeState } from '../../../lab/windows/state.js';
 import { fixture } from '../../tasks/windows/fixtures.js';
-import { call, model } from './helpers.js';
+import { model, run } from './helpers.js';
 
 const PAUSE = 'registry.lab.test:5000/pause:1809';
 const NANO = 'mcr.microsoft.com/windows/nanoserver:10.0.17763.973';
@@ -18,29 +18,29 @@ const containers = (s: NodeState) => {
   s.features['containers']!.installState = 'Installed';
 };
 
-function writeDaemonJson(node: ReturnType<typeof model>, config: object): void {
-  const current = call(node, 'Get-PlayFile', { path: DAEMON_JSON, maxBytes: 0 }) as { sha256: string } | null;
-  call(node, 'Set-PlayFile', {
+async function writeDaemonJson(node: ReturnType<typeof model>, config: object): Promise<void> {
+  const current = (await run(node, 'Get-PlayFile', { path: DAEMON_JSON, maxBytes: 0 })) as { sha256: string } | null;
+  await run(node, 'Set-PlayFile', {
     path: DAEMON_JSON,
     contentBase64: Buffer.from(JSON.stringify(config)).toString('base64'),
     expectedSha256: current?.sha256 ?? null,
   });
 }
 
-test('pull: from the registry (Get then shows the id and tags); no docker.exe, the daemon down, and a tag the registry lacks fail as docker does', (t) => {
+test('pull: from the registry (Get then shows the id and tags); no docker.exe, the daemon down, and a tag the registry lacks fail as docker does', async (t) => {
   const node = model(t, containers);
-  t.deepEqual(call(node, 'Get-PlayDockerImage', { reference: NANO }), { daemonRunning: false, image: null });
+  t.deepEqual(await run(node, 'Get-PlayDockerImage', { reference: NANO }), { daemonRunning: false, image: null });
   t.is(
-    t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: NANO }))!.message,
+    (await t.throwsAsync(run(node, 'Invoke-PlayDockerPull', { reference: NANO })))!.message,
     'docker.exe was not found: install Docker first',
   );
 
-  t.deepEqual(call(node, 'Install-PlayDockerEngine', { version: '19.03.5' }), { restartNeeded: false });
-  t.deepEqual(call(node, 'Get-PlayDockerImage', { reference: NANO }), { daemonRunning: true, image: null });
+  t.deepEqual(await run(node, 'Install-PlayDockerEngine', { version: '19.03.5' }), { restartNeeded: false });
+  t.deepEqual(await run(node, 'Get-PlayDockerImage', { reference: NANO }), { daemonRunning: true, image: null });
   const id = node.state.dockerRegistry[NANO]!.id;
   t.regex(id, /^sha256:[0-9a-f]{64}$/);
-  t.deepEqual(call(node, 'Invoke-PlayDockerPull', { reference: NANO }), { id });
-  t.deepEqual(call(node, 'Get-PlayDockerImage', { reference: NANO }), {
+  t.deepEqual(await run(node, 'Invoke-PlayDockerPull', { reference: NANO }), { id });
+  t.deepEqual(await run(node, 'Get-PlayDockerImage', { reference: NANO }), {
     daemonRunning: true,
     image: { id, repoTags: [NANO] },
   });
@@ -48,17 +48,17 @@ test('pull: from the registry (Get then shows the id and tags); no docker.exe, t
 
   const missing = 'mcr.microsoft.com/windows/nanoserver:10.0.17763.1158';
   t.is(
-    t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: missing }))!.message,
+    (await t.throwsAsync(run(node, 'Invoke-PlayDockerPull', { reference: missing })))!.message,
     `Error response from daemon: manifest for ${missing} not found: manifest unknown: manifest unknown`,
   );
 
-  call(node, 'Set-PlayServiceState', { name: 'docker', action: 'stop' });
+  await run(node, 'Set-PlayServiceState', { name: 'docker', action: 'stop' });
   t.deepEqual(
-    call(node, 'Get-PlayDockerImage', { reference: NANO }),
+    await run(node, 'Get-PlayDockerImage', { reference: NANO }),
     { daemonRunning: false, image: null },
     'inspect needs the daemon too',
   );
-  const down = t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: PAUSE }))!.message;
+  const down = (await t.throwsAsync(run(node, 'Invoke-PlayDockerPull', { reference: PAUSE })))!.message;
   // Field note D's text (docs/field-notes.md#d-docker-install-and-docker-version), for the CLI's pull request instead of its version request.
   const seed = fixture('docker-error-during-connect.txt').trim();
   t.is(
@@ -73,41 +73,42 @@ test('pull: from the registry (Get then shows the id and tags); no docker.exe, t
 
 test('insecure-registries: dockerd reads daemon.json when it starts; writing the file alone changes nothing until a restart or reboot', async (t) => {
   const node = model(t, containers);
-  call(node, 'Install-PlayDockerEngine', { version: null });
+  await run(node, 'Install-PlayDockerEngine', { version: null });
   t.deepEqual(node.state.dockerLoadedInsecureRegistries, []);
   t.is(
-    t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: PAUSE }))!.message,
+    (await t.throwsAsync(run(node, 'Invoke-PlayDockerPull', { reference: PAUSE })))!.message,
     HTTPS_ERROR,
     'the lab registry speaks plain HTTP',
   );
   t.is(
-    t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: 'registry.lab.test:5000/pause:1903' }))!.message,
+    (await t.throwsAsync(run(node, 'Invoke-PlayDockerPull', { reference: 'registry.lab.test:5000/pause:1903' })))!
+      .message,
     HTTPS_ERROR,
     'any tag: the connection fails first',
   );
 
-  writeDaemonJson(node, { bridge: 'none', 'insecure-registries': ['registry.lab.test:5000'] });
+  await writeDaemonJson(node, { bridge: 'none', 'insecure-registries': ['registry.lab.test:5000'] });
   t.deepEqual(node.state.dockerLoadedInsecureRegistries, [], 'written, not loaded');
-  t.is(t.throws(() => call(node, 'Invoke-PlayDockerPull', { reference: PAUSE }))!.message, HTTPS_ERROR);
+  t.is((await t.throwsAsync(run(node, 'Invoke-PlayDockerPull', { reference: PAUSE })))!.message, HTTPS_ERROR);
 
-  call(node, 'Set-PlayServiceState', { name: 'docker', action: 'restart' });
+  await run(node, 'Set-PlayServiceState', { name: 'docker', action: 'restart' });
   t.deepEqual(node.state.dockerLoadedInsecureRegistries, ['registry.lab.test:5000']);
   const id = node.state.dockerRegistry[PAUSE]!.id;
-  t.deepEqual(call(node, 'Invoke-PlayDockerPull', { reference: PAUSE }), { id });
-  t.deepEqual(call(node, 'Get-PlayDockerImage', { reference: PAUSE }), {
+  t.deepEqual(await run(node, 'Invoke-PlayDockerPull', { reference: PAUSE }), { id });
+  t.deepEqual(await run(node, 'Get-PlayDockerImage', { reference: PAUSE }), {
     daemonRunning: true,
     image: { id, repoTags: [PAUSE] },
   });
 
-  writeDaemonJson(node, { bridge: 'none' });
+  await writeDaemonJson(node, { bridge: 'none' });
   t.deepEqual(node.state.dockerLoadedInsecureRegistries, ['registry.lab.test:5000'], 'still what dockerd loaded');
   const up = new Promise<void>((resolve) => node.once('up', () => resolve()));
-  call(node, 'Restart-PlayComputer', { delaySeconds: 0 });
+  await run(node, 'Restart-PlayComputer', { delaySeconds: 0 });
   await up;
   t.is(node.state.services['docker']!.state, 'Running', 'docker is Auto: it starts at boot');
   t.deepEqual(node.state.dockerLoadedInsecureRegistries, [], 'the boot loaded the new daemon.json');
   t.deepEqual(
-    call(node, 'Get-PlayDockerImage', { reference: PAUSE }),
+    await run(node, 'Get-PlayDockerImage', { reference: PAUSE }),
     { daemonRunning: true, image: { id, repoTags: [PAUSE] } },
     'pulled images outlive the reboot',
   );

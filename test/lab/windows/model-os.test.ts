@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { DOWNLOADS } from '../../../lab/windows/defaults.js';
 import { SimulatedWindowsNode } from '../../../lab/windows/model.js';
-import { call, model, tempDir } from './helpers.js';
+import { model, run, tempDir } from './helpers.js';
 
 const KB4549949 = `${DOWNLOADS}\\windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7609b9a9e68d81.msu`;
 const msu = (kb: string) => `${DOWNLOADS}\\windows10.0-${kb.toLowerCase()}-x64.msu`;
@@ -14,20 +14,20 @@ function nextEvent(node: SimulatedWindowsNode, name: 'down' | 'up'): Promise<num
   return new Promise((resolve) => node.once(name, () => resolve(Date.now())));
 }
 
-test('wusa: 3010 for a new update (pending reboot), 2359302 once installed, 0x80240017 when not applicable or superseded', (t) => {
+test('wusa: 3010 for a new update (pending reboot), 2359302 once installed, 0x80240017 when not applicable or superseded', async (t) => {
   const node = model(t);
-  t.deepEqual(call(node, 'Get-PlayHotfix', { kb: 'KB4549949' }), {
+  t.deepEqual(await run(node, 'Get-PlayHotfix', { kb: 'KB4549949' }), {
     installed: false,
     installedOn: null,
     wusaExitCode: null,
     msuPresent: null,
   });
-  t.like(call(node, 'Get-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949 }), { msuPresent: true });
-  t.like(call(node, 'Get-PlayHotfix', { kb: 'KB4549949', msuPath: 'C:\\nowhere\\x.msu' }), { msuPresent: false });
-  t.deepEqual(call(node, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949.toUpperCase() }), {
+  t.like(await run(node, 'Get-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949 }), { msuPresent: true });
+  t.like(await run(node, 'Get-PlayHotfix', { kb: 'KB4549949', msuPath: 'C:\\nowhere\\x.msu' }), { msuPresent: false });
+  t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949.toUpperCase() }), {
     exitCode: 3010,
   });
-  const info = call(node, 'Get-PlayHotfix', { kb: 'kb4549949' }) as {
+  const info = (await run(node, 'Get-PlayHotfix', { kb: 'kb4549949' })) as {
     installed: boolean;
     installedOn: string;
     wusaExitCode: number;
@@ -35,59 +35,65 @@ test('wusa: 3010 for a new update (pending reboot), 2359302 once installed, 0x80
   t.true(info.installed);
   t.regex(info.installedOn, /^\d{4}-\d{2}-\d{2}$/);
   t.is(info.wusaExitCode, 3010);
-  t.like(call(node, 'Get-PlayOsInfo', {}), { revision: 973, pendingReboot: true });
-  t.deepEqual(call(node, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949 }), { exitCode: 2359302 });
+  t.like(await run(node, 'Get-PlayOsInfo', {}), { revision: 973, pendingReboot: true });
+  t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949 }), { exitCode: 2359302 });
   // 17763.1098 is older than the pending 1158: superseded. KB4549951 is for 1903.
-  t.deepEqual(call(node, 'Install-PlayHotfix', { kb: 'KB4538461', msuPath: msu('KB4538461') }), {
+  t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4538461', msuPath: msu('KB4538461') }), {
     exitCode: -2145124329,
   });
-  t.deepEqual(call(node, 'Install-PlayHotfix', { kb: 'KB4549951', msuPath: msu('KB4549951') }), {
+  t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4549951', msuPath: msu('KB4549951') }), {
     exitCode: -2145124329,
   });
-  t.deepEqual(call(node, 'Get-PlayHotfix', { kb: 'KB4549951' }), {
+  t.deepEqual(await run(node, 'Get-PlayHotfix', { kb: 'KB4549951' }), {
     installed: false,
     installedOn: null,
     wusaExitCode: -2145124329,
     msuPresent: null,
   });
   // The KB that brought 17763.973 is already there.
-  t.deepEqual(call(node, 'Install-PlayHotfix', { kb: 'KB4534273', msuPath: msu('KB4534273') }), { exitCode: 2359302 });
+  t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4534273', msuPath: msu('KB4534273') }), {
+    exitCode: 2359302,
+  });
   t.is(
-    t.throws(() => call(node, 'Install-PlayHotfix', { kb: 'KB1', msuPath: 'C:\\nowhere\\x.msu' }))!.message,
+    (await t.throwsAsync(run(node, 'Install-PlayHotfix', { kb: 'KB1', msuPath: 'C:\\nowhere\\x.msu' })))!.message,
     'the update package C:\\nowhere\\x.msu does not exist on the host',
   );
-  call(node, 'Set-PlayFile', {
+  await run(node, 'Set-PlayFile', {
     path: 'C:\\k\\random.msu',
     contentBase64: Buffer.from('not an update').toString('base64'),
     expectedSha256: null,
   });
-  t.deepEqual(call(node, 'Install-PlayHotfix', { kb: 'KB2', msuPath: 'c:/k/RANDOM.msu' }), { exitCode: -2147024883 });
+  t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB2', msuPath: 'c:/k/RANDOM.msu' }), {
+    exitCode: -2147024883,
+  });
 });
 
 test('a reboot: scheduled, connections dropped and refused for rebootSeconds, back with the pending changes applied and a new boot time', async (t) => {
   const node = model(t);
-  const before = call(node, 'Get-PlayOsInfo', {}) as { lastBootUpTime: string };
-  call(node, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949 });
-  t.deepEqual(call(node, 'Install-PlayWindowsFeature', { name: 'containers' }), { restartNeeded: true });
-  t.deepEqual(call(node, 'Get-PlayWindowsFeature', { name: 'Containers' }), {
+  const before = (await run(node, 'Get-PlayOsInfo', {})) as { lastBootUpTime: string };
+  await run(node, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949 });
+  t.deepEqual(await run(node, 'Install-PlayWindowsFeature', { name: 'containers' }), { restartNeeded: true });
+  t.deepEqual(await run(node, 'Get-PlayWindowsFeature', { name: 'Containers' }), {
     name: 'Containers',
     installState: 'InstallPending',
   });
   t.deepEqual(
-    call(node, 'Install-PlayDockerEngine', { version: '19.03.0' }),
+    await run(node, 'Install-PlayDockerEngine', { version: '19.03.0' }),
     { restartNeeded: true },
     'Containers is still pending',
   );
-  const docker = call(node, 'Get-PlayDockerEngine', {}) as { dockerVersion: string; serviceExists: boolean };
+  const docker = (await run(node, 'Get-PlayDockerEngine', {})) as { dockerVersion: string; serviceExists: boolean };
   t.true(docker.serviceExists);
-  // stdout, then [Environment]::NewLine and stderr, as the steps' function joins them.
+  // stdout, then [Environment]::NewLine and stderr, as the steps' function joins them. Windows' NewLine
+  // is CRLF; the PowerShell host runs on Linux, where .NET's is LF (no [System.Environment] shim yet).
   t.regex(
     docker.dockerVersion,
-    /^Client: Docker Engine - Enterprise\n Version: +19\.03\.0\n[\s\S]* Experimental: +false\n\r\nerror during connect: .*docker daemon is not running\.\n$/,
+    /^Client: Docker Engine - Enterprise\n Version: +19\.03\.0\n[\s\S]* Experimental: +false\n\r?\nerror during connect: .*docker daemon is not running\.\n$/,
   );
   t.regex(
-    t.throws(() => call(node, 'Set-PlayServiceState', { name: 'docker', action: 'start' }))!.message,
-    /FAILED 1067:\n\nThe process terminated unexpectedly\./,
+    (await t.throwsAsync(run(node, 'Set-PlayServiceState', { name: 'docker', action: 'start' })))!.message,
+    // The steps' function reports the innermost Win32Exception, not sc.exe's text.
+    /^docker cannot start: The process terminated unexpectedly\. \(Win32 error 1067\)$/,
   );
 
   const drops: number[] = [];
@@ -95,10 +101,10 @@ test('a reboot: scheduled, connections dropped and refused for rebootSeconds, ba
   const down = nextEvent(node, 'down');
   const up = nextEvent(node, 'up');
   const asked = Date.now();
-  t.deepEqual(call(node, 'Restart-PlayComputer', { delaySeconds: 0 }), { scheduled: true });
+  t.deepEqual(await run(node, 'Restart-PlayComputer', { delaySeconds: 0 }), { scheduled: true });
   const scheduledFor = node.state.boot.until;
   t.deepEqual(
-    call(node, 'Restart-PlayComputer', { delaySeconds: 600 }),
+    await run(node, 'Restart-PlayComputer', { delaySeconds: 600 }),
     { scheduled: true },
     'shutdown.exe 1190 counts as scheduled',
   );
@@ -109,7 +115,7 @@ test('a reboot: scheduled, connections dropped and refused for rebootSeconds, ba
   const cameUp = await up;
   t.true(cameUp - wentDown >= 190, `away ${cameUp - wentDown} ms`);
   t.log(`reboot: down ${wentDown - asked} ms after the call, away ${cameUp - wentDown} ms`);
-  const after = call(node, 'Get-PlayOsInfo', {}) as {
+  const after = (await run(node, 'Get-PlayOsInfo', {})) as {
     lastBootUpTime: string;
     revision: number;
     pendingReboot: boolean;
@@ -119,17 +125,17 @@ test('a reboot: scheduled, connections dropped and refused for rebootSeconds, ba
   t.is(after.revision, 1158);
   t.false(after.pendingReboot);
   t.deepEqual(
-    call(node, 'Get-PlayRegistryValue', {
+    await run(node, 'Get-PlayRegistryValue', {
       path: 'HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion',
       name: 'UBR',
     }),
     { type: 'DWord', data: 1158 },
   );
-  t.deepEqual(call(node, 'Get-PlayWindowsFeature', { name: 'containers' }), {
+  t.deepEqual(await run(node, 'Get-PlayWindowsFeature', { name: 'containers' }), {
     name: 'Containers',
     installState: 'Installed',
   });
-  const dockerAfter = call(node, 'Get-PlayDockerEngine', {}) as { dockerVersion: string };
+  const dockerAfter = (await run(node, 'Get-PlayDockerEngine', {})) as { dockerVersion: string };
   t.regex(
     dockerAfter.dockerVersion,
     /\n\nServer: Docker Engine - Enterprise\n Engine:\n {2}Version: +19\.03\.0\n {2}API version: +1\.40 \(minimum version 1\.24\)[\s\S]*false\n$/,
@@ -137,9 +143,9 @@ test('a reboot: scheduled, connections dropped and refused for rebootSeconds, ba
   t.is(node.state.services['docker']!.state, 'Running', 'an Auto service starts at boot');
   // With Containers in place, an upgrade needs no restart and restarts the daemon.
   const pid = node.state.services['docker']!.pid;
-  t.deepEqual(call(node, 'Install-PlayDockerEngine', { version: null }), { restartNeeded: false });
+  t.deepEqual(await run(node, 'Install-PlayDockerEngine', { version: null }), { restartNeeded: false });
   t.regex(
-    (call(node, 'Get-PlayDockerEngine', {}) as { dockerVersion: string }).dockerVersion,
+    ((await run(node, 'Get-PlayDockerEngine', {})) as { dockerVersion: string }).dockerVersion,
     /^Client: Docker Engine - Enterprise\n Version: +19\.03\.5\n/,
   );
   t.not(node.state.services['docker']!.pid, pid);
@@ -149,11 +155,11 @@ test('a reboot: scheduled, connections dropped and refused for rebootSeconds, ba
 test('the state file outlives the simulator, a reboot in progress included', async (t) => {
   const dir = tempDir(t);
   const first = model(t, undefined, dir);
-  call(first, 'Set-PlayTimeZone', { id: 'china standard time' });
-  call(first, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949 });
+  await run(first, 'Set-PlayTimeZone', { id: 'china standard time' });
+  await run(first, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949 });
   first.rebootSeconds = 0.3;
   const down = nextEvent(first, 'down');
-  call(first, 'Restart-PlayComputer', { delaySeconds: 0 });
+  await run(first, 'Restart-PlayComputer', { delaySeconds: 0 });
   await down;
   first.close(); // the simulator dies while the node is down
   const second = SimulatedWindowsNode.open({ name: 'ignored', stateFile: join(dir, 'state.json'), rebootSeconds: 5 });
@@ -161,44 +167,49 @@ test('the state file outlives the simulator, a reboot in progress included', asy
   t.false(second.isUp, 'still rebooting');
   t.is(second.state.os.revision, 1158, 'the update was applied on the way down');
   await nextEvent(second, 'up');
-  t.deepEqual(call(second, 'Get-PlayTimeZone', {}), { id: 'China Standard Time' });
+  t.deepEqual(await run(second, 'Get-PlayTimeZone', {}), { id: 'China Standard Time' });
   t.is(second.state.hostname, 'node009');
   t.is(second.state.bootCount, 2);
 });
 
-test('features and capabilities: unknown names fail as Windows says; OpenSSH.Server comes with sshd and its firewall rule', (t) => {
+test('features and capabilities: unknown names fail as Windows says; OpenSSH.Server comes with sshd and its firewall rule', async (t) => {
   const node = model(t);
   t.regex(
-    t.throws(() => call(node, 'Install-PlayWindowsFeature', { name: 'Contaners' }))!.message,
+    (await t.throwsAsync(run(node, 'Install-PlayWindowsFeature', { name: 'Contaners' })))!.message,
     /^ArgumentNotValid: The role, role service, or feature name is not valid: 'Contaners'\. The name was not found\.$/,
   );
-  t.is(call(node, 'Get-PlayWindowsFeature', { name: 'Contaners' }), null);
-  t.deepEqual(call(node, 'Install-PlayWindowsFeature', { name: 'Telnet-Client' }), { restartNeeded: false });
-  t.deepEqual(call(node, 'Get-PlayWindowsCapability', { name: 'OpenSSH.Server~~~~0.0.1.0' }), {
+  t.is(await run(node, 'Get-PlayWindowsFeature', { name: 'Contaners' }), null);
+  t.deepEqual(await run(node, 'Install-PlayWindowsFeature', { name: 'Telnet-Client' }), { restartNeeded: false });
+  t.deepEqual(await run(node, 'Get-PlayWindowsCapability', { name: 'OpenSSH.Server~~~~0.0.1.0' }), {
     name: 'OpenSSH.Server~~~~0.0.1.0',
     state: 'NotPresent',
   });
   t.false('sshd' in node.state.services);
-  t.deepEqual(call(node, 'Add-PlayWindowsCapability', { name: 'openssh.server~~~~0.0.1.0' }), { restartNeeded: false });
-  t.like(call(node, 'Get-PlayWindowsCapability', { name: 'OpenSSH.Server~~~~0.0.1.0' }), { state: 'Installed' });
+  t.deepEqual(await run(node, 'Add-PlayWindowsCapability', { name: 'openssh.server~~~~0.0.1.0' }), {
+    restartNeeded: false,
+  });
+  t.like(await run(node, 'Get-PlayWindowsCapability', { name: 'OpenSSH.Server~~~~0.0.1.0' }), { state: 'Installed' });
   t.like(node.state.services['sshd'], { startMode: 'Manual', state: 'Stopped' });
-  t.like(call(node, 'Get-PlayFirewallRule', { name: 'OpenSSH-Server-In-TCP' }), {
+  t.like(await run(node, 'Get-PlayFirewallRule', { name: 'OpenSSH-Server-In-TCP' }), {
     localPort: '22',
     protocol: 'TCP',
     enabled: true,
   });
-  t.regex(t.throws(() => call(node, 'Add-PlayWindowsCapability', { name: 'OpenSSH.Server' }))!.message, /0x800f080c/);
   t.regex(
-    t.throws(() => call(node, 'Install-PlayDockerEngine', { version: '99.0' }))!.message,
-    /^No match was found for the specified search criteria and package name 'Docker'/,
+    (await t.throwsAsync(run(node, 'Add-PlayWindowsCapability', { name: 'OpenSSH.Server' })))!.message,
+    /0x800f080c/,
+  );
+  t.regex(
+    (await t.throwsAsync(run(node, 'Install-PlayDockerEngine', { version: '99.0' })))!.message,
+    /^No match was found for the specified search criteria and package name 'docker'\./,
   );
   t.false(node.pendingReboot);
   // With Containers already installed, a fresh Docker needs no restart: its service starts at once.
   node.state.features['containers']!.installState = 'Installed';
-  t.deepEqual(call(node, 'Install-PlayDockerEngine', { version: null }), { restartNeeded: false });
+  t.deepEqual(await run(node, 'Install-PlayDockerEngine', { version: null }), { restartNeeded: false });
   t.like(node.state.services['docker'], { state: 'Running', startMode: 'Auto' });
   t.regex(
-    (call(node, 'Get-PlayDockerEngine', {}) as { dockerVersion: string }).dockerVersion,
+    ((await run(node, 'Get-PlayDockerEngine', {})) as { dockerVersion: string }).dockerVersion,
     /\nServer: Docker Engine - Enterprise\n/,
   );
   t.false(node.pendingReboot);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { writeFile } from '../../../lab/windows/file-store.js';
 import type { NodeState } from '../../../lab/windows/state.js';
-import { call, model } from './helpers.js';
+import { model, run } from './helpers.js';
 
 const fixture = (name: string) => readFileSync(new URL(`fixtures/${name}`, import.meta.url), 'utf8');
 /** The field notes show sc.exe's output with LF line ends and trailing blanks lost. */
@@ -13,8 +13,8 @@ const asInNotes = (raw: string) =>
     .split('\r\n')
     .map((l) => l.trimEnd())
     .join('\n');
-const qc = (node: ReturnType<typeof model>, name: string) =>
-  asInNotes((call(node, 'Get-PlayService', { name }) as { qc: string }).qc);
+const qc = async (node: ReturnType<typeof model>, name: string) =>
+  asInNotes(((await run(node, 'Get-PlayService', { name })) as { qc: string }).qc);
 
 /** Field note B's node: docker running, kubelet (nssm, depends on docker), kubeproxy (depends on kubelet). */
 function seed000(s: NodeState): void {
@@ -38,33 +38,37 @@ function seed000(s: NodeState): void {
   };
 }
 
-function kubeletNode(t: import('ava').ExecutionContext) {
+async function kubeletNode(t: import('ava').ExecutionContext) {
   const node = model(t, seed000);
-  call(node, 'Set-PlayServiceState', { name: 'docker', action: 'start' });
-  call(node, 'Set-PlayNssmService', {
+  await run(node, 'Set-PlayServiceState', { name: 'docker', action: 'start' });
+  await run(node, 'Set-PlayNssmService', {
     name: 'kubelet',
     install: true,
     application: 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',
     appParameters: 'c:\\k\\kubeletstart.ps1',
     dependOnService: ['docker'],
   });
-  call(node, 'Set-PlayService', { name: 'kubelet', create: false, displayName: 'Kubelet' });
-  call(node, 'Set-PlayServiceState', { name: 'kubelet', action: 'start' });
-  call(node, 'Set-PlayService', {
+  await run(node, 'Set-PlayService', { name: 'kubelet', create: false, displayName: 'Kubelet' });
+  await run(node, 'Set-PlayServiceState', { name: 'kubelet', action: 'start' });
+  await run(node, 'Set-PlayService', {
     name: 'kubeproxy',
     create: true,
     binPath: 'C:\\k\\kube-proxy.exe --windows-service',
     dependencies: ['kubelet'],
     startMode: 'Auto',
   });
-  call(node, 'Set-PlayServiceState', { name: 'kubeproxy', action: 'start' });
+  await run(node, 'Set-PlayServiceState', { name: 'kubeproxy', action: 'start' });
   return node;
 }
 
-test("sc qc and sc queryex of field note B's kubelet are the field note's text, line for line", (t) => {
-  const node = kubeletNode(t);
+test("sc qc and sc queryex of field note B's kubelet are the field note's text, line for line", async (t) => {
+  const node = await kubeletNode(t);
   node.state.services['kubelet']!.pid = 4044; // the note's PID; ours are allocated
-  const r = call(node, 'Get-PlayService', { name: 'kubelet' }) as { qc: string; queryex: string; dependents: string[] };
+  const r = (await run(node, 'Get-PlayService', { name: 'kubelet' })) as {
+    qc: string;
+    queryex: string;
+    dependents: string[];
+  };
   t.is(asInNotes(r.qc), fixture('seed000-sc-qc-kubelet.txt'));
   t.is(asInNotes(r.queryex), fixture('seed000-sc-queryex-kubelet.txt'));
   // Raw, as sc.exe prints it: CRLF, and the blank after an empty field.
@@ -72,13 +76,13 @@ test("sc qc and sc queryex of field note B's kubelet are the field note's text, 
   t.true(r.qc.includes('        LOAD_ORDER_GROUP   : \r\n'));
   t.deepEqual(r.dependents, ['kubeproxy']);
   // nssm prints UTF-16LE lines ending in CRLF (decoded by the steps' function).
-  t.deepEqual(call(node, 'Get-PlayNssmService', { name: 'KUBELET' }), {
+  t.deepEqual(await run(node, 'Get-PlayNssmService', { name: 'KUBELET' }), {
     Application: 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe\r\n',
     AppParameters: 'c:\\k\\kubeletstart.ps1\r\n',
     AppDirectory: 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\r\n',
     DependOnService: 'docker\r\n',
   });
-  const docker = call(node, 'Get-PlayService', { name: 'docker' }) as {
+  const docker = (await run(node, 'Get-PlayService', { name: 'docker' })) as {
     qc: string;
     queryex: string;
     dependents: string[];
@@ -89,13 +93,13 @@ test("sc qc and sc queryex of field note B's kubelet are the field note's text, 
     'transitive, in stop order, as ServiceController.DependentServices lists them',
   );
   t.regex(docker.queryex, /STATE +: 4 {2}RUNNING\r\n {32}\(STOPPABLE, NOT_PAUSABLE, ACCEPTS_SHUTDOWN\)/);
-  t.is(call(node, 'Get-PlayService', { name: 'nosuch' }), null);
+  t.is(await run(node, 'Get-PlayService', { name: 'nosuch' }), null);
 });
 
-test("stopping a service that running services depend on fails with the steps' function's message (naming the running dependents) and stops nothing", (t) => {
-  const node = kubeletNode(t);
+test("stopping a service that running services depend on fails with the steps' function's message (naming the running dependents) and stops nothing", async (t) => {
+  const node = await kubeletNode(t);
   const pids = ['docker', 'kubelet', 'kubeproxy'].map((n) => node.state.services[n]!.pid);
-  const e = t.throws(() => call(node, 'Set-PlayServiceState', { name: 'kubelet', action: 'stop' }));
+  const e = await t.throwsAsync(run(node, 'Set-PlayServiceState', { name: 'kubelet', action: 'stop' }));
   t.is(e!.message, 'kubelet cannot be stopped while services that depend on it run: kubeproxy (stop them first)');
   t.deepEqual(
     ['docker', 'kubelet', 'kubeproxy'].map((n) => node.state.services[n]!.pid),
@@ -103,23 +107,23 @@ test("stopping a service that running services depend on fails with the steps' f
   );
   t.true(['docker', 'kubelet', 'kubeproxy'].every((n) => node.state.services[n]!.state === 'Running'));
   // Once the dependent is stopped, the stop goes through; stopping a stopped service is a no-op.
-  t.like(call(node, 'Set-PlayServiceState', { name: 'kubeproxy', action: 'stop' }), { state: 'Stopped', pid: 0 });
-  t.like(call(node, 'Set-PlayServiceState', { name: 'kubelet', action: 'stop' }), {
+  t.like(await run(node, 'Set-PlayServiceState', { name: 'kubeproxy', action: 'stop' }), { state: 'Stopped', pid: 0 });
+  t.like(await run(node, 'Set-PlayServiceState', { name: 'kubelet', action: 'stop' }), {
     state: 'Stopped',
     pid: 0,
     restartedDependents: [],
   });
-  t.like(call(node, 'Set-PlayServiceState', { name: 'kubelet', action: 'stop' }), { state: 'Stopped' });
+  t.like(await run(node, 'Set-PlayServiceState', { name: 'kubelet', action: 'stop' }), { state: 'Stopped' });
   t.regex(
-    (call(node, 'Get-PlayService', { name: 'kubelet' }) as { queryex: string }).queryex,
+    ((await run(node, 'Get-PlayService', { name: 'kubelet' })) as { queryex: string }).queryex,
     /STATE +: 1 {2}STOPPED\r\n +WIN32_EXIT_CODE +: 0 {2}\(0x0\)/,
   );
 });
 
-test('a restart stops the running dependents first, transitively, starts them again after, and reports them', (t) => {
-  const node = kubeletNode(t);
+test('a restart stops the running dependents first, transitively, starts them again after, and reports them', async (t) => {
+  const node = await kubeletNode(t);
   const before = Object.fromEntries(['docker', 'kubelet', 'kubeproxy'].map((n) => [n, node.state.services[n]!.pid]));
-  const r = call(node, 'Set-PlayServiceState', { name: 'docker', action: 'restart' }) as {
+  const r = (await run(node, 'Set-PlayServiceState', { name: 'docker', action: 'restart' })) as {
     state: string;
     pid: number;
     restartedDependents: string[];
@@ -135,112 +139,126 @@ test('a restart stops the running dependents first, transitively, starts them ag
     'kubelet started before kubeproxy',
   );
   // A stopped dependent stays stopped and is not reported.
-  call(node, 'Set-PlayServiceState', { name: 'kubeproxy', action: 'stop' });
+  await run(node, 'Set-PlayServiceState', { name: 'kubeproxy', action: 'stop' });
   t.deepEqual(
-    (call(node, 'Set-PlayServiceState', { name: 'docker', action: 'restart' }) as { restartedDependents: string[] })
-      .restartedDependents,
+    (
+      (await run(node, 'Set-PlayServiceState', { name: 'docker', action: 'restart' })) as {
+        restartedDependents: string[];
+      }
+    ).restartedDependents,
     ['kubelet'],
   );
   t.is(node.state.services['kubeproxy']!.state, 'Stopped');
 });
 
-test('start starts dependencies first; disabled, missing dependencies and missing binaries fail as sc.exe says', (t) => {
-  const node = kubeletNode(t);
-  for (const n of ['kubeproxy', 'kubelet', 'docker']) call(node, 'Set-PlayServiceState', { name: n, action: 'stop' });
-  t.like(call(node, 'Set-PlayServiceState', { name: 'kubeproxy', action: 'start' }), { state: 'Running' });
+test("start starts dependencies first; disabled, missing dependencies and missing binaries fail with the SCM reason (inside .NET's exception)", async (t) => {
+  const node = await kubeletNode(t);
+  for (const n of ['kubeproxy', 'kubelet', 'docker'])
+    await run(node, 'Set-PlayServiceState', { name: n, action: 'stop' });
+  t.like(await run(node, 'Set-PlayServiceState', { name: 'kubeproxy', action: 'start' }), { state: 'Running' });
   t.is(node.state.services['docker']!.state, 'Running', 'the dependency chain came up');
-  call(node, 'Set-PlayService', { name: 'w', create: true, binPath: 'C:\\k\\missing.exe' });
+  await run(node, 'Set-PlayService', { name: 'w', create: true, binPath: 'C:\\k\\missing.exe' });
   t.is(
-    t.throws(() => call(node, 'Set-PlayServiceState', { name: 'w', action: 'start' }))!.message,
-    '[SC] StartService FAILED 2:\n\nThe system cannot find the file specified.',
+    (await t.throwsAsync(run(node, 'Set-PlayServiceState', { name: 'w', action: 'start' })))!.message,
+    'w cannot start: The system cannot find the file specified. (Win32 error 2)',
   );
-  call(node, 'Set-PlayService', { name: 'v', create: true, binPath: 'C:\\k\\nssm.exe', dependencies: ['w'] });
+  await run(node, 'Set-PlayService', { name: 'v', create: true, binPath: 'C:\\k\\nssm.exe', dependencies: ['w'] });
   t.is(
-    t.throws(() => call(node, 'Set-PlayServiceState', { name: 'v', action: 'start' }))!.message,
-    '[SC] StartService FAILED 1068:\n\nThe dependency service or group failed to start.',
+    (await t.throwsAsync(run(node, 'Set-PlayServiceState', { name: 'v', action: 'start' })))!.message,
+    'v cannot start: The dependency service or group failed to start. (Win32 error 1068)',
   );
-  call(node, 'Set-PlayService', { name: 'v', create: false, dependencies: ['nosuch'] });
+  await run(node, 'Set-PlayService', { name: 'v', create: false, dependencies: ['nosuch'] });
   t.regex(
-    t.throws(() => call(node, 'Set-PlayServiceState', { name: 'v', action: 'start' }))!.message,
-    /FAILED 1075:\n\nThe dependency service does not exist/,
+    (await t.throwsAsync(run(node, 'Set-PlayServiceState', { name: 'v', action: 'start' })))!.message,
+    /^v cannot start: The dependency service does not exist or has been marked for deletion\. \(Win32 error 1075\)$/,
   );
-  call(node, 'Set-PlayService', { name: 'v', create: false, dependencies: [], startMode: 'Disabled' });
+  await run(node, 'Set-PlayService', { name: 'v', create: false, dependencies: [], startMode: 'Disabled' });
   t.regex(
-    t.throws(() => call(node, 'Set-PlayServiceState', { name: 'v', action: 'start' }))!.message,
-    /^\[SC\] StartService FAILED 1058:/,
+    (await t.throwsAsync(run(node, 'Set-PlayServiceState', { name: 'v', action: 'start' })))!.message,
+    /^v cannot start: The service cannot be started, either because it is disabled .*\(Win32 error 1058\)$/,
   );
   t.regex(
-    t.throws(() => call(node, 'Set-PlayServiceState', { name: 'nosuch', action: 'start' }))!.message,
-    /^\[SC\] OpenService FAILED 1060:\n\nThe specified service does not exist as an installed service\.$/,
+    (await t.throwsAsync(run(node, 'Set-PlayServiceState', { name: 'nosuch', action: 'start' })))!.message,
+    /^Cannot find any service with service name 'nosuch'\.$/,
   );
 });
 
-test('sc create and sc config: duplicates, unknown services, circular dependencies and accounts fail as on Windows', (t) => {
-  const node = kubeletNode(t);
+test('sc create and sc config: duplicates, unknown services, circular dependencies and accounts fail as on Windows', async (t) => {
+  const node = await kubeletNode(t);
   t.regex(
-    t.throws(() => call(node, 'Set-PlayService', { name: 'KUBELET', create: true, binPath: 'x.exe' }))!.message,
+    (await t.throwsAsync(run(node, 'Set-PlayService', { name: 'KUBELET', create: true, binPath: 'x.exe' })))!.message,
     /CreateService FAILED 1073/,
   );
   t.regex(
-    t.throws(() => call(node, 'Set-PlayService', { name: 'nosuch', create: false, startMode: 'Auto' }))!.message,
+    (await t.throwsAsync(run(node, 'Set-PlayService', { name: 'nosuch', create: false, startMode: 'Auto' })))!.message,
     /OpenService FAILED 1060/,
   );
   t.regex(
-    t.throws(() => call(node, 'Set-PlayService', { name: 'docker', create: false, dependencies: ['kubeproxy'] }))!
+    (await t.throwsAsync(run(node, 'Set-PlayService', { name: 'docker', create: false, dependencies: ['kubeproxy'] })))!
       .message,
-    /ChangeServiceConfig FAILED 1059:\n\nCircular/,
+    /ChangeServiceConfig FAILED 1059:\r\n\r\nCircular/,
   );
   t.regex(
-    t.throws(() => call(node, 'Set-PlayService', { name: 'kubeproxy', create: false, account: '.\\svc-kube' }))!
+    (await t.throwsAsync(run(node, 'Set-PlayService', { name: 'kubeproxy', create: false, account: '.\\svc-kube' })))!
       .message,
-    /FAILED 1057/,
+    /Win32_Service\.Change returned 22/,
   );
-  call(node, 'Set-PlayService', { name: 'kubeproxy', create: false, account: 'NT AUTHORITY\\NetworkService' });
-  call(node, 'Set-PlayService', { name: 'kubeproxy', create: false, account: '.\\svc-kube', password: 'n0t-kept' });
-  t.regex(qc(node, 'kubeproxy'), /SERVICE_START_NAME : \.\\svc-kube\n$/);
+  await run(node, 'Set-PlayService', { name: 'kubeproxy', create: false, account: 'NT AUTHORITY\\NetworkService' });
+  await run(node, 'Set-PlayService', {
+    name: 'kubeproxy',
+    create: false,
+    account: '.\\svc-kube',
+    password: 'n0t-kept',
+  });
+  t.regex(await qc(node, 'kubeproxy'), /SERVICE_START_NAME : \.\\svc-kube\n$/);
   t.false(JSON.stringify(node.state).includes('n0t-kept'), 'the password is not in the model or its state file');
-  call(node, 'Set-PlayService', { name: 'kubeproxy', create: false, dependencies: ['docker', 'kubelet'] });
-  t.regex(qc(node, 'kubeproxy'), /DEPENDENCIES {7}: docker\n {27}: kubelet\n/);
+  await run(node, 'Set-PlayService', { name: 'kubeproxy', create: false, dependencies: ['docker', 'kubelet'] });
+  t.regex(await qc(node, 'kubeproxy'), /DEPENDENCIES {7}: docker\n {27}: kubelet\n/);
 });
 
-test('nssm: needs nssm.exe, refuses a second install, reports a service it does not manage as null', (t) => {
-  const node = kubeletNode(t);
+test('nssm: needs nssm.exe, refuses a second install, reports a service it does not manage as null', async (t) => {
+  const node = await kubeletNode(t);
   t.regex(
-    t.throws(() => call(node, 'Set-PlayNssmService', { name: 'kubelet', install: true, application: 'x.exe' }))!
+    (await t.throwsAsync(run(node, 'Set-PlayNssmService', { name: 'kubelet', install: true, application: 'x.exe' })))!
       .message,
-    /Error creating service!\nCreateService\(\): The specified service already exists\./,
+    /^nssm install kubelet failed \(exit 5\): Error creating service!\r\nCreateService\(\): The specified service already exists\.$/,
   );
   t.regex(
-    t.throws(() => call(node, 'Set-PlayNssmService', { name: 'nosuch', install: false, appParameters: 'x' }))!.message,
+    (await t.throwsAsync(run(node, 'Set-PlayNssmService', { name: 'nosuch', install: false, appParameters: 'x' })))!
+      .message,
     /Can't open service!/,
   );
-  t.is(call(node, 'Get-PlayNssmService', { name: 'kubeproxy' }), null);
+  t.is(await run(node, 'Get-PlayNssmService', { name: 'kubeproxy' }), null);
   t.regex(
-    t.throws(() =>
-      call(node, 'Set-PlayNssmService', { name: 'kubelet', install: false, dependOnService: ['kubeproxy'] }),
-    )!.message,
-    /FAILED 1059/,
+    (await t.throwsAsync(
+      run(node, 'Set-PlayNssmService', { name: 'kubelet', install: false, dependOnService: ['kubeproxy'] }),
+    ))!.message,
+    /^nssm set kubelet failed \(exit 3\): .*\r\nChangeServiceConfig\(\): Circular service dependency was specified\.$/,
   );
-  call(node, 'Set-PlayNssmService', {
+  await run(node, 'Set-PlayNssmService', {
     name: 'kubelet',
     install: false,
     appParameters: '--feature-gates="HyperVContainer=true"',
     dependOnService: ['docker'],
   });
-  t.like(call(node, 'Get-PlayNssmService', { name: 'kubelet' }), {
+  t.like(await run(node, 'Get-PlayNssmService', { name: 'kubelet' }), {
     AppParameters: '--feature-gates="HyperVContainer=true"\r\n',
     DependOnService: 'docker\r\n',
   });
-  call(node, 'Set-PlayNssmService', { name: 'kubelet', install: false, dependOnService: ['docker', 'W32Time'] });
-  t.like(call(node, 'Get-PlayNssmService', { name: 'kubelet' }), { DependOnService: 'docker\r\nW32Time\r\n' });
-  t.regex(qc(node, 'kubelet'), /DEPENDENCIES {7}: docker\n {27}: W32Time\n/);
+  await run(node, 'Set-PlayNssmService', { name: 'kubelet', install: false, dependOnService: ['docker', 'W32Time'] });
+  t.like(await run(node, 'Get-PlayNssmService', { name: 'kubelet' }), { DependOnService: 'docker\r\nW32Time\r\n' });
+  t.regex(await qc(node, 'kubelet'), /DEPENDENCIES {7}: docker\n {27}: W32Time\n/);
   delete node.state.files['c:\\k\\nssm.exe'];
   t.is(
-    t.throws(() => call(node, 'Set-PlayNssmService', { name: 'kubelet2', install: true, application: 'x.exe' }))!
+    (await t.throwsAsync(run(node, 'Set-PlayNssmService', { name: 'kubelet2', install: true, application: 'x.exe' })))!
       .message,
     'nssm.exe was not found (neither on the PATH nor as C:\\k\\nssm.exe)',
   );
   // A service whose binPath no longer runs nssm is not an nssm service.
-  call(node, 'Set-PlayService', { name: 'kubelet', create: false, binPath: 'C:\\k\\kubelet.exe --windows-service' });
-  t.is(call(node, 'Get-PlayNssmService', { name: 'kubelet' }), null);
+  await run(node, 'Set-PlayService', {
+    name: 'kubelet',
+    create: false,
+    binPath: 'C:\\k\\kubelet.exe --windows-service',
+  });
+  t.is(await run(node, 'Get-PlayNssmService', { name: 'kubelet' }), null);
 });

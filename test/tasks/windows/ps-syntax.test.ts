@@ -1,9 +1,8 @@
-// Every PowerShell text a Windows step can send, syntax-checked with tree-sitter-powershell (WASM,
-// through web-tree-sitter; test/helpers/ps-syntax.ts): the bootstrap, each function definition, and
+// Every PowerShell text a Windows step can send, checked by PowerShell's own parser and refused if
+// Windows PowerShell 5.1 cannot run it (test/helpers/ps-syntax.ts): the bootstrap, each function definition, and
 // the full program of every call each factory makes (probe and apply, driven through the in-test
-// node model) with representative and hostile option values. The grammar does not know PowerShell's
-// typographic single quotes (‘ ’ ‚ ‛ end a '...' string in PowerShell), so each program's calls
-// literal is also read back with PowerShell's own quoting rules and must give the exact JSON.
+// node model) with representative and hostile option values. Each program's calls literal is also
+// read back with PowerShell's quoting rules (‘ ’ ‚ ‛ end a '...' string too) and must give the exact JSON.
 import test from 'ava';
 import { PsCall } from '../../../runner/core/ps-call.js';
 import { Secret } from '../../../runner/core/secret.js';
@@ -12,7 +11,7 @@ import { BOOTSTRAP } from '../../../runner/transport/powershell/bootstrap.js';
 import { program } from '../../../runner/transport/powershell/program.js';
 import * as windows from '../../../tasks/windows/index.js';
 import { PLAY_FUNCTIONS } from '../../../tasks/windows/functions.js';
-import { describeErrors, grammarAbiVersion, parsePowerShell } from '../../helpers/ps-syntax.js';
+import { describeErrors, parsePowerShell, powerShellVersion } from '../../helpers/ps-syntax.js';
 import { callsOf, FakeWindows, plan } from './fake-node.js';
 import { fixture } from './fixtures.js';
 import { WindowsModel } from './windows-model.js';
@@ -22,10 +21,30 @@ const HL = `${H}\r\nsecond line\n'@\n"@`;
 const PROXY_BIN = `"C:\\Program Files\\k\\kube-proxy.exe" --resolv-conf="" ${H}`;
 const PATH = "C:\\k\\it's $(reboot) ‘q’ `x`;y\\file.txt";
 
-test('the grammar loads: web-tree-sitter runs the ABI of tree-sitter-powershell.wasm', async (t) => {
-  const abi = await grammarAbiVersion();
-  t.true(abi >= 13 && abi <= 15, `ABI ${abi}`);
+test('the checker is PowerShell: its parser runs, and a clean text has no findings', async (t) => {
+  t.regex(await powerShellVersion(), /^7\./);
   t.deepEqual((await parsePowerShell("Write-Output 'ok'")).errors, []);
+});
+
+test('the checker refuses what Windows PowerShell 5.1 cannot run, with its line', async (t) => {
+  const sevenOnly = [
+    '$a = $x ? 1 : 2',
+    '$a = $x ?? 1',
+    '$a ??= 1',
+    '${x}?.Name',
+    'Get-Item a && Get-Item b',
+    'Get-Item a || Get-Item b',
+    "ConvertFrom-Json -InputObject '{}' -AsHashtable",
+    "ConvertFrom-Json -InputObject '{}' -Depth 5",
+    '1..3 | ForEach-Object -Parallel { $_ }',
+    'Get-Error',
+    'if ($IsWindows) { 1 }',
+    '"`u{2713}"',
+  ];
+  for (const text of sevenOnly) {
+    const { errors } = await parsePowerShell(`$ok = 1\n${text}`);
+    t.true(errors.length > 0 && errors.every((e) => e.line === 2), `${text}: ${JSON.stringify(errors)}`);
+  }
 });
 
 test('the checker can fail: broken snippets are reported with their line', async (t) => {

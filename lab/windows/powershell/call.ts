@@ -1,0 +1,60 @@
+// One of play's remote functions run on a simulated node in this process, exactly as the transport
+// sends it over SSH (runner/run/host-session.ts): the bootstrap as -EncodedCommand, the program of
+// runner/transport/powershell/program.ts on stdin, and the result read back with parseResults.
+// Tests use it to drive the model through our real PowerShell without an SSH server.
+import { PsCall, type PsCallResult } from '../../../runner/core/ps-call.js';
+import type { ExecResult, Remote } from '../../../runner/core/step.js';
+import type { Script } from '../../../runner/core/quote.js';
+import { decodeClixml } from '../../../runner/transport/powershell/clixml.js';
+import { BOOTSTRAP, encodeCommand } from '../../../runner/transport/powershell/bootstrap.js';
+import { parseResults, program } from '../../../runner/transport/powershell/program.js';
+import { CONTRACT, type PlayFunctionName } from '../../../tasks/windows/contract.js';
+import { validateResult } from '../../../tasks/windows/validate.js';
+import type { SimulatedWindowsNode } from '../model.js';
+import { sharedPowerShellHost } from './host.js';
+import { runPowerShell } from './run-program.js';
+
+const ENCODED_BOOTSTRAP = encodeCommand(BOOTSTRAP);
+
+/**
+ * Runs the calls as one program on the node; one result per call. What a contract function returns
+ * is checked against its schema (tasks/windows/contract.ts), as the steps check it: a result of the
+ * wrong shape throws here, naming the function and the field.
+ */
+export async function callNode(node: SimulatedWindowsNode, calls: readonly PsCall[]): Promise<PsCallResult[]> {
+  const host = await sharedPowerShellHost();
+  const out = await runPowerShell(host, node, ENCODED_BOOTSTRAP, program(calls));
+  const results = parseResults({ ...out, stderr: decodeClixml(out.stderr) }, calls.length, node.state.hostname);
+  results.forEach((r, i) => {
+    const fn = calls[i]!.fn.name;
+    if (r.ok && Object.hasOwn(CONTRACT, fn)) validateResult(fn as PlayFunctionName, r.value);
+  });
+  return results;
+}
+
+/** A Remote over a simulated node in this process: what a Windows step sees, without SSH. */
+export class SimulatedWindowsRemote implements Remote {
+  /** Every call made, in order, for asserting what ran. */
+  readonly calls: { fn: string; args: unknown }[] = [];
+
+  constructor(readonly node: SimulatedWindowsNode) {}
+
+  get name(): string {
+    return this.node.state.hostname;
+  }
+
+  async run(script: Script): Promise<ExecResult> {
+    if (!(script instanceof PsCall))
+      throw new Error(`a Windows step sent a ${script.shell} script that is not a PsCall`);
+    this.calls.push({ fn: script.fn.name, args: script.args });
+    const [result] = await callNode(this.node, [script]);
+    return result!.ok
+      ? { stdout: JSON.stringify(result!.value), stderr: '', code: 0 }
+      : { stdout: '', stderr: result!.error, code: 1 };
+  }
+
+  /** The names of the calls made since `from`. */
+  namesSince(from: number): string[] {
+    return this.calls.slice(from).map((c) => c.fn);
+  }
+}

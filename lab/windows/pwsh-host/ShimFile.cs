@@ -1,0 +1,26 @@
+// [System.IO.File] for our programs' Windows paths (C:\...): the bytes live in the node's model, not
+// on this machine's disk. Only the members our programs call; the rest would be a bug to find here.
+using System.Collections;
+
+namespace PlayPwshHost;
+
+public static class PlayFile
+{
+    public static byte[] ReadAllBytes(string path) =>
+        Convert.FromBase64String((string)Callback.Invoke("File.Read", Callback.Args("path", path)) ?? "");
+
+    public static void WriteAllBytes(string path, byte[] bytes) =>
+        Callback.Invoke("File.Write", Callback.Args("path", path, "contentBase64", Convert.ToBase64String(bytes ?? Array.Empty<byte>())));
+
+    public static bool Exists(string path) => (bool)Callback.Invoke("File.Exists", Callback.Args("path", path));
+
+    /** File.Move(src, dst): fails when dst exists (as .NET does without overwrite). */
+    public static void Move(string source, string destination) =>
+        Callback.Invoke("File.Move", Callback.Args("source", source, "destination", destination));
+
+    /** File.Replace(src, dst, backup): dst must exist; backup null ([NullString]::Value) keeps none. */
+    public static void Replace(string source, string destination, string backup) =>
+        Callback.Invoke("File.Replace", Callback.Args("source", source, "destination", destination, "backup", backup));
+
+    public static void Delete(string path) => Callback.Invoke("File.Delete", Callback.Args("path", path));
+}

@@ -1,0 +1,394 @@
+// Every remote function of tasks/windows/contract.ts with two cases to run under real PowerShell on
+// a fresh simulated node: its happy path and its main failure (an error it throws, or the absent
+// answer a probe gives). The Record type makes a function without cases a compile error, so a new
+// function cannot be forgotten. Used by every-function.test.ts and `npm run test:powershell`.
+import { DOWNLOADS } from '../../../lab/windows/defaults.js';
+import { writeFile } from '../../../lab/windows/file-store.js';
+import type { NodeState } from '../../../lab/windows/state.js';
+import type { PlayFunctionName } from '../../../tasks/windows/contract.js';
+
+export interface FunctionCase {
+  /** Sets the node up before the call (a fresh default node otherwise). */
+  seed?: (s: NodeState) => void;
+  /** Calls made first, on the same node (set-up through the functions themselves). */
+  before?: { fn: PlayFunctionName; args: Record<string, unknown> }[];
+  /** The argument (or made from the node's state, e.g. its NICs' MACs). */
+  args: Record<string, unknown> | ((s: NodeState) => Record<string, unknown>);
+  /** What the result must satisfy (happy), or the error message it must match (failure). */
+  expect: ((value: any) => boolean) | RegExp;
+}
+
+const MSU = `${DOWNLOADS}\\windows10.0-kb4538461-x64.msu`;
+const withDocker = (s: NodeState) => {
+  s.features['containers']!.installState = 'Installed';
+  s.docker = { install: 'installed', version: '19.03.5' };
+  writeFile(s, 'C:\\Program Files\\Docker\\docker.exe', Buffer.from('docker'));
+  writeFile(s, 'C:\\Program Files\\Docker\\dockerd.exe', Buffer.from('dockerd'));
+  s.services['docker'] = {
+    name: 'docker',
+    displayName: 'Docker Engine',
+    binPath: '"C:\\Program Files\\Docker\\dockerd.exe" --run-service',
+    type: 'own',
+    startMode: 'Auto',
+    account: 'LocalSystem',
+    dependencies: [],
+    state: 'Running',
+    pid: 2000,
+    win32ExitCode: 0,
+    pausable: false,
+  };
+};
+const withNssm = (s: NodeState) => writeFile(s, 'C:\\k\\nssm.exe', Buffer.from('nssm'));
+const NIC = (s: NodeState) => s.adapters[0]!.macAddress;
+const l2bridge = {
+  name: 'cbr0',
+  type: 'L2Bridge',
+  addressPrefix: '10.244.9.0/24',
+  gateway: '10.244.9.1',
+  adapterName: 'eth0',
+};
+const endpoint = { name: 'cbr0_ep', networkName: 'cbr0', ipAddress: '10.244.9.2', gateway: '10.244.9.1' };
+
+export const FUNCTION_CASES: { readonly [F in PlayFunctionName]: { happy: FunctionCase; failure: FunctionCase } } = {
+  'Get-PlayOsInfo': {
+    happy: { args: {}, expect: (v) => v.build === 17763 && v.revision === 973 && v.pendingReboot === false },
+    failure: {
+      before: [{ fn: 'Install-PlayHotfix', args: { kb: 'KB4538461', msuPath: MSU } }],
+      args: {},
+      expect: (v) => v.pendingReboot === true,
+    },
+  },
+  'Get-PlayHotfix': {
+    happy: { args: { kb: 'KB4534273' }, expect: (v) => v.installed === true && v.installedOn === '2020-01-15' },
+    failure: {
+      args: { kb: 'KB4538461', msuPath: 'C:\\nope.msu' },
+      expect: (v) => v.installed === false && v.msuPresent === false,
+    },
+  },
+  'Install-PlayHotfix': {
+    happy: { args: { kb: 'KB4538461', msuPath: MSU }, expect: (v) => v.exitCode === 3010 },
+    failure: { args: { kb: 'KB4538461', msuPath: 'C:\\nope.msu' }, expect: /does not exist on the host/ },
+  },
+  'Test-PlayPath': {
+    happy: { args: { path: 'C:\\Windows\\System32' }, expect: (v) => v.exists && v.isDirectory },
+    failure: { args: { path: 'C:\\nope' }, expect: (v) => v.exists === false },
+  },
+  'Restart-PlayComputer': {
+    happy: { args: { delaySeconds: 5 }, expect: (v) => v.scheduled === true },
+    failure: { args: { delaySeconds: -1 }, expect: /shutdown\.exe \/r failed \(exit 87\)/ },
+  },
+  'Get-PlayWindowsFeature': {
+    happy: { args: { name: 'Containers' }, expect: (v) => v.installState === 'Available' },
+    failure: { args: { name: 'No-Such-Feature' }, expect: (v) => v === null },
+  },
+  'Install-PlayWindowsFeature': {
+    happy: { args: { name: 'Containers' }, expect: (v) => v.restartNeeded === true },
+    failure: { args: { name: 'No-Such-Feature' }, expect: /not valid|not found/i },
+  },
+  'Get-PlayWindowsCapability': {
+    happy: { args: { name: 'OpenSSH.Client~~~~0.0.1.0' }, expect: (v) => v.state === 'Installed' },
+    failure: { args: { name: 'No.Such~~~~0.0.1.0' }, expect: (v) => v === null },
+  },
+  'Add-PlayWindowsCapability': {
+    happy: { args: { name: 'OpenSSH.Server~~~~0.0.1.0' }, expect: (v) => v.restartNeeded === false },
+    failure: { args: { name: 'No.Such~~~~0.0.1.0' }, expect: /0x800f080c/i },
+  },
+  'Get-PlayDockerEngine': {
+    happy: {
+      seed: withDocker,
+      args: {},
+      expect: (v) => /Version:\s+19\.03\.5/.test(v.dockerVersion) && v.serviceExists,
+    },
+    failure: { args: {}, expect: (v) => v.dockerVersion === null && v.serviceExists === false },
+  },
+  'Install-PlayDockerEngine': {
+    happy: { args: { version: '19.03.5' }, expect: (v) => v.restartNeeded === true },
+    failure: { args: { version: '0.0.1' }, expect: /No match was found/ },
+  },
+  'Get-PlayDockerImage': {
+    happy: {
+      seed: withDocker,
+      args: { reference: 'mcr.microsoft.com/windows/nanoserver:10.0.17763.973' },
+      expect: (v) => v.daemonRunning && v.image === null,
+    },
+    failure: { args: { reference: 'x:1' }, expect: (v) => v.daemonRunning === false && v.image === null },
+  },
+  'Invoke-PlayDockerPull': {
+    happy: {
+      seed: withDocker,
+      args: { reference: 'mcr.microsoft.com/windows/nanoserver:10.0.17763.973' },
+      expect: (v) => /^sha256:b5e70b77/.test(v.id),
+    },
+    failure: {
+      seed: withDocker,
+      args: { reference: 'mcr.microsoft.com/no/such:1' },
+      expect: /not found|manifest unknown|does not exist/i,
+    },
+  },
+  'Get-PlayFile': {
+    happy: {
+      seed: (s) => writeFile(s, 'C:\\k\\a.txt', Buffer.from('hi')),
+      args: { path: 'C:\\k\\a.txt', maxBytes: 100 },
+      expect: (v) => v.contentBase64 === 'aGk=' && v.size === 2,
+    },
+    failure: { args: { path: 'C:\\k\\none.txt', maxBytes: 100 }, expect: (v) => v === null },
+  },
+  'Set-PlayFile': {
+    happy: {
+      args: { path: 'C:\\k\\new\\a.txt', contentBase64: 'aGk=', expectedSha256: null },
+      expect: (v) => /^[0-9a-f]{64}$/.test(v.sha256),
+    },
+    failure: {
+      seed: (s) => writeFile(s, 'C:\\k\\a.txt', Buffer.from('hi')),
+      args: { path: 'C:\\k\\a.txt', contentBase64: 'aGk=', expectedSha256: null },
+      expect: /changed since it was probed/,
+    },
+  },
+  'Get-PlayRegistryValue': {
+    happy: {
+      args: { path: 'HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion', name: 'UBR' },
+      expect: (v) => v.type === 'DWord' && v.data === 973,
+    },
+    failure: { args: { path: 'HKLM:\\SOFTWARE\\Nope', name: 'x' }, expect: (v) => v === null },
+  },
+  'Set-PlayRegistryValue': {
+    happy: {
+      args: { path: 'HKLM:\\SOFTWARE\\Play', name: 'n', type: 'DWord', data: 4294967295 },
+      expect: (v) => typeof v === 'object',
+    },
+    failure: { args: { path: 'HKLM:\\SOFTWARE\\Play', name: 'n', type: 'DWord', data: 4294967296 }, expect: /UInt32/ },
+  },
+  'Get-PlayService': {
+    happy: {
+      args: { name: 'W32Time' },
+      expect: (v) => /SERVICE_NAME: W32Time/.test(v.qc) && /RUNNING/.test(v.queryex),
+    },
+    failure: { args: { name: 'nosuch' }, expect: (v) => v === null },
+  },
+  'Set-PlayService': {
+    happy: {
+      args: { name: 'svc1', create: true, binPath: 'C:\\k\\svc1.exe --flag=""', startMode: 'Auto' },
+      expect: (v) => typeof v === 'object',
+    },
+    failure: { args: { name: 'nosuch', create: false, startMode: 'Auto' }, expect: /OpenService FAILED 1060/ },
+  },
+  'Set-PlayServiceState': {
+    happy: { args: { name: 'W32Time', action: 'restart' }, expect: (v) => v.state === 'Running' && v.pid > 0 },
+    failure: {
+      args: { name: 'ssh-agent', action: 'start' },
+      expect: /ssh-agent cannot start: .*disabled.*\(Win32 error 1058\)/,
+    },
+  },
+  'Get-PlayNssmService': {
+    happy: {
+      seed: withNssm,
+      before: [
+        { fn: 'Set-PlayNssmService', args: { name: 'kubelet', install: true, application: 'C:\\k\\kubelet.exe' } },
+      ],
+      args: { name: 'kubelet' },
+      expect: (v) => v.Application === 'C:\\k\\kubelet.exe\r\n',
+    },
+    failure: { args: { name: 'W32Time' }, expect: (v) => v === null },
+  },
+  'Set-PlayNssmService': {
+    happy: {
+      seed: withNssm,
+      args: { name: 'kubelet', install: true, application: 'C:\\k\\kubelet.exe' },
+      expect: (v) => typeof v === 'object',
+    },
+    failure: {
+      args: { name: 'kubelet', install: true, application: 'C:\\k\\kubelet.exe' },
+      expect: /nssm\.exe was not found/,
+    },
+  },
+  'Get-PlayHnsNetwork': {
+    happy: {
+      before: [{ fn: 'New-PlayHnsNetwork', args: l2bridge }],
+      args: { name: 'cbr0' },
+      expect: (v) => v.type === 'L2Bridge' && v.addressPrefix === '10.244.9.0/24',
+    },
+    failure: { args: { name: 'cbr0' }, expect: (v) => v === null },
+  },
+  'New-PlayHnsNetwork': {
+    happy: { args: l2bridge, expect: (v) => /^[0-9A-Fa-f-]{36}$/.test(v.id) },
+    failure: { args: { ...l2bridge, adapterName: 'nosuch' }, expect: /HNS POST \/networks failed/ },
+  },
+  'Remove-PlayHnsNetwork': {
+    happy: {
+      before: [{ fn: 'New-PlayHnsNetwork', args: l2bridge }],
+      args: { name: 'cbr0' },
+      expect: (v) => typeof v === 'object',
+    },
+    failure: { args: { name: 'cbr0' }, expect: (v) => typeof v === 'object' },
+  },
+  'Get-PlayHnsEndpoint': {
+    happy: {
+      before: [
+        { fn: 'New-PlayHnsNetwork', args: l2bridge },
+        { fn: 'New-PlayHnsEndpoint', args: endpoint },
+      ],
+      args: { name: 'cbr0_ep' },
+      expect: (v) => v.ipAddress === '10.244.9.2' && v.compartmentId === null,
+    },
+    failure: { args: { name: 'cbr0_ep' }, expect: (v) => v === null },
+  },
+  'New-PlayHnsEndpoint': {
+    happy: {
+      before: [{ fn: 'New-PlayHnsNetwork', args: l2bridge }],
+      args: endpoint,
+      expect: (v) => typeof v.id === 'string',
+    },
+    failure: { args: endpoint, expect: /there is no HNS network named cbr0/ },
+  },
+  'Remove-PlayHnsEndpoint': {
+    happy: {
+      before: [
+        { fn: 'New-PlayHnsNetwork', args: l2bridge },
+        { fn: 'New-PlayHnsEndpoint', args: endpoint },
+      ],
+      args: { name: 'cbr0_ep' },
+      expect: (v) => typeof v === 'object',
+    },
+    failure: { args: { name: 'cbr0_ep' }, expect: (v) => typeof v === 'object' },
+  },
+  'Set-PlayHnsEndpointHost': {
+    happy: {
+      before: [
+        { fn: 'New-PlayHnsNetwork', args: l2bridge },
+        { fn: 'New-PlayHnsEndpoint', args: endpoint },
+      ],
+      args: { name: 'cbr0_ep', compartmentId: 1, forwarding: true },
+      expect: (v) => typeof v === 'object',
+    },
+    failure: {
+      args: { name: 'cbr0_ep', compartmentId: 1, forwarding: true },
+      expect: /there is no HNS endpoint named cbr0_ep/,
+    },
+  },
+  'Get-PlayFirewallRule': {
+    happy: { args: { name: 'WINRM-HTTP-In-TCP' }, expect: (v) => v.localPort === '5985' && v.enabled === true },
+    failure: { args: { name: 'nosuch' }, expect: (v) => v === null },
+  },
+  'Set-PlayFirewallRule': {
+    happy: {
+      args: {
+        name: 'kubelet',
+        displayName: 'kubelet',
+        enabled: true,
+        direction: 'Inbound',
+        protocol: 'TCP',
+        localPort: '10250',
+        action: 'Allow',
+      },
+      expect: (v) => typeof v === 'object',
+    },
+    failure: {
+      args: {
+        name: 'kubelet',
+        displayName: 'kubelet',
+        enabled: true,
+        direction: 'Sideways',
+        protocol: 'TCP',
+        localPort: '10250',
+        action: 'Allow',
+      },
+      expect: /Sideways/,
+    },
+  },
+  'Get-PlayTimeZone': {
+    happy: { args: {}, expect: (v) => v.id === 'UTC' },
+    failure: {
+      seed: (s) => (s.timeZone = 'China Standard Time'),
+      args: {},
+      expect: (v) => v.id === 'China Standard Time',
+    },
+  },
+  'Set-PlayTimeZone': {
+    happy: { args: { id: 'China Standard Time' }, expect: (v) => typeof v === 'object' },
+    failure: { args: { id: 'Mars/Olympus' }, expect: /Mars\/Olympus/ },
+  },
+  'Get-PlayNtp': {
+    happy: { args: {}, expect: (v) => v.servers[0] === 'time.windows.com' && v.defaultIndex === '1' },
+    failure: {
+      seed: (s) => delete s.registry['hklm:\\software\\microsoft\\windows\\currentversion\\datetime\\servers'],
+      args: {},
+      expect: (v) => v.servers.length === 0 && v.defaultIndex === null,
+    },
+  },
+  'Set-PlayNtp': {
+    happy: { args: { servers: ['10.0.0.1', '10.0.0.2'] }, expect: (v) => typeof v === 'object' },
+    failure: {
+      seed: (s) => (s.services['w32time']!.startMode = 'Disabled'),
+      args: { servers: ['10.0.0.1'] },
+      expect: (v) => typeof v === 'object',
+    },
+  },
+  'Get-PlayAutoUpdate': {
+    happy: {
+      before: [{ fn: 'Set-PlayAutoUpdate', args: { enabled: false } }],
+      args: {},
+      expect: (v) => v.noAutoUpdate === 1,
+    },
+    failure: { args: {}, expect: (v) => v.noAutoUpdate === null && v.auOptions === null },
+  },
+  'Set-PlayAutoUpdate': {
+    happy: { args: { enabled: false }, expect: (v) => typeof v === 'object' },
+    failure: { seed: (s) => delete s.services['wuauserv'], args: { enabled: false }, expect: /wuauserv/ },
+  },
+  'Get-PlayNetAdapters': {
+    happy: {
+      args: (s) => ({ macAddresses: [NIC(s)] }),
+      expect: (v) => v.adapters[0].name === 'eth0' && v.adapters[0].dhcp === true,
+    },
+    failure: { args: { macAddresses: ['00-00-00-00-00-00'] }, expect: (v) => v.adapters.length === 0 },
+  },
+  'Set-PlayNetAdapter': {
+    happy: {
+      args: (s) => ({
+        macAddress: NIC(s),
+        newName: 'Ethernet',
+        ipv4: ['10.0.0.5/24'],
+        gateway: '10.0.0.1',
+        dnsServers: ['10.0.0.53'],
+      }),
+      expect: (v) => typeof v === 'object',
+    },
+    failure: {
+      args: { macAddress: '00-00-00-00-00-00', newName: 'x' },
+      expect: /there is no physical network adapter with MAC address 00-00-00-00-00-00/,
+    },
+  },
+  'Get-PlayDnsClient': {
+    happy: {
+      before: [{ fn: 'Set-PlayDnsClient', args: { primaryDomain: 'lab.test', suffixSearchList: ['lab.test'] } }],
+      args: {},
+      expect: (v) => v.primaryDomain === 'lab.test' && v.suffixSearchList[0] === 'lab.test',
+    },
+    failure: { args: {}, expect: (v) => v.primaryDomain === null && v.suffixSearchList.length === 0 },
+  },
+  'Set-PlayDnsClient': {
+    happy: { args: { primaryDomain: 'lab.test' }, expect: (v) => typeof v === 'object' },
+    failure: { args: { suffixSearchList: [] }, expect: (v) => typeof v === 'object' },
+  },
+  'Get-PlayNetworkCleanup': {
+    happy: { args: {}, expect: (v) => v.token === null && Array.isArray(v.ghostAdapters) },
+    failure: {
+      before: [
+        { fn: 'Invoke-PlayNetworkCleanup', args: { token: 't1', removeHnsNetworks: true, removeGhostAdapters: true } },
+      ],
+      args: {},
+      expect: (v) => v.token === 't1' && v.rebootPending === true,
+    },
+  },
+  'Invoke-PlayNetworkCleanup': {
+    happy: {
+      before: [{ fn: 'New-PlayHnsNetwork', args: l2bridge }],
+      args: { token: 't1', removeHnsNetworks: true, removeGhostAdapters: false },
+      expect: (v) => v.removedNetworks[0] === 'cbr0',
+    },
+    failure: {
+      args: { token: 't1', removeHnsNetworks: false, removeGhostAdapters: false },
+      expect: (v) => v.removedNetworks.length === 0,
+    },
+  },
+};
