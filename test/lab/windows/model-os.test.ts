@@ -84,11 +84,11 @@ test('a reboot: scheduled, connections dropped and refused for rebootSeconds, ba
   );
   const docker = (await run(node, 'Get-PlayDockerEngine', {})) as { dockerVersion: string; serviceExists: boolean };
   t.true(docker.serviceExists);
-  // stdout, then [Environment]::NewLine and stderr, as the steps' function joins them. Windows' NewLine
-  // is CRLF; the PowerShell host runs on Linux, where .NET's is LF (no [System.Environment] shim yet).
+  // stdout, then [Environment]::NewLine (CRLF on Windows: the host's shim says so) and stderr, as the
+  // steps' function joins them.
   t.regex(
     docker.dockerVersion,
-    /^Client: Docker Engine - Enterprise\n Version: +19\.03\.0\n[\s\S]* Experimental: +false\n\r?\nerror during connect: .*docker daemon is not running\.\n$/,
+    /^Client: Docker Engine - Enterprise\n Version: +19\.03\.0\n[\s\S]* Experimental: +false\n\r\nerror during connect: .*docker daemon is not running\.\n$/,
   );
   t.regex(
     (await t.throwsAsync(run(node, 'Set-PlayServiceState', { name: 'docker', action: 'start' })))!.message,
@@ -101,7 +101,8 @@ test('a reboot: scheduled, connections dropped and refused for rebootSeconds, ba
   const down = nextEvent(node, 'down');
   const up = nextEvent(node, 'up');
   const asked = Date.now();
-  t.deepEqual(await run(node, 'Restart-PlayComputer', { delaySeconds: 0 }), { scheduled: true });
+  // Two seconds out: the second request below (a real PowerShell run) comes while the first is still scheduled.
+  t.deepEqual(await run(node, 'Restart-PlayComputer', { delaySeconds: 2 }), { scheduled: true });
   const scheduledFor = node.state.boot.until;
   t.deepEqual(
     await run(node, 'Restart-PlayComputer', { delaySeconds: 600 }),
