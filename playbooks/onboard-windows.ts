@@ -148,6 +148,7 @@ type T =
 
 export default definePlaybook<T>({
   name: 'onboard-windows',
+  drift: true,
   description:
     'Windows nodes join the cluster: hotfix, Docker, kubelet and kube-proxy services, HNS L2Bridge, CNI, and their pod gateway VIPs on the ToR hosts',
   tasks: {

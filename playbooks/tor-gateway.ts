@@ -255,6 +255,7 @@ export function keepalivedService(h: HostView, restart: boolean) {
 
 export default definePlaybook({
   name: 'tor-gateway',
+  drift: true,
   description: "Linux ToR gateways: forwarding, keepalived VRRP holding each Windows node's pod gateway VIP",
   tasks: {
     forwarding: {

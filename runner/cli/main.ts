@@ -1,6 +1,6 @@
-// The `play` command line. Exit codes (README): 0 ok, 2 check found changes, 3 a host failed,
-// 4 a host was unreachable, 64 usage error, 65 invalid inventory or playbook, 70 internal error,
-// 130 interrupted.
+// The `play` command line. Exit codes (README): 0 ok, 2 check found changes (drift: drift found),
+// 3 a host failed, 4 a host was unreachable, 64 usage error, 65 invalid inventory or playbook,
+// 70 internal error, 130 interrupted.
 // Start-up cost matters (`play --help`, `play hosts`): only yargs and the errors are imported here;
 // each command imports what it needs when it runs (the lab and esbuild only for `play lab`, SSH and
 // the renderers only for a run).
@@ -8,6 +8,7 @@ import { config as loadDotenv } from 'dotenv';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { PlayError, UsageError } from '../core/errors.js';
+import { driftCommands } from './drift-cli.js';
 
 const DEFAULT_FORKS = 20;
 
@@ -36,7 +37,7 @@ export async function main(
     } else process.exit(130);
   };
 
-  const parser = runCommandLine(labCommands(inspectCommands(yargs(argv), io), io), io)
+  const parser = runCommandLine(driftCommands(labCommands(inspectCommands(yargs(argv), io), io), io), io)
     .scriptName('play')
     .usage('$0 PLAYBOOK [options]  |  $0 <command>')
     .strict()
@@ -306,7 +307,7 @@ function positiveNumber(flag: string) {
   };
 }
 
-const COMMANDS = ['hosts', 'list', 'graph', 'lab'];
+const COMMANDS = ['hosts', 'list', 'graph', 'lab', 'drift'];
 
 /** yargs' messages, which can span lines and name no command, as one line with a pointer to --help. */
 export function usageMessage(msg: string | undefined, argv: readonly string[]): string {

@@ -59,12 +59,15 @@ export interface TaskSpec<K extends string = string> {
 export interface Playbook<K extends string = string> {
   readonly name: string;
   readonly description: string;
+  /** `play drift` checks it by default (its desired state is worth watching between runs). */
+  readonly drift?: boolean;
   readonly tasks: { readonly [P in K]: TaskSpec<K> };
 }
 
 export function definePlaybook<K extends string>(playbook: {
   name: string;
   description: string;
+  drift?: boolean;
   tasks: { [P in K]: TaskSpec<NoInfer<K>> };
 }): Playbook<K> {
   return playbook;

@@ -1,0 +1,93 @@
+// The `play drift` command line: `play drift [PLAYBOOK...]` runs a drift check; `play drift history`
+// and `play drift show [RUN|latest]` read the state store. Kept apart from main.ts, which composes it.
+import type { Argv } from 'yargs';
+import { UsageError } from '../core/errors.js';
+
+interface Io {
+  out: NodeJS.WriteStream;
+  err: NodeJS.WriteStream;
+  code: number;
+}
+
+const whole = (flag: string) => (v: unknown) => {
+  const text = String(Array.isArray(v) ? v[v.length - 1] : v).trim();
+  if (!/^\+?\d+$/.test(text) || Number(text) < 1)
+    throw new UsageError(`${flag} '${text}': expected a positive whole number`);
+  return Number(text);
+};
+
+export function driftCommands<T>(y: Argv<T>, io: Io) {
+  return y.command(
+    'drift [args..]',
+    "report what differs from the playbooks' desired state, changing nothing (history: past runs; show [RUN]: one run)",
+    (c) =>
+      c
+        .positional('args', {
+          type: 'string',
+          array: true,
+          describe: 'playbooks (default: every drift-checked one), or history, or show [RUN|latest]',
+        })
+        .option('limit', {
+          alias: 'l',
+          type: 'string',
+          describe: 'host pattern (Ansible grammar) narrowing the targets',
+        })
+        .option('forks', {
+          alias: 'f',
+          type: 'string',
+          default: '20',
+          coerce: whole('--forks'),
+          describe: 'hosts probed at once',
+        })
+        .option('timeout', {
+          type: 'string',
+          default: '300',
+          coerce: whole('--timeout'),
+          describe: 'per-step time limit, seconds',
+        })
+        .option('state', {
+          type: 'string',
+          describe: 'the state store (default: $PLAY_STATE, else ~/.local/state/play/state.db)',
+        })
+        .option('keep', { type: 'string', describe: 'history kept: days (90d, the default) or a number of runs' })
+        .option('json', { type: 'boolean', default: false, describe: 'print the run (or history) as JSON' })
+        .option('host', { type: 'string', describe: 'show: only items of hosts matching this glob' })
+        .option('task', { type: 'string', describe: 'show: only items of this task' })
+        .option('runs', { type: 'string', default: '20', coerce: whole('--runs'), describe: 'history: how many runs' })
+        .option('accept-new', { type: 'boolean', default: false, describe: 'record unknown host keys' })
+        .option('known-hosts', { type: 'string', describe: 'known_hosts file for every host' }),
+    async (a) => {
+      const words = (a.args ?? []).map(String);
+      const state = a.state;
+      if (words[0] === 'history') {
+        if (words.length > 1) throw new UsageError(`drift history takes no argument, got '${words[1]}'`);
+        const { driftHistory } = await import('./drift-history.js');
+        io.code = driftHistory({ state, limit: a.runs as unknown as number, json: a.json }, io.out);
+        return;
+      }
+      if (words[0] === 'show') {
+        if (words.length > 2) throw new UsageError(`drift show takes one run, got '${words.slice(1).join(' ')}'`);
+        const { driftShow } = await import('./drift-history.js');
+        io.code = driftShow({ state, run: words[1] ?? 'latest', host: a.host, task: a.task, json: a.json }, io.out);
+        return;
+      }
+      const { driftCommand } = await import('./drift-command.js');
+      io.code = await driftCommand(
+        {
+          playbooks: words,
+          inventory: (a as { inventory?: string }).inventory,
+          limit: a.limit,
+          forks: a.forks as unknown as number,
+          timeout: a.timeout as unknown as number,
+          state,
+          keep: a.keep,
+          json: a.json,
+          acceptNew: a.acceptNew,
+          knownHosts: a.knownHosts,
+        },
+        io.out,
+        io.err,
+      );
+    },
+  );
+}

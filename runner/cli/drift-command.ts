@@ -1,0 +1,147 @@
+// `play drift [PLAYBOOK...]`: the plan (probe + pure diff) of each drift-checked playbook on every
+// targeted host, never an apply; each item compared with the last judgement of its host (new,
+// persisting, resolved), recorded in the state store, and reported. Exit codes in model.ts.
+import type { Writable } from 'node:stream';
+import { InputError, PlayError, UsageError } from '../core/errors.js';
+import { classify } from '../drift/classify.js';
+import { collect, type Collected, mergeObserved } from '../drift/collect.js';
+import { countItems, type DriftRun, driftExit } from '../drift/model.js';
+import { driftRunText } from '../drift/text.js';
+import { resolveSecrets } from '../inventory/load.js';
+import type { Inventory } from '../inventory/model.js';
+import { compileGraph } from '../playbook/compile.js';
+import type { Playbook } from '../playbook/define.js';
+import { listPlaybookFiles, loadPlaybook, resolvePlaybook } from '../playbook/load.js';
+import { prebuildSteps, runGraph } from '../run/run-graph.js';
+import { openSqliteStore } from '../state/sqlite-store.js';
+import { defaultStatePath } from '../state/state-path.js';
+import type { StateStore } from '../state/store.js';
+import { ConnectionPool } from '../transport/pool.js';
+import { openInventory } from './open-inventory.js';
+
+export interface DriftArgs {
+  playbooks: string[];
+  inventory?: string;
+  limit?: string;
+  forks: number;
+  timeout: number;
+  state?: string;
+  /** `90d` (days) or a number of runs. */
+  keep?: string;
+  json: boolean;
+  acceptNew: boolean;
+  knownHosts?: string;
+}
+
+/** The playbooks named, or every one that declares `drift: true`. */
+async function drifted(names: readonly string[]): Promise<Playbook[]> {
+  if (names.length > 0) return Promise.all(names.map(async (n) => loadPlaybook(resolvePlaybook(n))));
+  const all = await Promise.all(listPlaybookFiles().map((f) => loadPlaybook(f)));
+  const chosen = all.filter((p) => p.drift === true);
+  if (chosen.length === 0) throw new UsageError('no playbook declares drift: true; name the playbooks to check');
+  return chosen;
+}
+
+/** --keep 90d | 30 (runs). */
+export function parseKeep(text: string | undefined, now: Date): { olderThan?: Date; keepCount?: number } {
+  if (text === undefined) return { olderThan: new Date(now.getTime() - 90 * 86_400_000) };
+  const days = /^(\d+)d$/.exec(text);
+  if (days) return { olderThan: new Date(now.getTime() - Number(days[1]) * 86_400_000) };
+  if (/^\d+$/.test(text) && Number(text) >= 1) return { keepCount: Number(text) };
+  throw new UsageError(`--keep '${text}': expected a number of days like 90d, or a number of runs like 500`);
+}
+
+export function openStore(path: string | undefined): StateStore {
+  return openSqliteStore(path ?? defaultStatePath());
+}
+
+/** One playbook in check mode over its targeted hosts. */
+async function checkPlaybook(
+  pb: Playbook,
+  inventory: Inventory,
+  args: DriftArgs,
+  pool: ConnectionPool,
+): Promise<{ collected: Collected; hosts: string[] } | null> {
+  let graph: ReturnType<typeof compileGraph>;
+  try {
+    graph = compileGraph(pb, inventory, { limit: args.limit });
+  } catch (e) {
+    // Of the default set, a playbook with no host in this inventory (or this --limit) has nothing to
+    // check; a playbook named on the command line must fit.
+    if (args.playbooks.length === 0 && e instanceof PlayError) return null;
+    throw e;
+  }
+  if (graph.hosts.length === 0) return null;
+  const steps = prebuildSteps(graph, inventory, {});
+  const secrets = new Map(graph.hosts.map((h) => [h.name, resolveSecrets(h)]));
+  const report = await runGraph(graph, inventory, steps, {
+    mode: 'check',
+    forks: args.forks,
+    timeoutMs: args.timeout * 1000,
+    connect: (host) => pool.get(host, secrets.get(host.name)!),
+    extraVars: {},
+  });
+  return { collected: collect(report), hosts: graph.hosts.map((h) => h.name) };
+}
+
+export async function driftCommand(args: DriftArgs, out: Writable, err: Writable): Promise<number> {
+  const started = new Date();
+  const keep = parseKeep(args.keep, started);
+  const playbooks = await drifted(args.playbooks);
+  const inventory = openInventory(args.inventory, err);
+  const store = openStore(args.state);
+  try {
+    const pool = new ConnectionPool({ knownHostsFile: args.knownHosts, acceptNew: args.acceptNew });
+    const results: { pb: Playbook; collected: Collected; hosts: string[] }[] = [];
+    try {
+      for (const pb of playbooks) {
+        const r = await checkPlaybook(pb, inventory, args, pool);
+        if (r) results.push({ pb, ...r });
+      }
+    } finally {
+      await pool.closeAll();
+    }
+    if (results.length === 0)
+      throw new InputError(`no host of the inventory is targeted by ${playbooks.map((p) => p.name).join(', ')}`);
+    const order = inventory.hosts.map((h) => h.name);
+    const targeted = new Set(results.flatMap((r) => r.hosts));
+    const hosts = order.filter((h) => targeted.has(h));
+    const problems = dedupeProblems(results.flatMap((r) => r.collected.problems));
+    const names = results.map((r) => r.pb.name);
+    const previous = store.drift.previousItems(hosts, names);
+    const now = started.toISOString();
+    const observed = mergeObserved(results.map((r) => r.collected.items));
+    const checked = new Set(results.flatMap((r) => r.collected.checked.map((c) => c.key)));
+    const items = classify(observed, previous, checked, now, order);
+    const counts = countItems(items, problems);
+    const run: Omit<DriftRun, 'id'> = {
+      startedAt: now,
+      durationMs: Date.now() - started.getTime(),
+      playbooks: names,
+      inventory: args.inventory ?? 'lab',
+      hosts,
+      items,
+      problems,
+      counts,
+      exitCode: driftExit(counts),
+      warnings: [],
+    };
+    const saved = store.drift.save(run);
+    store.drift.prune(keep);
+    if (args.json) out.write(`${JSON.stringify(saved, null, 2)}\n`);
+    else out.write(driftRunText(saved));
+    return saved.exitCode;
+  } finally {
+    store.close();
+  }
+}
+
+/** One problem per host: unreachable wins over failed, the first failure is kept. */
+function dedupeProblems(problems: DriftRun['problems']): DriftRun['problems'] {
+  const byHost = new Map<string, DriftRun['problems'][number]>();
+  for (const p of problems) {
+    const had = byHost.get(p.host);
+    if (!had || (had.kind === 'failed' && p.kind === 'unreachable')) byHost.set(p.host, p);
+  }
+  return [...byHost.values()];
+}

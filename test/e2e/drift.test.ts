@@ -1,0 +1,151 @@
+// play drift end to end: the real CLI over real SSH against the shared lab (tor hosts with real
+// keepalived, simulated Windows nodes running our PowerShell, the simulated cluster). Converged, then
+// three hand changes (a line of tor2's keepalived.conf, node009's time zone, node010's kubelet start
+// mode): exactly those three items, new, then persisting with their first-seen times, one resolved
+// when tor2 is fixed; an unreachable host is reported as such (exit 4), never as drift; and no drift
+// run changes a host (state files and keepalived.conf byte-identical before and after).
+//
+// Holds the tor-hosts lock (fixtures/tor-lock.ts) like the other tests that use the tor hosts.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import test from 'ava';
+import YAML from 'yaml';
+import { ensureLab, type Lab, onLabHost } from '../helpers/lab.js';
+import { play, projectRoot } from '../helpers/play.js';
+import { onboardInventory } from './fixtures/onboard-lab.js';
+import { holdTorHosts } from './fixtures/tor-lock.js';
+import { stopKeepalived, TORS } from './fixtures/tor-hosts.js';
+
+const CONF = '/etc/keepalived/keepalived.conf';
+const NODES = ['node009', 'node010'];
+/** The lab may hold more Windows nodes (other tests bring up node011): the hosts this file judges. */
+const LIMIT = ['tor*', 'control1', ...NODES].join(':');
+
+let lab: Lab;
+let dir: string;
+let inventory: string;
+let state: string;
+let env: NodeJS.ProcessEnv;
+let release: (() => Promise<void>) | undefined;
+
+const drift = async (args: string[] = [], inv = inventory) => {
+  const r = await play(['drift', '-i', inv, '--state', state, '--limit', LIMIT, '--json', ...args], env);
+  return { ...r, run: r.stdout.trim().startsWith('{') ? JSON.parse(r.stdout) : null };
+};
+const summary = (run: any) =>
+  run.items.map((i: any) => `${i.status} ${i.host} ${i.playbook}/${i.task} ${i.fields.join(',')}`).sort();
+
+/** What a drift run must never change: the Windows nodes' state files and the tor hosts' config. */
+async function hostsSnapshot(): Promise<string> {
+  const labDir = dirname(lab.inventoryPath);
+  const nodes = NODES.map((n) => readFileSync(join(labDir, 'hosts', n, 'node-state.json'), 'utf8'));
+  const tors = await Promise.all(TORS.map((t) => onLabHost(lab, t, `cat ${CONF}`)));
+  return JSON.stringify([nodes, tors]);
+}
+
+async function mustPlay(args: string[]): Promise<void> {
+  const r = await play([...args, '-i', inventory], env);
+  if (r.code !== 0)
+    throw new Error(`play ${args.join(' ')}: exit ${r.code}: ${r.stdout.slice(-2000)}${r.stderr.slice(-2000)}`);
+}
+
+test.before(async () => {
+  release = await holdTorHosts();
+  lab = await ensureLab({ linux: 4, tor: 3, windows: 2, control: 1 });
+  dir = mkdtempSync(join(tmpdir(), 'play-drift-'));
+  state = join(dir, 'state.db');
+  ({ inventory, env } = onboardInventory(lab, dir));
+  await mustPlay(['onboard-windows', '--limit', NODES.join(':')]);
+  await mustPlay(['tor-gateway']);
+});
+
+test.after.always(async (t) => {
+  try {
+    if (lab) await stopKeepalived(lab, t);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  } finally {
+    await release?.();
+  }
+});
+
+test.serial('converged: exit 0, no drift, and the run changed nothing', async (t) => {
+  const before = await hostsSnapshot();
+  const r = await drift();
+  t.is(r.code, 0, r.stdout.slice(-3000) + r.stderr);
+  t.deepEqual(r.run.items, []);
+  t.deepEqual(r.run.playbooks, ['onboard-windows', 'tor-gateway']);
+  t.is(await hostsSnapshot(), before);
+});
+
+let firstSeen: Record<string, string>;
+
+test.serial(
+  'three hand changes: exit 2, exactly those three items, new; again: persisting, first seen unchanged',
+  async (t) => {
+    await onLabHost(lab, 'tor2', `sed -i 's/advert_int 1/advert_int 3/' ${CONF}`);
+    await mustPlay([resolve(projectRoot, 'test/e2e/fixtures/drift-hand-edits.ts')]);
+    const before = await hostsSnapshot();
+    const r = await drift();
+    t.is(r.code, 2, r.stderr);
+    t.deepEqual(summary(r.run), [
+      'new node009 onboard-windows/timezone id',
+      'new node010 onboard-windows/kubelet startMode',
+      'new tor2 tor-gateway/config content',
+    ]);
+    const kubelet = r.run.items.find((i: any) => i.host === 'node010');
+    t.deepEqual([kubelet.before.startMode, kubelet.after.startMode], ['manual', 'auto']);
+    t.regex(r.run.items.find((i: any) => i.host === 'tor2').textDiff, /-\s+advert_int 3\n\+\s+advert_int 1/);
+    t.false(JSON.stringify(r.run).includes(env.VRRP_AUTH_PASS!), 'the VRRP password is masked everywhere');
+    firstSeen = Object.fromEntries(r.run.items.map((i: any) => [i.host, i.firstSeen]));
+
+    const again = await drift();
+    t.is(again.code, 2);
+    t.deepEqual(
+      summary(again.run),
+      summary(r.run).map((s: string) => s.replace(/^new/, 'persisting')),
+    );
+    t.deepEqual(Object.fromEntries(again.run.items.map((i: any) => [i.host, i.firstSeen])), firstSeen);
+    t.is(await hostsSnapshot(), before, 'no drift run changes a host');
+  },
+);
+
+test.serial('tor2 fixed by hand: one resolved item, the others persist; history and show read the store', async (t) => {
+  await onLabHost(lab, 'tor2', `sed -i 's/advert_int 3/advert_int 1/' ${CONF}`);
+  const r = await drift();
+  t.is(r.code, 2);
+  t.deepEqual(summary(r.run), [
+    'persisting node009 onboard-windows/timezone id',
+    'persisting node010 onboard-windows/kubelet startMode',
+    'resolved tor2 tor-gateway/config content',
+  ]);
+  const history = await play(['drift', 'history', '--state', state], env);
+  t.is(history.code, 0);
+  t.regex(history.stdout, new RegExp(`^\\s+${r.run.id}\\s.*\\s2\\s+0\\s+2\\s+1\\s`, 'm'));
+  const show = await play(['drift', 'show', 'latest', '--state', state, '--host', 'node01*', '--json'], env);
+  t.deepEqual(
+    JSON.parse(show.stdout).items.map((i: any) => i.host),
+    ['node010'],
+  );
+});
+
+test.serial(
+  'an unreachable host is reported as unreachable, never as drift or ok: exit 4 when nothing drifted',
+  async (t) => {
+    await mustPlay(['onboard-windows', '--limit', NODES.join(':')]);
+    const inv = YAML.parse(readFileSync(inventory, 'utf8'));
+    inv.all.children.tor.hosts.tor3.ansible_port = 1;
+    const broken = join(dir, 'inventory-tor3-down.yaml');
+    writeFileSync(broken, YAML.stringify(inv));
+    const r = await drift([], broken);
+    t.is(r.code, 4, r.stdout.slice(-2000) + r.stderr);
+    t.deepEqual(
+      r.run.items.filter((i: any) => i.status !== 'resolved'),
+      [],
+    );
+    t.deepEqual(
+      r.run.problems.map((p: any) => [p.host, p.kind]),
+      [['tor3', 'unreachable']],
+    );
+  },
+);
