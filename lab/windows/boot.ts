@@ -21,6 +21,9 @@ export function applyPendingChanges(s: NodeState): void {
     switch (change.kind) {
       case 'hotfix':
         if (change.revision !== null && change.revision > s.os.revision) setRevision(s, change.revision);
+        // An update Get-HotFix did not list before its reboot (MsuRecord.listedBeforeReboot) is listed now.
+        if (!s.hotfixes.some((h) => h.kb.toLowerCase() === change.kb.toLowerCase()))
+          s.hotfixes.push({ kb: change.kb, installedOn: new Date().toISOString().slice(0, 10) });
         break;
       case 'feature': {
         const f = s.features[change.name.toLowerCase()];

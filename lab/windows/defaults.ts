@@ -124,7 +124,7 @@ export function defaultNodeState(hostname: string, now = new Date()): NodeState 
       { kb: 'KB4523204', installedOn: '2020-01-15' },
       { kb: 'KB4534273', installedOn: '2020-01-15' },
     ],
-    msuCatalogue: Object.fromEntries(DEFAULT_MSU.map((m) => [m.fileName.toLowerCase(), m])),
+    msuCatalogue: Object.fromEntries(DEFAULT_MSU.map((m) => [m.fileName.toLowerCase(), { ...m }])),
     features: {
       containers: { name: 'Containers', installState: 'Available', restartNeeded: true },
       'hyper-v': { name: 'Hyper-V', installState: 'Available', restartNeeded: true },

@@ -44,6 +44,11 @@ export interface MsuRecord {
   notApplicable?: boolean;
   /** Default true: exit 3010 and the change waits for a reboot. False: exit 0, applied at once. */
   rebootRequired?: boolean;
+  /**
+   * Default true: Get-HotFix lists the KB as soon as wusa installed it. False: only after the reboot
+   * that completes it, as some updates do (docs/domain.md#hotfix-to-a-pinned-build).
+   */
+  listedBeforeReboot?: boolean;
 }
 
 export type FeatureState = 'Installed' | 'Available' | 'InstallPending' | 'Removed';

@@ -51,6 +51,11 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
         })
         .option('keep', { type: 'string', describe: 'history kept: days (90d, the default) or a number of runs' })
         .option('json', { type: 'boolean', default: false, describe: 'print the run (or history) as JSON' })
+        .option('junit', { type: 'string', describe: 'write a JUnit XML report (a failure per drift item)' })
+        .option('html', { type: 'string', describe: 'write a self-contained HTML report' })
+        .option('markdown', { type: 'string', describe: 'write a Markdown report (for a chat message or a ticket)' })
+        .option('metrics', { type: 'string', describe: "write Prometheus metrics (node_exporter's textfile format)" })
+        .option('waivers', { type: 'string', describe: 'waivers file (default: waivers.yml beside the inventory)' })
         .option('host', { type: 'string', describe: 'show: only items of hosts matching this glob' })
         .option('task', { type: 'string', describe: 'show: only items of this task' })
         .option('runs', { type: 'string', default: '20', coerce: whole('--runs'), describe: 'history: how many runs' })
@@ -82,6 +87,11 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
           state,
           keep: a.keep,
           json: a.json,
+          waivers: a.waivers,
+          junit: a.junit,
+          html: a.html,
+          markdown: a.markdown,
+          metrics: a.metrics,
           acceptNew: a.acceptNew,
           knownHosts: a.knownHosts,
         },

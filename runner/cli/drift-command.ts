@@ -4,9 +4,22 @@
 import type { Writable } from 'node:stream';
 import { InputError, PlayError, UsageError } from '../core/errors.js';
 import { classify } from '../drift/classify.js';
-import { collect, type Collected, mergeObserved } from '../drift/collect.js';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { type Checked, collect, type Collected, mergeObserved } from '../drift/collect.js';
+import { renderHtml } from '../drift/report/html.js';
+import { renderJson } from '../drift/report/json.js';
+import { renderJunit } from '../drift/report/junit.js';
+import { renderMarkdown } from '../drift/report/markdown.js';
+import { renderMetrics } from '../drift/report/metrics.js';
 import { countItems, type DriftRun, driftExit } from '../drift/model.js';
 import { driftRunText } from '../drift/text.js';
+import {
+  applyWaivers,
+  defaultWaiversFile,
+  inventoryResolver,
+  loadWaivers,
+  loadWaiversIfPresent,
+} from '../drift/waivers.js';
 import { resolveSecrets } from '../inventory/load.js';
 import type { Inventory } from '../inventory/model.js';
 import { compileGraph } from '../playbook/compile.js';
@@ -29,6 +42,13 @@ export interface DriftArgs {
   /** `90d` (days) or a number of runs. */
   keep?: string;
   json: boolean;
+  /** A waivers file; default waivers.yml beside the inventory (absent: no waivers). */
+  waivers?: string;
+  /** Report files to write (each atomically: temp file, then rename). */
+  junit?: string;
+  html?: string;
+  markdown?: string;
+  metrics?: string;
   acceptNew: boolean;
   knownHosts?: string;
 }
@@ -112,7 +132,9 @@ export async function driftCommand(args: DriftArgs, out: Writable, err: Writable
     const now = started.toISOString();
     const observed = mergeObserved(results.map((r) => r.collected.items));
     const checked = new Set(results.flatMap((r) => r.collected.checked.map((c) => c.key)));
-    const items = classify(observed, previous, checked, now, order);
+    const classified = classify(observed, previous, checked, now, order);
+    const waivers = args.waivers ? loadWaivers(args.waivers) : loadWaiversIfPresent(defaultWaiversFile(inventory.file));
+    const { items, warnings } = applyWaivers(classified, waivers, started, inventoryResolver(inventory));
     const counts = countItems(items, problems);
     const run: Omit<DriftRun, 'id'> = {
       startedAt: now,
@@ -124,15 +146,40 @@ export async function driftCommand(args: DriftArgs, out: Writable, err: Writable
       problems,
       counts,
       exitCode: driftExit(counts),
-      warnings: [],
+      warnings,
     };
     const saved = store.drift.save(run);
     store.drift.prune(keep);
-    if (args.json) out.write(`${JSON.stringify(saved, null, 2)}\n`);
-    else out.write(driftRunText(saved));
+    const checkedCases = results.flatMap((r) => r.collected.checked);
+    writeReports(args, saved, checkedCases);
+    out.write(args.json ? renderJson(saved) : driftRunText(saved));
     return saved.exitCode;
   } finally {
     store.close();
+  }
+}
+
+/** The report files asked for; a file that cannot be written is a usage error naming it. */
+function writeReports(args: DriftArgs, run: DriftRun, checked: Checked[]): void {
+  const files: [string | undefined, string, () => string][] = [
+    [args.junit, '--junit', () => renderJunit(run, { checked })],
+    [args.html, '--html', () => renderHtml(run)],
+    [args.markdown, '--markdown', () => renderMarkdown(run)],
+    [args.metrics, '--metrics', () => renderMetrics(run)],
+  ];
+  for (const [file, flag, render] of files) {
+    if (!file) continue;
+    // Atomic, as node_exporter's textfile collector wants: it never reads half a file.
+    const tmp = `${file}.${process.pid}.tmp`;
+    try {
+      writeFileSync(tmp, render());
+      renameSync(tmp, file);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw new UsageError(
+        `${flag} ${file}: cannot write it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      );
+    }
   }
 }
 

@@ -57,6 +57,7 @@ export interface HostProblem {
   message: string;
 }
 
+/** Each item in one group: new, persisting, resolved, or waived (an unexpired waiver covers it). */
 export interface DriftCounts {
   new: number;
   persisting: number;
@@ -101,9 +102,11 @@ export function countsAsDrift(item: DriftItem): boolean {
 
 export function countItems(items: readonly DriftItem[], problems: readonly HostProblem[]): DriftCounts {
   const c: DriftCounts = { new: 0, persisting: 0, resolved: 0, waived: 0, drifted: 0, unreachable: 0, failed: 0 };
+  // Each item is counted once: a waived one under waived only (the reports' groups and the
+  // metrics' status label do the same).
   for (const i of items) {
-    c[i.status]++;
     if (i.status !== 'resolved' && i.waiver && !i.waiver.expired) c.waived++;
+    else c[i.status]++;
     if (countsAsDrift(i)) c.drifted++;
   }
   for (const p of problems) c[p.kind]++;

@@ -86,8 +86,26 @@ test.serial(
     await onLabHost(lab, 'tor2', `sed -i 's/advert_int 1/advert_int 3/' ${CONF}`);
     await mustPlay([resolve(projectRoot, 'test/e2e/fixtures/drift-hand-edits.ts')]);
     const before = await hostsSnapshot();
-    const r = await drift();
+    const out = (name: string) => join(dir, name);
+    const r = await drift(
+      ['--junit', out('drift.xml'), '--html', out('drift.html')].concat([
+        '--markdown',
+        out('drift.md'),
+        '--metrics',
+        out('drift.prom'),
+      ]),
+    );
     t.is(r.code, 2, r.stderr);
+    const junit = readFileSync(out('drift.xml'), 'utf8');
+    t.is(junit.match(/<failure /g)?.length, 3, 'one JUnit failure per drift item');
+    const html = readFileSync(out('drift.html'), 'utf8');
+    t.true(['tor2', 'node009', 'node010'].every((h) => html.includes(h)));
+    t.false(/https?:\/\//.test(html), 'the page fetches nothing');
+    t.regex(readFileSync(out('drift.md'), 'utf8'), /3 new/);
+    t.regex(
+      readFileSync(out('drift.prom'), 'utf8'),
+      /^play_drift_items\{host="tor2",playbook="tor-gateway",status="new"\} 1$/m,
+    );
     t.deepEqual(summary(r.run), [
       'new node009 onboard-windows/timezone id',
       'new node010 onboard-windows/kubelet startMode',
@@ -128,6 +146,36 @@ test.serial('tor2 fixed by hand: one resolved item, the others persist; history 
     ['node010'],
   );
 });
+
+test.serial(
+  "a waiver (waivers.yml beside the inventory) for node010's kubelet: waived with its reason; once expired, drift again",
+  async (t) => {
+    const waivers = join(dir, 'waivers.yml');
+    const write = (expires: string) =>
+      writeFileSync(
+        waivers,
+        `- hosts: node010\n  playbook: onboard-windows\n  task: kubelet\n  fields: [startMode]\n  reason: vendor asked for manual start, OPS-123\n  expires: ${expires}\n`,
+      );
+    write('2099-12-31');
+    const r = await drift();
+    t.is(r.code, 2, 'node009 still drifts');
+    const kubelet = r.run.items.find((i: any) => i.host === 'node010');
+    t.like(kubelet.waiver, { reason: 'vendor asked for manual start, OPS-123', expires: '2099-12-31', expired: false });
+    t.like(r.run.counts, { waived: 1, drifted: 1 });
+
+    write('2020-01-01');
+    const expired = await drift();
+    t.like(expired.run.items.find((i: any) => i.host === 'node010').waiver, { expired: true });
+    t.like(expired.run.counts, { waived: 0, drifted: 2 });
+    t.true(
+      expired.run.warnings.some((w: string) => /expired on 2020-01-01/.test(w)),
+      expired.run.warnings.join('\n'),
+    );
+    const text = await play(['drift', 'show', 'latest', '--state', state], env);
+    t.regex(text.stdout, /\[waiver expired 2020-01-01: vendor asked for manual start, OPS-123\]/);
+    rmSync(waivers);
+  },
+);
 
 test.serial(
   'an unreachable host is reported as unreachable, never as drift or ok: exit 4 when nothing drifted',

@@ -28,12 +28,15 @@ export const wusa: NativeProgram = (node, argv) => {
   if (!fileExists(s, file)) return { code: WUSA.fileNotFound };
   const msu = s.msuCatalogue[baseName(filePath(file)).toLowerCase()];
   if (!msu) return { code: WUSA.invalidData };
-  if (s.hotfixes.some((h) => h.kb.toLowerCase() === msu.kb.toLowerCase())) return { code: WUSA.alreadyInstalled };
+  const kb = msu.kb.toLowerCase();
+  const pending = s.pending.some((c) => c.kind === 'hotfix' && c.kb.toLowerCase() === kb);
+  if (pending || s.hotfixes.some((h) => h.kb.toLowerCase() === kb)) return { code: WUSA.alreadyInstalled };
   if (msu.notApplicable) return { code: WUSA.notApplicable };
   const reached = Math.max(s.os.revision, ...s.pending.map((c) => (c.kind === 'hotfix' ? (c.revision ?? 0) : 0)));
   if (msu.revision !== null && msu.revision <= reached) return { code: WUSA.notApplicable }; // superseded
-  s.hotfixes.push({ kb: msu.kb, installedOn: today() });
-  if (msu.rebootRequired === false) {
+  const waits = msu.rebootRequired !== false;
+  if (!waits || msu.listedBeforeReboot !== false) s.hotfixes.push({ kb: msu.kb, installedOn: today() });
+  if (!waits) {
     if (msu.revision !== null) setRevision(s, msu.revision);
     return { code: WUSA.ok };
   }

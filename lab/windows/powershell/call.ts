@@ -34,8 +34,10 @@ export async function callNode(node: SimulatedWindowsNode, calls: readonly PsCal
 
 /** A Remote over a simulated node in this process: what a Windows step sees, without SSH. */
 export class SimulatedWindowsRemote implements Remote {
-  /** Every call made, in order, for asserting what ran. */
+  /** Every call made, in order, for asserting what ran (args as the step passed them, secrets unrevealed). */
   readonly calls: { fn: string; args: unknown }[] = [];
+  /** The program text of each run, as the transport sends it (secrets revealed), for syntax checks. */
+  readonly programs: string[] = [];
 
   constructor(readonly node: SimulatedWindowsNode) {}
 
@@ -47,6 +49,7 @@ export class SimulatedWindowsRemote implements Remote {
     if (!(script instanceof PsCall))
       throw new Error(`a Windows step sent a ${script.shell} script that is not a PsCall`);
     this.calls.push({ fn: script.fn.name, args: script.args });
+    this.programs.push(program([script]));
     const [result] = await callNode(this.node, [script]);
     return result!.ok
       ? { stdout: JSON.stringify(result!.value), stderr: '', code: 0 }

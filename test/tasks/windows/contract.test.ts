@@ -4,7 +4,7 @@
 // the function, the field and the value. Messages are compared whole: they are what a person reads.
 import test from 'ava';
 import { Secret, isSecret } from '../../../runner/core/secret.js';
-import type { ExecResult } from '../../../runner/core/step.js';
+import type { ExecResult, Remote } from '../../../runner/core/step.js';
 import {
   call,
   invoke,
@@ -15,7 +15,6 @@ import {
 } from '../../../tasks/windows/calls.js';
 import { CONTRACT, type PlayFunctionName } from '../../../tasks/windows/contract.js';
 import { PLAY_FUNCTIONS } from '../../../tasks/windows/functions.js';
-import { FakeWindows } from './fake-node.js';
 
 const fn = (name: PlayFunctionName): PlayFunction<PlayFunctionName> => PLAY_FUNCTIONS[name];
 /** A call as a buggy step would make it: the compiler would refuse these arguments. */
@@ -267,12 +266,14 @@ const badResults: { kind: string; fn: PlayFunctionName; args: unknown; value: un
 ];
 
 const output = (value: unknown): ExecResult => ({ stdout: JSON.stringify(value), stderr: '', code: 0 });
+/** A host whose every call returns `value`, of whatever shape: the simulated node checks its own results, so it cannot send a wrong one. */
+const answering = (value: unknown): Remote => ({ name: 'node009', run: async () => output(value) });
 
 for (const row of badResults) {
   test(`results, ${row.kind}: ${row.fn}`, async (t) => {
     const probe = probeCall(fn(row.fn), row.args as never, (v) => v);
     t.throws(() => probe.parse(output(row.value)), { instanceOf: Error, message: row.message });
-    const node = new FakeWindows({ [row.fn]: () => row.value });
+    const node = answering(row.value);
     await t.throwsAsync(invoke(node, fn(row.fn), row.args as never, 'test'), {
       instanceOf: Error,
       message: row.message,
@@ -284,7 +285,7 @@ for (const row of badResults) {
 test('results: a good one passes whole; null where the function may return null', async (t) => {
   t.deepEqual(probeCall(PLAY_FUNCTIONS['Get-PlayOsInfo'], {}, (v) => v).parse(output(OS)), OS);
   t.is(probeCall(PLAY_FUNCTIONS['Get-PlayService'], { name: 'x' }, (v) => v).parse(output(null)), null);
-  const node = new FakeWindows({ 'Get-PlayNetAdapters': () => ({ adapters: [NIC] }) });
+  const node = answering({ adapters: [NIC] });
   t.deepEqual(await invoke(node, PLAY_FUNCTIONS['Get-PlayNetAdapters'], { macAddresses: [NIC.macAddress] }, 'test'), {
     adapters: [NIC],
   });

@@ -1,5 +1,5 @@
 // The optional network steps of docs/domain.md, steps 1-2 (netAdapters, dnsClient, networkCleanup): their
-// pure diffs as tables, their option errors, and the three-run cycle against the in-test model.
+// pure diffs as tables, their option errors, and the three-run cycle against the simulated node (sim-node.ts).
 import test from 'ava';
 import { StepOptionError } from '../../../runner/core/errors.js';
 import {
@@ -11,8 +11,11 @@ import {
 } from '../../../tasks/windows/index.js';
 import { diffNetAdapters } from '../../../tasks/windows/net-adapters.js';
 import { diffNetworkCleanup } from '../../../tasks/windows/network-cleanup.js';
-import { FakeWindows, plan, threeRuns } from './fake-node.js';
-import { WindowsModel } from './windows-model.js';
+import { createNetwork } from '../../../lab/windows/hns-store.js';
+import { getValue, setValue } from '../../../lab/windows/registry-store.js';
+import type { NodeState } from '../../../lab/windows/state.js';
+import { bootNow, simulatedNode } from './sim-node.js';
+import { plan, threeRuns } from './step-runs.js';
 
 const MAC0 = '00-15-00-00-00-01',
   MAC1 = '00-15-00-00-00-02';
@@ -228,34 +231,45 @@ test('option errors of the network steps name the step and the field', (t) => {
   });
 });
 
-function seedNode(m: WindowsModel): void {
-  m.nics.set(MAC0, {
-    name: 'Ethernet',
-    ipInterface: 'Ethernet',
-    dhcp: true,
-    ipv4: ['172.16.126.99/24'],
-    gateway: '172.16.126.1',
-    dnsServers: ['172.16.126.1'],
-  });
-  m.nics.set(MAC1, {
-    name: 'Ethernet 2',
-    ipInterface: 'Ethernet 2',
-    dhcp: true,
-    ipv4: [],
-    gateway: null,
-    dnsServers: [],
-  });
+/** Two NICs as Windows names them before the netAdapters step, both on DHCP; only the first has a lease. */
+function seedNics(s: NodeState): void {
+  s.adapters = [
+    {
+      name: 'Ethernet',
+      macAddress: MAC0,
+      interfaceIndex: 4,
+      physical: true,
+      dhcp: true,
+      ipv4: ['172.16.126.99/24'],
+      gateway: '172.16.126.1',
+      dnsServers: ['172.16.126.1'],
+    },
+    {
+      name: 'Ethernet 2',
+      macAddress: MAC1,
+      interfaceIndex: 7,
+      physical: true,
+      dhcp: true,
+      ipv4: [],
+      gateway: null,
+      dnsServers: [],
+    },
+  ];
 }
+const nicOf = (s: NodeState, mac: string) => s.adapters.find((a) => a.physical && a.macAddress === mac);
 
 test("netAdapters: the seed's two NICs by MAC, in three runs; a missing MAC fails naming it", async (t) => {
-  const m = new WindowsModel();
-  seedNode(m);
-  const n = new FakeWindows(m.handlers());
+  const { node, n } = simulatedNode(t, seedNics);
   const r = await threeRuns(n, netAdapters({ adapters: SEED_NICS }));
   t.deepEqual(r.first.fields, ['eth0.name', 'eth0.ipv4', 'eth1.name', 'eth1.ipv4', 'eth1.dnsServers']);
   t.deepEqual(r.applyCalls, ['Set-PlayNetAdapter', 'Set-PlayNetAdapter']);
-  t.like(m.nics.get(MAC0), { name: 'eth0', dhcp: false, ipv4: ['172.16.126.216/24'], gateway: '172.16.126.1' });
-  t.like(m.nics.get(MAC1), {
+  t.like(nicOf(node.state, MAC0), {
+    name: 'eth0',
+    dhcp: false,
+    ipv4: ['172.16.126.216/24'],
+    gateway: '172.16.126.1',
+  });
+  t.like(nicOf(node.state, MAC1), {
     name: 'eth1',
     ipv4: ['100.100.126.216/23'],
     dnsServers: ['100.100.126.205', '100.100.126.206'],
@@ -274,47 +288,55 @@ test("netAdapters: the seed's two NICs by MAC, in three runs; a missing MAC fail
 });
 
 test('netAdapters: refuses to remove the address play connects to, before changing anything', async (t) => {
-  const m = new WindowsModel();
-  seedNode(m);
-  const n = new FakeWindows(m.handlers());
+  const { node, n } = simulatedNode(t, seedNics);
   const step = netAdapters({ adapters: SEED_NICS, keepAddress: '172.16.126.99' });
   const p = await plan(n, step);
   await t.throwsAsync(step.apply(n, p.change, p.actual), {
     message: /would remove 172\.16\.126\.99 from Ethernet, the address play reaches node009 at/,
   });
   t.false(n.namesSince(0).includes('Set-PlayNetAdapter'));
-  t.is(m.nics.get(MAC1)!.name, 'Ethernet 2');
+  t.is(nicOf(node.state, MAC1)!.name, 'Ethernet 2');
 });
 
+const TCPIP = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\Tcpip\\Parameters';
+
 test('dnsClient: NV Domain and the suffix search list in three runs; case does not matter', async (t) => {
-  const m = new WindowsModel();
-  const n = new FakeWindows(m.handlers());
+  const { node, n } = simulatedNode(t);
   const r = await threeRuns(n, dnsClient({ primaryDomain: 'mylan.k8s', suffixSearchList: ['mylan.k8s'] }));
   t.deepEqual(r.first.fields, ['primaryDomain', 'suffixSearchList']);
-  t.deepEqual(m.dns, { primaryDomain: 'mylan.k8s', suffixSearchList: ['mylan.k8s'] });
-  m.dns.primaryDomain = 'MyLan.K8s';
+  t.deepEqual(
+    { primaryDomain: getValue(node.state, TCPIP, 'NV Domain')?.data, suffixSearchList: node.state.dnsSuffixSearchList },
+    { primaryDomain: 'mylan.k8s', suffixSearchList: ['mylan.k8s'] },
+  );
+  setValue(node.state, TCPIP, 'NV Domain', 'String', 'MyLan.K8s');
   t.is((await plan(n, dnsClient({ primaryDomain: 'mylan.k8s' }))).change.action, 'noop');
 });
 
 test('networkCleanup: once per token, removes HNS networks and ghosts, owes a reboot until the node boots', async (t) => {
-  const m = new WindowsModel();
-  m.networks.set('l2bridge', {
-    id: m.id(),
-    name: 'l2bridge',
-    type: 'L2Bridge',
-    addressPrefix: '10.160.11.0/24',
-    gateway: '10.160.11.1',
-    adapterName: 'eth1',
+  const { node, n } = simulatedNode(t, (s) => {
+    createNetwork(s, {
+      name: 'l2bridge',
+      type: 'L2Bridge',
+      addressPrefix: '10.160.11.0/24',
+      gateway: '10.160.11.1',
+      adapterName: 'eth1',
+    });
+    s.pnpNetDevices.push({
+      instanceId: 'ROOT\\VMS_MP\\0001',
+      friendlyName: 'Hyper-V Virtual Ethernet Adapter #2',
+      status: 'Error',
+    });
   });
-  m.cleanup.ghosts = [{ instanceId: 'ROOT\\VMS_MP\\0001', friendlyName: 'Hyper-V Virtual Ethernet Adapter #2' }];
-  const n = new FakeWindows(m.handlers());
   const r = await threeRuns(n, networkCleanup({ token: '2026-11-21' }));
   t.is(r.first.action, 'run');
   t.deepEqual(r.applyCalls, ['Invoke-PlayNetworkCleanup']);
   t.deepEqual(r.outputs, { rebootRequired: true });
-  t.is(m.networks.size, 0);
-  t.deepEqual(m.cleanup.ghosts, []);
-  m.os.lastBootUpTime = '2026-11-21T10:00:00.0000000Z';
+  t.deepEqual(node.state.hns.networks, []);
+  t.deepEqual(
+    node.state.pnpNetDevices.filter((d) => d.status === 'Error'),
+    [],
+  );
+  bootNow(node, new Date('2026-11-21T10:00:00Z'));
   const after = await plan(n, networkCleanup({ token: '2026-11-21' }));
   t.is(after.change.action, 'noop');
   const step = networkCleanup({ token: '2026-11-21' });

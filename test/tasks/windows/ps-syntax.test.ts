@@ -1,20 +1,24 @@
 // Every PowerShell text a Windows step can send, checked by PowerShell's own parser and refused if
 // Windows PowerShell 5.1 cannot run it (test/helpers/ps-syntax.ts): the bootstrap, each function definition, and
-// the full program of every call each factory makes (probe and apply, driven through the in-test
-// node model) with representative and hostile option values. Each program's calls literal is also
+// the full program of every call each factory makes (probe and apply, run on the simulated node:
+// sim-node.ts) with representative and hostile option values. Each program's calls literal is also
 // read back with PowerShell's quoting rules (‘ ’ ‚ ‛ end a '...' string too) and must give the exact JSON.
 import test from 'ava';
 import { PsCall } from '../../../runner/core/ps-call.js';
-import { Secret } from '../../../runner/core/secret.js';
+import { isSecret, Secret } from '../../../runner/core/secret.js';
 import type { AnyStep } from '../../../runner/core/step.js';
 import { BOOTSTRAP } from '../../../runner/transport/powershell/bootstrap.js';
 import { program } from '../../../runner/transport/powershell/program.js';
 import * as windows from '../../../tasks/windows/index.js';
 import { PLAY_FUNCTIONS } from '../../../tasks/windows/functions.js';
+import { writeFile } from '../../../lab/windows/file-store.js';
+import { createNetwork } from '../../../lab/windows/hns-store.js';
+import type { SimulatedWindowsNode } from '../../../lab/windows/model.js';
+import type { NodeState } from '../../../lab/windows/state.js';
 import { describeErrors, parsePowerShell, powerShellVersion } from '../../helpers/ps-syntax.js';
-import { callsOf, FakeWindows, plan } from './fake-node.js';
-import { fixture } from './fixtures.js';
-import { WindowsModel } from './windows-model.js';
+import { callsOf } from './calls-literal.js';
+import { addService, bootNow, simulatedNode, withDocker } from './sim-node.js';
+import { plan } from './step-runs.js';
 
 const H = `x'y‘z’w‚v‛u "q" $(Restart-Computer -Force) \`whoami\` ; rm -r C:\\ # @{a=1} $env:PATH %TEMP%`;
 const HL = `${H}\r\nsecond line\n'@\n"@`;
@@ -82,103 +86,70 @@ test('the bootstrap and every function definition of the contract parse', async 
   }
 });
 
+/** Arguments as the program carries them: secrets revealed (a Secret's toJSON would mask them). */
+function revealed(v: unknown): unknown {
+  if (isSecret(v)) return v.reveal();
+  if (Array.isArray(v)) return v.map(revealed);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revealed(x)]));
+  return v;
+}
+
+/** The node the apply test drives: a reboot it scheduled happens at the fake clock's next sleep. */
+let busyNode: SimulatedWindowsNode | null = null;
+
 const fakeClock = () => {
   let now = 0;
   return {
     now: () => now,
     sleep: async (ms: number) => {
       now += ms;
+      if (busyNode && busyNode.state.boot.phase !== 'up') bootNow(busyNode);
     },
   };
 };
 
-/** A model in which every step's apply runs its whole path (the .msu exists, the services exist, ...). */
-function busyModel(): WindowsModel {
-  const m = new WindowsModel();
-  m.files.set(`C:\\k\\${"it's"} kb4549949.msu`.toLowerCase(), Buffer.from('msu'));
-  m.features.set('Containers', 'Available');
-  m.dockerAfterInstall = { text: fixture('docker-version.txt'), restartNeeded: true };
-  m.capabilities.set('OpenSSH.Server~~~~0.0.1.0', 'NotPresent');
-  m.registryImages.set('repo.mylan.k8s:8888/q1winpause:10.0.17763.973', `sha256:${'1'.repeat(64)}`);
-  m.registryImages.set(
-    `localhost:5000/a__b-c.d/e---f:V_1.x-y@sha256:${'0123456789abcdef'.repeat(4)}`,
-    `sha256:${'2'.repeat(64)}`,
-  );
-  m.services.set('docker', {
-    name: 'docker',
-    binPath: 'C:\\docker\\dockerd.exe',
-    displayName: 'Docker',
-    start: 'AUTO_START',
-    deps: [],
-    account: 'LocalSystem',
-    state: 'RUNNING',
-    pid: 10,
-  });
-  m.services.set('kubelet', {
+const MSU = "C:\\k\\it's kb4549949.msu";
+
+/** A node on which every step's apply runs its whole path (the .msu exists, the services exist, ...). */
+function busySeed(s: NodeState): void {
+  // Up since long ago: the reboot's new boot time cannot be mistaken for a reading of this boot.
+  s.os.lastBootUpTime = '2020-05-08T00:36:41.0000000Z';
+  writeFile(s, MSU, Buffer.from('MSCF simulated update package KB4549949\n'));
+  s.msuCatalogue["it's kb4549949.msu"] = { fileName: "it's kb4549949.msu", kb: 'KB4549949', revision: 1158 };
+  // Docker 19.03.0 past its Containers reboot, so the upgrade to 19.03.5 installs and the pulls find a daemon.
+  withDocker(s, { version: '19.03.0', binPath: 'C:\\docker\\dockerd.exe' });
+  s.dockerRegistry['repo.mylan.k8s:8888/q1winpause:10.0.17763.973'] = { id: `sha256:${'1'.repeat(64)}`, http: false };
+  s.dockerRegistry[`localhost:5000/a__b-c.d/e---f:V_1.x-y@sha256:${'0123456789abcdef'.repeat(4)}`] = {
+    id: `sha256:${'2'.repeat(64)}`,
+    http: false,
+  };
+  addService(s, {
     name: 'kubelet',
     binPath: 'C:\\k\\kubelet.exe',
-    displayName: 'kubelet',
-    start: 'AUTO_START',
-    deps: ['docker'],
-    account: 'LocalSystem',
-    state: 'RUNNING',
-    pid: 11,
+    startMode: 'Auto',
+    dependencies: ['docker'],
+    state: 'Running',
   });
-  m.networks.set('old', {
-    id: 'n1',
+  writeFile(s, 'C:\\Program Files\\k\\kube-proxy.exe', Buffer.from('simulated kube-proxy.exe\n'));
+  writeFile(s, s.nssmPath, Buffer.from('simulated nssm.exe\n'));
+  // The NICs at the MACs the netAdapters case names; an HNS network 'old' the hnsNetwork case replaces.
+  s.adapters[0]!.macAddress = '00-15-00-00-00-01';
+  s.adapters[1]!.macAddress = '00-15-00-00-00-02';
+  createNetwork(s, {
     name: 'old',
     type: 'L2Bridge',
-    addressPrefix: '10.1.0.0/24',
-    gateway: '10.1.0.1',
-    adapterName: 'eth9',
+    addressPrefix: '10.2.0.0/24',
+    gateway: '10.2.0.1',
+    adapterName: 'eth0',
   });
-  m.endpoints.set('old0', {
-    id: 'e1',
-    name: 'old0',
-    networkName: 'l2bridge',
-    ipAddress: '10.160.11.9',
-    gateway: '0.0.0.0',
-    compartmentId: null,
-    forwarding: false,
-  });
-  m.nics.set('00-15-00-00-00-01', {
-    name: 'Ethernet',
-    ipInterface: 'Ethernet',
-    dhcp: true,
-    ipv4: [],
-    gateway: null,
-    dnsServers: [],
-  });
-  m.nics.set('00-15-00-00-00-02', {
-    name: 'Ethernet 2',
-    ipInterface: 'Ethernet 2',
-    dhcp: true,
-    ipv4: [],
-    gateway: null,
-    dnsServers: [],
-  });
-  let rebooted = false;
-  const handlers = m.handlers();
-  m.handlers = () => ({
-    ...handlers,
-    'Restart-PlayComputer': () => {
-      rebooted = true;
-      return { scheduled: true };
-    },
-    'Get-PlayOsInfo': () => ({
-      ...m.os,
-      lastBootUpTime: rebooted ? '2020-05-09T00:00:00.0000000Z' : m.os.lastBootUpTime,
-      pendingReboot: !rebooted,
-    }),
-  });
-  return m;
 }
 
 /** Each factory with option sets: representative values, and hostile ones wherever the options allow free text. */
 const CASES: Record<string, (() => AnyStep)[]> = {
-  hotfix: [() => windows.hotfix({ kb: 'KB4549949', msuPath: "C:\\k\\it's kb4549949.msu", notApplicable: 'satisfied' })],
+  hotfix: [() => windows.hotfix({ kb: 'KB4549949', msuPath: MSU, notApplicable: 'satisfied' })],
   osBuild: [() => windows.osBuild({ version: '10.0.17763', revision: 1158 })],
-  windowsFeature: [() => windows.windowsFeature({ name: 'Containers' })],
+  // Not Containers: Docker needs it installed on this node (busySeed), and an installed feature sends no install.
+  windowsFeature: [() => windows.windowsFeature({ name: 'Hyper-V' })],
   windowsCapability: [() => windows.windowsCapability({ name: 'OpenSSH.Server~~~~0.0.1.0' })],
   dockerEngine: [() => windows.dockerEngine({ version: '19.03.5' }), () => windows.dockerEngine()],
   // Hostile text cannot reach dockerImage (options.test.ts: a reference with spaces or quotes is refused); these are the grammar's extremes.
@@ -232,7 +203,7 @@ const CASES: Record<string, (() => AnyStep)[]> = {
           type: 'L2Bridge',
           addressPrefix: '10.160.11.0/24',
           gateway: '10.160.11.1',
-          adapterName: 'vEthernet (eth1)',
+          adapterName: 'eth1',
         },
         fakeClock(),
       ),
@@ -241,17 +212,20 @@ const CASES: Record<string, (() => AnyStep)[]> = {
         {
           name: 'old',
           type: 'L2Bridge',
-          addressPrefix: '10.160.11.0/24',
-          gateway: '10.160.11.1',
-          adapterName: 'eth1',
+          addressPrefix: '10.1.0.0/24',
+          gateway: '10.1.0.1',
+          adapterName: 'eth0',
           allowReplace: true,
         },
         fakeClock(),
       ),
   ],
+  // Created, then replaced at another address (Remove-PlayHnsEndpoint).
   hnsHostEndpoint: [
     () =>
       windows.hnsHostEndpoint({ name: 'old0', network: 'old', addressPrefix: '10.1.0.0/24', ipAddress: '10.1.0.2' }),
+    () =>
+      windows.hnsHostEndpoint({ name: 'old0', network: 'old', addressPrefix: '10.1.0.0/24', ipAddress: '10.1.0.3' }),
   ],
   windowsService: [
     () =>
@@ -330,8 +304,8 @@ test('every exported factory has syntax cases', (t) => {
 });
 
 test('every program every step sends (probe and apply, hostile values) parses, and its calls literal reads back exactly', async (t) => {
-  const m = busyModel();
-  const node = new FakeWindows(m.handlers());
+  const { node: busy, n: node } = simulatedNode(t, busySeed);
+  busyNode = busy;
   for (const [name, makers] of Object.entries(CASES)) {
     for (const make of makers) {
       const step = make();
@@ -343,6 +317,7 @@ test('every program every step sends (probe and apply, hostile values) parses, a
       }
     }
   }
+  t.is(busy.reboots, 1, 'the reboot case rebooted the node');
   const sent = new Set(node.calls.map((c) => c.fn));
   t.deepEqual(
     [...sent].sort(),
@@ -354,10 +329,15 @@ test('every program every step sends (probe and apply, hostile values) parses, a
     t.deepEqual(errors, [], describeErrors(text, errors));
   }
   // The literal as PowerShell reads it (typographic quotes included) is the JSON of the call.
-  const hostile = node.calls.filter((c) => JSON.stringify(c.args).includes('‘z’'));
+  const read = node.programs.flatMap(callsOf);
+  t.deepEqual(
+    read,
+    node.calls.map((c) => ({ fn: c.fn, args: JSON.parse(JSON.stringify(revealed(c.args))) })),
+  );
+  const hostile = read.filter((c) => JSON.stringify(c.args).includes('‘z’'));
   t.true(hostile.length >= 6, `${hostile.length} calls carried the hostile text`);
   t.true(
-    node.calls.some((c) => c.fn === 'Set-PlayService' && c.args.password === H),
+    read.some((c) => c.fn === 'Set-PlayService' && c.args.password === H),
     'the secret arrives intact, in the program only',
   );
 });

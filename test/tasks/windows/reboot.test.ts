@@ -1,13 +1,92 @@
-// The reboot state machine against a scripted node and a fake clock: the connection drops and is
-// refused while the host is away, LastBootUpTime must change, services must run, all within the
-// timeout; and the calls that can drop the connection (reboot, HNS network creation) survive it.
+// The reboot state machine against a scripted transport and a fake clock: the connection drops and
+// is refused while the host is away, LastBootUpTime must change, services must run, all within the
+// timeout. That is a script of transport events, not a Windows model: ScriptedRemote answers in
+// sequence (the simulated node reboots on real timers and has no transport to fail in process).
+// HNS network creation, which drops the connection on a real node, runs on the simulated node
+// (sim-node.ts) behind BlinkingRemote, which turns the node's drop into the transport's errors.
 import test from 'ava';
+import { createNetwork } from '../../../lab/windows/hns-store.js';
+import type { SimulatedWindowsRemote } from '../../../lab/windows/powershell/call.js';
+import { scQueryex } from '../../../lab/windows/sc-text.js';
+import type { ServiceRecord, ServiceRunState } from '../../../lab/windows/state.js';
 import { UnreachableError } from '../../../runner/core/errors.js';
+import { PsCall } from '../../../runner/core/ps-call.js';
+import type { Script } from '../../../runner/core/quote.js';
+import type { ExecResult } from '../../../runner/core/step.js';
 import { ConnectionLostError, HandshakeError } from '../../../runner/transport/errors.js';
 import { hnsNetwork, reboot } from '../../../tasks/windows/index.js';
 import { exitCodeText, wusaOutcome } from '../../../tasks/windows/hotfix.js';
-import { FakeWindows, plan } from './fake-node.js';
-import { queryexText, WindowsModel, type Svc } from './windows-model.js';
+import { simulatedNode } from './sim-node.js';
+import { plan, type RecordingRemote } from './step-runs.js';
+
+/**
+ * A Remote that answers each call from a function of its name: a value is the call's result, an
+ * UnreachableError (a transport error) rejects as the transport does, any other error is the
+ * function's own failure (exit 1, its message on stderr).
+ */
+class ScriptedRemote implements RecordingRemote {
+  readonly name = 'node009';
+  readonly calls: { fn: string; args: unknown }[] = [];
+
+  constructor(readonly answers: Record<string, (args: any) => unknown>) {}
+
+  async run(script: Script): Promise<ExecResult> {
+    if (!(script instanceof PsCall)) throw new Error(`a Windows step sent a ${script.shell} script`);
+    this.calls.push({ fn: script.fn.name, args: script.args });
+    const answer = this.answers[script.fn.name];
+    if (!answer) throw new Error(`the script has no answer for ${script.fn.name}`);
+    try {
+      return { stdout: JSON.stringify(answer(script.args) ?? null), stderr: '', code: 0 };
+    } catch (e) {
+      if (e instanceof UnreachableError) throw e;
+      return { stdout: '', stderr: (e as Error).message, code: 1 };
+    }
+  }
+
+  namesSince(from: number): string[] {
+    return this.calls.slice(from).map((c) => c.fn);
+  }
+}
+
+/**
+ * The simulated node as the transport sees it when its NIC blinks (lab/windows/README.md, HNS): the
+ * call during which the node dropped its connections never answers (ConnectionLostError), and the
+ * next `refusals` connection attempts fail their handshake; then calls get through again.
+ */
+class BlinkingRemote implements RecordingRemote {
+  #dropped = false;
+  #refusing = 0;
+
+  constructor(
+    readonly remote: SimulatedWindowsRemote,
+    readonly refusals: number,
+    readonly refusal = () => new HandshakeError('node009', 'timeout', 'no handshake'),
+  ) {
+    remote.node.on('drop-connections', () => (this.#dropped = true));
+  }
+
+  get name(): string {
+    return this.remote.name;
+  }
+  get calls() {
+    return this.remote.calls;
+  }
+  namesSince(from: number): string[] {
+    return this.remote.namesSince(from);
+  }
+
+  async run(script: Script): Promise<ExecResult> {
+    if (this.#refusing > 0) {
+      this.#refusing--;
+      throw this.refusal();
+    }
+    const result = await this.remote.run(script);
+    if (!this.#dropped) return result;
+    this.#dropped = false;
+    this.#refusing = this.refusals;
+    throw new ConnectionLostError('node009', 'the connection was lost while the command ran');
+  }
+}
 
 function clock() {
   let now = 1_000_000;
@@ -33,25 +112,28 @@ const os = (boot: string) => ({
   lastBootUpTime: boot,
   pendingReboot: boot === OLD,
 });
-const docker = (state: Svc['state']): Svc => ({
+const docker = (state: ServiceRunState): ServiceRecord => ({
   name: 'docker',
-  binPath: 'dockerd.exe',
-  displayName: 'Docker',
-  start: 'AUTO_START',
-  deps: [],
+  displayName: 'Docker Engine',
+  binPath: '"C:\\Program Files\\Docker\\dockerd.exe" --run-service',
+  type: 'own',
+  startMode: 'Auto',
   account: 'LocalSystem',
+  dependencies: [],
   state,
-  pid: 7,
+  pid: state === 'Running' ? 7 : 0,
+  win32ExitCode: 0,
+  pausable: false,
 });
 
 /** A node that answers `script` in order for Get-PlayOsInfo (an Error is thrown as is) and docker's states after that. */
 function scripted(
   osAnswers: (string | Error)[],
-  dockerStates: Svc['state'][] = ['RUNNING'],
+  dockerStates: ServiceRunState[] = ['Running'],
   restart: () => unknown = () => ({ scheduled: true }),
 ) {
   const seen: string[] = [];
-  const node = new FakeWindows({
+  const node = new ScriptedRemote({
     'Get-PlayOsInfo': () => {
       const next = osAnswers.length > 1 ? osAnswers.shift()! : osAnswers[0]!;
       seen.push(next instanceof Error ? next.name : next);
@@ -61,7 +143,7 @@ function scripted(
     'Restart-PlayComputer': restart,
     'Get-PlayService': () => ({
       qc: '',
-      queryex: queryexText(docker(dockerStates.length > 1 ? dockerStates.shift()! : dockerStates[0]!)),
+      queryex: scQueryex(docker(dockerStates.length > 1 ? dockerStates.shift()! : dockerStates[0]!)),
       dependents: [],
     }),
   });
@@ -79,7 +161,7 @@ test('reboot: waits through the drop and the refusals for a new boot time and ru
       new HandshakeError('node009', 'timeout', 'no handshake within 20 s'),
       NEW,
     ],
-    ['STOPPED', 'RUNNING'],
+    ['Stopped', 'Running'],
   );
   const step = reboot({ required: true, timeoutSec: 600, waitForServices: ['docker'] }, c);
   const p = await plan(node, step);
@@ -97,7 +179,7 @@ test('reboot: waits through the drop and the refusals for a new boot time and ru
 
 test('reboot: a restart that drops the connection before it answers is still waited for', async (t) => {
   const c = clock();
-  const { node } = scripted([OLD, new UnreachableError('node009', 'connection reset'), NEW], ['RUNNING'], () => {
+  const { node } = scripted([OLD, new UnreachableError('node009', 'connection reset'), NEW], ['Running'], () => {
     throw new ConnectionLostError('node009', 'the connection was lost while the command ran');
   });
   const step = reboot({ required: true }, c);
@@ -138,7 +220,7 @@ test('reboot: down for good -> the timeout says the host was unreachable; a chan
 
 test('reboot: back but a service never runs -> not ready, named', async (t) => {
   const c = clock();
-  const { node } = scripted([OLD, NEW], ['STOPPED']);
+  const { node } = scripted([OLD, NEW], ['Stopped']);
   const step = reboot({ required: true, timeoutSec: 60, waitForServices: ['docker'] }, c);
   const p = await plan(node, step);
   await t.throwsAsync(step.apply(node, p.change, p.actual), {
@@ -154,87 +236,51 @@ test('reboot: readings of one boot a second apart are the same boot', async (t) 
   t.deepEqual(await step.apply(node, p.change, p.actual), { rebooted: true, lastBootUpTime: NEW });
 });
 
+const L2BRIDGE = {
+  name: 'l2bridge',
+  type: 'L2Bridge',
+  addressPrefix: '10.160.11.0/24',
+  gateway: '10.160.11.1',
+  adapterName: 'eth1',
+} as const;
+
 test('hnsNetwork: New-PlayHnsNetwork losing the connection is maybe applied; the host answering again ends the wait', async (t) => {
-  const m = new WindowsModel();
-  const handlers = m.handlers();
-  let blinks = 2;
-  const node = new FakeWindows({
-    ...handlers,
-    'New-PlayHnsNetwork': (a) => {
-      handlers['New-PlayHnsNetwork']!(a);
-      throw new ConnectionLostError('node009', 'the connection was lost while the command ran');
-    },
-    'Get-PlayHnsNetwork': (a) => {
-      if (node.calls.some((x) => x.fn === 'New-PlayHnsNetwork') && blinks-- > 0)
-        throw new HandshakeError('node009', 'timeout', 'no handshake');
-      return handlers['Get-PlayHnsNetwork']!(a);
-    },
-  });
+  const { node, n } = simulatedNode(t);
+  const blinking = new BlinkingRemote(n, 2);
   const c = clock();
-  const step = hnsNetwork(
-    {
-      name: 'l2bridge',
-      type: 'L2Bridge',
-      addressPrefix: '10.160.11.0/24',
-      gateway: '10.160.11.1',
-      adapterName: 'eth1',
-    },
-    c,
-  );
-  const p = await plan(node, step);
-  t.deepEqual(await step.apply(node, p.change, p.actual), {});
+  const step = hnsNetwork(L2BRIDGE, c);
+  const p = await plan(blinking, step);
+  t.deepEqual(await step.apply(blinking, p.change, p.actual), {});
   t.deepEqual(c.sleeps, [500, 1000, 2000]);
-  const after = await plan(node, step);
+  const after = await plan(blinking, step);
   t.is(after.change.action, 'noop');
-  t.deepEqual(step.outputs!(step.desired, after.actual), { id: m.networks.get('l2bridge')!.id });
+  t.deepEqual(step.outputs!(step.desired, after.actual), {
+    id: node.state.hns.networks.find((x) => x.name === 'l2bridge')!.id,
+  });
 });
 
 test('hnsNetwork: a host that stays away is unreachable; other errors and replacements are not maybe', async (t) => {
-  const down = new FakeWindows({
-    'Get-PlayHnsNetwork': () => {
-      if (down.calls.length > 1) throw new HandshakeError('node009', 'refused', 'ECONNREFUSED');
-      return null;
-    },
-    'New-PlayHnsNetwork': () => {
-      throw new ConnectionLostError('node009', 'lost');
-    },
-  });
-  const c = clock();
-  const step = hnsNetwork(
-    {
-      name: 'l2bridge',
-      type: 'L2Bridge',
-      addressPrefix: '10.160.11.0/24',
-      gateway: '10.160.11.1',
-      adapterName: 'eth1',
-    },
-    c,
+  const down = new BlinkingRemote(
+    simulatedNode(t).n,
+    Number.POSITIVE_INFINITY,
+    () => new HandshakeError('node009', 'refused', 'ECONNREFUSED'),
   );
+  const c = clock();
+  const step = hnsNetwork(L2BRIDGE, c);
   const p = await plan(down, step);
   await t.throwsAsync(step.apply(down, p.change, p.actual), { instanceOf: UnreachableError, message: /ECONNREFUSED/ });
   t.true(c.elapsed() <= 90_000);
 
-  const failing = new FakeWindows({
-    'Get-PlayHnsNetwork': () => null,
-    'New-PlayHnsNetwork': () => {
-      throw new Error('HNS POST /networks failed: Element not found.');
-    },
-  });
+  // No NIC is named eth1 on this node: HNS refuses the network.
+  const { n: failing } = simulatedNode(t, (s) => (s.adapters[1]!.name = 'Ethernet 2'));
   const q = await plan(failing, step);
   await t.throwsAsync(step.apply(failing, q.change, q.actual), {
     message: /New-PlayHnsNetwork failed \(exit 1\): HNS POST \/networks failed: Element not found\./,
   });
 
-  const m = new WindowsModel();
-  m.networks.set('l2bridge', {
-    id: 'n1',
-    name: 'l2bridge',
-    type: 'L2Bridge',
-    addressPrefix: '10.160.12.0/24',
-    gateway: '10.160.12.1',
-    adapterName: 'eth1',
-  });
-  const other = new FakeWindows(m.handlers());
+  const { n: other } = simulatedNode(t, (s) =>
+    createNetwork(s, { ...L2BRIDGE, addressPrefix: '10.160.12.0/24', gateway: '10.160.12.1' }),
+  );
   const r = await plan(other, step);
   await t.throwsAsync(step.apply(other, r.change, r.actual), { message: /set allowReplace: true/ });
   t.deepEqual(other.namesSince(0), ['Get-PlayHnsNetwork']);
