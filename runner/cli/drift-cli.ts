@@ -7,6 +7,7 @@ interface Io {
   out: NodeJS.WriteStream;
   err: NodeJS.WriteStream;
   code: number;
+  cleanStop?: boolean;
 }
 
 const whole = (flag: string) => (v: unknown) => {
@@ -51,6 +52,12 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
         })
         .option('keep', { type: 'string', describe: 'history kept: days (90d, the default) or a number of runs' })
         .option('json', { type: 'boolean', default: false, describe: 'print the run (or history) as JSON' })
+        .option('every', {
+          type: 'string',
+          describe: "run until stopped: a cron schedule ('0 * * * *') or an interval (15m)",
+        })
+        .option('jitter', { type: 'string', describe: 'with --every: delay each run by up to this long (30s, 5m)' })
+        .option('notify', { type: 'string', describe: 'POST a JSON message here when a run has new or resolved items' })
         .option('junit', { type: 'string', describe: 'write a JUnit XML report (a failure per drift item)' })
         .option('html', { type: 'string', describe: 'write a self-contained HTML report' })
         .option('markdown', { type: 'string', describe: 'write a Markdown report (for a chat message or a ticket)' })
@@ -76,28 +83,32 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
         io.code = driftShow({ state, run: words[1] ?? 'latest', host: a.host, task: a.task, json: a.json }, io.out);
         return;
       }
-      const { driftCommand } = await import('./drift-command.js');
-      io.code = await driftCommand(
-        {
-          playbooks: words,
-          inventory: (a as { inventory?: string }).inventory,
-          limit: a.limit,
-          forks: a.forks as unknown as number,
-          timeout: a.timeout as unknown as number,
-          state,
-          keep: a.keep,
-          json: a.json,
-          waivers: a.waivers,
-          junit: a.junit,
-          html: a.html,
-          markdown: a.markdown,
-          metrics: a.metrics,
-          acceptNew: a.acceptNew,
-          knownHosts: a.knownHosts,
-        },
-        io.out,
-        io.err,
-      );
+      const drift = {
+        playbooks: words,
+        inventory: (a as { inventory?: string }).inventory,
+        limit: a.limit,
+        forks: a.forks as unknown as number,
+        timeout: a.timeout as unknown as number,
+        state,
+        keep: a.keep,
+        json: a.json,
+        waivers: a.waivers,
+        notify: a.notify,
+        junit: a.junit,
+        html: a.html,
+        markdown: a.markdown,
+        metrics: a.metrics,
+        acceptNew: a.acceptNew,
+        knownHosts: a.knownHosts,
+      };
+      if (a.every) {
+        io.cleanStop = true;
+        const { driftLoop } = await import('./drift-loop.js');
+        io.code = await driftLoop({ ...drift, every: a.every, jitter: a.jitter }, io.out, io.err);
+      } else {
+        const { driftCommand } = await import('./drift-command.js');
+        io.code = await driftCommand(drift, io.out, io.err);
+      }
     },
   );
 }

@@ -6,6 +6,7 @@ import { InputError, PlayError, UsageError } from '../core/errors.js';
 import { classify } from '../drift/classify.js';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { type Checked, collect, type Collected, mergeObserved } from '../drift/collect.js';
+import { notificationOf, postNotification } from '../drift/notify.js';
 import { renderHtml } from '../drift/report/html.js';
 import { renderJson } from '../drift/report/json.js';
 import { renderJunit } from '../drift/report/junit.js';
@@ -44,6 +45,8 @@ export interface DriftArgs {
   json: boolean;
   /** A waivers file; default waivers.yml beside the inventory (absent: no waivers). */
   waivers?: string;
+  /** A URL to post a JSON message to when a run has new or resolved items. */
+  notify?: string;
   /** Report files to write (each atomically: temp file, then rename). */
   junit?: string;
   html?: string;
@@ -148,7 +151,17 @@ export async function driftCommand(args: DriftArgs, out: Writable, err: Writable
       exitCode: driftExit(counts),
       warnings,
     };
+    // The run's id comes from the store: the message is built from what will be saved.
     const saved = store.drift.save(run);
+    const message = args.notify ? notificationOf(saved) : null;
+    if (args.notify && message) {
+      const failure = await postNotification(args.notify, message);
+      if (failure) {
+        saved.notifyError = failure;
+        store.drift.setNotifyError(saved.id, failure);
+        err.write(`play: ${failure}\n`);
+      }
+    }
     store.drift.prune(keep);
     const checkedCases = results.flatMap((r) => r.collected.checked);
     writeReports(args, saved, checkedCases);

@@ -18,6 +18,8 @@ interface Io {
   signal: AbortSignal;
   /** The exit code a command's handler decided. */
   code: number;
+  /** A command for which Ctrl-C is the normal way to stop (play drift --every): its own code stands. */
+  cleanStop?: boolean;
 }
 
 export async function main(
@@ -56,7 +58,7 @@ export async function main(
   process.on('SIGINT', onSigint);
   try {
     await parser.parseAsync();
-    return controller.signal.aborted && io.code === 0 ? 130 : io.code;
+    return controller.signal.aborted && io.code === 0 && !io.cleanStop ? 130 : io.code;
   } catch (e) {
     return reportError(e, err);
   } finally {

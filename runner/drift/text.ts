@@ -41,5 +41,6 @@ export function driftRunText(run: DriftRun): string {
   for (const p of run.problems)
     lines.push(`  ${p.kind.padEnd(10)} ${p.host}${p.task ? `  ${p.playbook}/${p.task}` : ''}: ${p.message}`);
   for (const w of run.warnings) lines.push(`  warning: ${w}`);
+  if (run.notifyError) lines.push(`  notification failed: ${run.notifyError}`);
   return `${lines.join('\n')}\n`;
 }

@@ -18,6 +18,11 @@ CREATE TABLE IF NOT EXISTS drift_runs (
   started_at TEXT NOT NULL,
   record TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS drift_run_playbooks (
+  run_id INTEGER NOT NULL REFERENCES drift_runs(id) ON DELETE CASCADE,
+  playbook TEXT NOT NULL,
+  PRIMARY KEY (run_id, playbook)
+);
 CREATE TABLE IF NOT EXISTS drift_run_hosts (
   run_id INTEGER NOT NULL REFERENCES drift_runs(id) ON DELETE CASCADE,
   host TEXT NOT NULL,
@@ -54,6 +59,8 @@ class SqliteDriftHistory implements DriftHistory {
       const { items: _, ...summary } = saved;
       db.run('UPDATE drift_runs SET record = ? WHERE id = ?', [JSON.stringify(summary), id]);
       const problems = new Set(run.problems.map((p) => p.host));
+      for (const p of run.playbooks)
+        db.run('INSERT INTO drift_run_playbooks (run_id, playbook) VALUES (?, ?)', [id, p]);
       const host = db.prepare('INSERT INTO drift_run_hosts (run_id, host, judged) VALUES (?, ?, ?)');
       for (const h of run.hosts) host.run([id, h, problems.has(h) ? 0 : 1]);
       host.finalize();
@@ -71,29 +78,41 @@ class SqliteDriftHistory implements DriftHistory {
   }
 
   previousItems(hosts: readonly string[], playbooks: readonly string[]): DriftItem[] {
-    const out: DriftItem[] = [];
+    if (hosts.length === 0 || playbooks.length === 0) return [];
+    const marks = (n: number) => Array.from({ length: n }, () => '?').join(',');
+    // For each host, the newest run that judged it and checked one of these playbooks.
+    const latest = this.db.all(
+      `SELECT h.host AS host, max(h.run_id) AS run_id FROM drift_run_hosts h
+       JOIN drift_run_playbooks p ON p.run_id = h.run_id
+       WHERE h.judged = 1 AND p.playbook IN (${marks(playbooks.length)}) AND h.host IN (${marks(hosts.length)})
+       GROUP BY h.host`,
+      [...playbooks, ...hosts],
+    ) as Row[];
+    const hostsByRun = new Map<number, Set<string>>();
+    for (const r of latest) {
+      const id = Number(r.run_id);
+      hostsByRun.set(id, (hostsByRun.get(id) ?? new Set()).add(String(r.host)));
+    }
     const wanted = new Set(playbooks);
-    for (const host of hosts) {
-      // The newest run that judged this host and checked at least one of these playbooks.
-      const rows = this.db.all(
-        `SELECT r.id, r.record FROM drift_run_hosts h JOIN drift_runs r ON r.id = h.run_id
-         WHERE h.host = ? AND h.judged = 1 ORDER BY r.id DESC LIMIT 50`,
-        [host],
-      ) as Row[];
-      const hit = rows.find((r) =>
-        (JSON.parse(String(r.record)) as DriftRunSummary).playbooks.some((p) => wanted.has(p)),
-      );
-      if (!hit) continue;
-      const items = this.db.all(
-        "SELECT record FROM drift_items WHERE run_id = ? AND host = ? AND status != 'resolved'",
-        [Number(hit.id), host],
-      ) as Row[];
-      for (const r of items) {
+    const out: DriftItem[] = [];
+    for (const [id, judged] of hostsByRun) {
+      const rows = this.db.all("SELECT host, record FROM drift_items WHERE run_id = ? AND status != 'resolved'", [
+        id,
+      ]) as Row[];
+      for (const r of rows) {
+        if (!judged.has(String(r.host))) continue;
         const i = JSON.parse(String(r.record)) as DriftItem;
         if (wanted.has(i.playbook)) out.push(i);
       }
     }
     return out;
+  }
+
+  setNotifyError(id: number, error: string): void {
+    const row = this.db.get('SELECT record FROM drift_runs WHERE id = ?', [id]) as Row | null;
+    if (!row) return;
+    const record = { ...(JSON.parse(String(row.record)) as DriftRunSummary), notifyError: error };
+    this.db.run('UPDATE drift_runs SET record = ? WHERE id = ?', [JSON.stringify(record), id]);
   }
 
   list(limit: number): DriftRunSummary[] {
@@ -134,7 +153,7 @@ class SqliteDriftHistory implements DriftHistory {
     const ids = [...doomed];
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      for (const table of ['drift_items', 'drift_run_hosts'])
+      for (const table of ['drift_items', 'drift_run_hosts', 'drift_run_playbooks'])
         this.db.run(`DELETE FROM ${table} WHERE run_id IN (${ids.map(() => '?').join(',')})`, ids);
       this.db.run(`DELETE FROM drift_runs WHERE id IN (${ids.map(() => '?').join(',')})`, ids);
       this.db.exec('COMMIT');

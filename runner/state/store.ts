@@ -15,6 +15,8 @@ export interface DriftHistory {
    * checked the playbook, except resolved ones: what this run's items are new or persisting against.
    */
   previousItems(hosts: readonly string[], playbooks: readonly string[]): DriftItem[];
+  /** Records that the run's notification failed (it is posted after the run is saved). */
+  setNotifyError(id: number, error: string): void;
   /** Newest first. */
   list(limit: number): DriftRunSummary[];
   get(id: number): DriftRun | null;

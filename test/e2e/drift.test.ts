@@ -7,10 +7,14 @@
 //
 // Holds the tor-hosts lock (fixtures/tor-lock.ts) like the other tests that use the tor hosts.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import test from 'ava';
 import YAML from 'yaml';
+import { setWindowsNodeFaults } from '../../lab/windows-reset.js';
 import { ensureLab, type Lab, onLabHost } from '../helpers/lab.js';
 import { play, projectRoot } from '../helpers/play.js';
 import { onboardInventory } from './fixtures/onboard-lab.js';
@@ -28,9 +32,16 @@ let inventory: string;
 let state: string;
 let env: NodeJS.ProcessEnv;
 let release: (() => Promise<void>) | undefined;
+/** What the webhook receiver (a local HTTP server) got from --notify, in order. */
+const messages: any[] = [];
+let hook: Server | undefined;
+let hookUrl: string;
 
 const drift = async (args: string[] = [], inv = inventory) => {
-  const r = await play(['drift', '-i', inv, '--state', state, '--limit', LIMIT, '--json', ...args], env);
+  const r = await play(
+    ['drift', '-i', inv, '--state', state, '--limit', LIMIT, '--notify', hookUrl, '--json', ...args],
+    env,
+  );
   return { ...r, run: r.stdout.trim().startsWith('{') ? JSON.parse(r.stdout) : null };
 };
 const summary = (run: any) =>
@@ -51,6 +62,16 @@ async function mustPlay(args: string[]): Promise<void> {
 }
 
 test.before(async () => {
+  hook = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      messages.push(JSON.parse(body));
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => hook!.listen(0, '127.0.0.1', r));
+  hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/drift`;
   release = await holdTorHosts();
   lab = await ensureLab({ linux: 4, tor: 3, windows: 2, control: 1 });
   dir = mkdtempSync(join(tmpdir(), 'play-drift-'));
@@ -61,6 +82,7 @@ test.before(async () => {
 });
 
 test.after.always(async (t) => {
+  hook?.close();
   try {
     if (lab) await stopKeepalived(lab, t);
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -75,6 +97,7 @@ test.serial('converged: exit 0, no drift, and the run changed nothing', async (t
   t.is(r.code, 0, r.stdout.slice(-3000) + r.stderr);
   t.deepEqual(r.run.items, []);
   t.deepEqual(r.run.playbooks, ['onboard-windows', 'tor-gateway']);
+  t.deepEqual(messages, [], 'nothing new, nothing resolved: no message');
   t.is(await hostsSnapshot(), before);
 });
 
@@ -116,6 +139,9 @@ test.serial(
     t.regex(r.run.items.find((i: any) => i.host === 'tor2').textDiff, /-\s+advert_int 3\n\+\s+advert_int 1/);
     t.false(JSON.stringify(r.run).includes(env.VRRP_AUTH_PASS!), 'the VRRP password is masked everywhere');
     firstSeen = Object.fromEntries(r.run.items.map((i: any) => [i.host, i.firstSeen]));
+    t.is(messages.length, 1, 'one message for the run with new items');
+    t.deepEqual(messages[0].new.map((i: any) => i.host).sort(), ['node009', 'node010', 'tor2']);
+    t.false(JSON.stringify(messages[0]).includes(env.VRRP_AUTH_PASS!), 'no secret in the message');
 
     const again = await drift();
     t.is(again.code, 2);
@@ -124,6 +150,7 @@ test.serial(
       summary(r.run).map((s: string) => s.replace(/^new/, 'persisting')),
     );
     t.deepEqual(Object.fromEntries(again.run.items.map((i: any) => [i.host, i.firstSeen])), firstSeen);
+    t.is(messages.length, 1, 'persisting items only: no message');
     t.is(await hostsSnapshot(), before, 'no drift run changes a host');
   },
 );
@@ -137,6 +164,8 @@ test.serial('tor2 fixed by hand: one resolved item, the others persist; history 
     'persisting node010 onboard-windows/kubelet startMode',
     'resolved tor2 tor-gateway/config content',
   ]);
+  t.is(messages.length, 2, 'one message for the resolved item');
+  t.deepEqual([messages[1].new, messages[1].resolved.map((i: any) => i.host)], [[], ['tor2']]);
   const history = await play(['drift', 'history', '--state', state], env);
   t.is(history.code, 0);
   t.regex(history.stdout, new RegExp(`^\\s+${r.run.id}\\s.*\\s2\\s+0\\s+2\\s+1\\s`, 'm'));
@@ -195,5 +224,52 @@ test.serial(
       r.run.problems.map((p: any) => [p.host, p.kind]),
       [['tor3', 'unreachable']],
     );
+  },
+);
+
+test.serial(
+  '--every: runs on its ticks, never two at once (a slow run skips a tick), SIGTERM finishes the run and exits 0',
+  async (t) => {
+    const loopState = join(dir, 'loop.db');
+    // node009 answers each command 1.5 s late: every run outlasts the 1 s tick.
+    await setWindowsNodeFaults('node009', { latencyMs: 1500 });
+    t.teardown(() => setWindowsNodeFaults('node009', null));
+    const child = spawn(
+      process.execPath,
+      [
+        resolve(projectRoot, 'bin/play.mjs'),
+        'drift',
+        '-i',
+        inventory,
+        '--state',
+        loopState,
+        '--limit',
+        LIMIT,
+        '--every',
+        '1s',
+      ],
+      { cwd: projectRoot, env: { ...process.env, PLAY_INVENTORY: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    // Until two runs have finished, then stop it.
+    for (let i = 0; i < 300 && (stderr.match(/run finished/g)?.length ?? 0) < 2; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGTERM');
+    t.is(await exited, 0, stderr);
+    t.regex(stderr, /SIGTERM: finishing the current run, then stopping/);
+    t.regex(stderr, /skipped (the \S+ run|\d+ runs \(.+\)): the run of \S+ was still going/);
+    const history = JSON.parse(
+      (await play(['drift', 'history', '--state', loopState, '--json'], env)).stdout,
+    ).reverse();
+    t.true(history.length >= 2, `${history.length} runs`);
+    for (let i = 1; i < history.length; i++) {
+      const end = Date.parse(history[i - 1].startedAt) + history[i - 1].durationMs;
+      t.true(
+        Date.parse(history[i].startedAt) >= end,
+        `run ${history[i].id} started after run ${history[i - 1].id} ended`,
+      );
+    }
   },
 );
