@@ -2,10 +2,11 @@
 // measures side by side the floor (OpenSSH `ssh host true` to every host, FLOOR_PARALLEL at a time, so
 // it stays a floor on two cores), Ansible (Debian's ansible-core, forks 20, pipelining; up to
 // --ansible-max hosts, 150 by default: it takes minutes beyond) and play on the same five tasks: first
-// apply, idempotent re-run, check run; the median of the runs each, and the peak RSS of the largest
-// process. Prints the full table for each size, then one scale table. It installs nothing.
+// apply, idempotent re-run, check run (and play drift, play's check with its history store); the
+// median of the runs each, and the peak RSS of the largest process. Prints the full table for each size, then one scale table. It installs nothing.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -128,6 +129,8 @@ async function benchSize(size: number, opts: Options): Promise<SizeResult> {
       ]),
   };
   const result: SizeResult = { size, floor, tools: {} };
+  // Its own store per size, so each drift run compares with the previous one of the same hosts.
+  const driftState = resolve(tmpdir(), `play-bench-drift-${process.pid}-${size}.db`);
   for (const name of ['ansible', 'play'] as const) {
     if (name === 'ansible' && size > opts.ansibleMax) continue;
     console.log(`bench: ${size} hosts: ${name}…`);
@@ -137,6 +140,24 @@ async function benchSize(size: number, opts: Options): Promise<SizeResult> {
       r['first apply']!.push(await tools[name]([]));
       r['idempotent re-run']!.push(await tools[name]([]));
       r['check run']!.push(await tools[name](['--check']));
+      if (name === 'play') {
+        (r['drift run'] ??= []).push(
+          await measure(root, [
+            'node',
+            'bin/play.mjs',
+            'drift',
+            'bench',
+            '-i',
+            lab.inventoryPath,
+            '-l',
+            limit,
+            '-f',
+            String(FORKS),
+            '--state',
+            driftState,
+          ]),
+        );
+      }
     }
     const bad = Object.values(r)
       .flat()

@@ -38,6 +38,14 @@ export function printSizeTable(r: SizeResult, runs: number, parallel: number): v
       : '';
     console.log(`  ${phase.padEnd(18)} ${vsAnsible}play/floor = ${(m('play', phase) / floor).toFixed(2)}x`);
   }
+  // play drift: the check run plus the state store (no Ansible counterpart).
+  const drift = r.tools.play?.['drift run'];
+  if (drift) {
+    console.log(row('play: drift run (check + history store)', drift));
+    console.log(
+      `  drift run          play drift/check run = ${(m('play', 'drift run') / m('play', 'check run')).toFixed(2)}x`,
+    );
+  }
 }
 
 /** One row per size: the floor, play's three phases and peak RSS, Ansible's where it ran. */

@@ -297,6 +297,8 @@ export const CONTRACT = {
       manualPeerList: z.string(),
       syncFromFlags: z.string(),
       w32timeStartMode: SERVICE_START_MODE,
+      /** W32Time runs now (Set-PlayNtp starts it). */
+      w32timeRunning: z.boolean(),
     }),
   },
   'Set-PlayNtp': { args: z.strictObject({ servers: z.array(z.string()) }), result: DONE },

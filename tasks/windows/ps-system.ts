@@ -83,6 +83,7 @@ export const GET_NTP = playFunction(
     manualPeerList = [string]$parameters.NtpServer
     syncFromFlags = [string]$parameters.Type
     w32timeStartMode = $mode
+    w32timeRunning = ([string]$service.State -eq 'Running')
   }
 `,
 );

@@ -2,7 +2,7 @@
 //   timeZone({ id })         Set-TimeZone -Id "China Standard Time". Field: id.
 //   ntpServers({ servers })  the values 1..n and (default) = 1 under
 //                            HKLM:\SOFTWARE\Microsoft\Windows\CurrentVersion\DateTime\Servers, w32time
-//                            automatic, `w32tm /config /manualpeerlist:"a b" /syncfromflags:MANUAL
+//                            automatic and running, `w32tm /config /manualpeerlist:"a b" /syncfromflags:MANUAL
 //                            /update`, `w32tm /resync` (best effort). Fields: servers, default,
 //                            peers, w32time (one call sets them all, in that order).
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
@@ -84,10 +84,10 @@ export function diffNtp(d: Readonly<NtpServersDesired>, a: NtpActual | null): Ch
     before.peers = `${a.manualPeerList || '(none)'}, type ${a.syncFromFlags || '(unset)'}`;
     after.peers = `${d.servers.join(' ')}, type NTP (syncfromflags:MANUAL)`;
   }
-  if (a.w32timeStartMode !== 'Auto') {
+  if (a.w32timeStartMode !== 'Auto' || !a.w32timeRunning) {
     fields.push('w32time');
-    before.w32time = a.w32timeStartMode;
-    after.w32time = 'Auto';
+    before.w32time = `${a.w32timeStartMode}, ${a.w32timeRunning ? 'running' : 'stopped'}`;
+    after.w32time = 'Auto, running';
   }
   return fields.length === 0 ? NOOP : { action: 'update', fields, before, after };
 }

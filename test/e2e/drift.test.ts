@@ -1,7 +1,7 @@
 // play drift end to end: the real CLI over real SSH against the shared lab (tor hosts with real
 // keepalived, simulated Windows nodes running our PowerShell, the simulated cluster). Converged, then
-// three hand changes (a line of tor2's keepalived.conf, node009's time zone, node010's kubelet start
-// mode): exactly those three items, new, then persisting with their first-seen times, one resolved
+// three hand changes (a line of tor2's keepalived.conf, W32Time stopped on node009, node010's kubelet
+// binPath): exactly those three items, new, then persisting with their first-seen times, one resolved
 // when tor2 is fixed; an unreachable host is reported as such (exit 4), never as drift; and no drift
 // run changes a host (state files and keepalived.conf byte-identical before and after).
 //
@@ -130,12 +130,13 @@ test.serial(
       /^play_drift_items\{host="tor2",playbook="tor-gateway",status="new"\} 1$/m,
     );
     t.deepEqual(summary(r.run), [
-      'new node009 onboard-windows/timezone id',
-      'new node010 onboard-windows/kubelet startMode',
+      'new node009 onboard-windows/ntp w32time',
+      'new node010 onboard-windows/kubelet binPath',
       'new tor2 tor-gateway/config content',
     ]);
     const kubelet = r.run.items.find((i: any) => i.host === 'node010');
-    t.deepEqual([kubelet.before.startMode, kubelet.after.startMode], ['manual', 'auto']);
+    t.regex(kubelet.before.binPath, / --v=4$/);
+    t.deepEqual(r.run.items.find((i: any) => i.host === 'node009').before, { w32time: 'Auto, stopped' });
     t.regex(r.run.items.find((i: any) => i.host === 'tor2').textDiff, /-\s+advert_int 3\n\+\s+advert_int 1/);
     t.false(JSON.stringify(r.run).includes(env.VRRP_AUTH_PASS!), 'the VRRP password is masked everywhere');
     firstSeen = Object.fromEntries(r.run.items.map((i: any) => [i.host, i.firstSeen]));
@@ -160,8 +161,8 @@ test.serial('tor2 fixed by hand: one resolved item, the others persist; history 
   const r = await drift();
   t.is(r.code, 2);
   t.deepEqual(summary(r.run), [
-    'persisting node009 onboard-windows/timezone id',
-    'persisting node010 onboard-windows/kubelet startMode',
+    'persisting node009 onboard-windows/ntp w32time',
+    'persisting node010 onboard-windows/kubelet binPath',
     'resolved tor2 tor-gateway/config content',
   ]);
   t.is(messages.length, 2, 'one message for the resolved item');
@@ -183,13 +184,13 @@ test.serial(
     const write = (expires: string) =>
       writeFileSync(
         waivers,
-        `- hosts: node010\n  playbook: onboard-windows\n  task: kubelet\n  fields: [startMode]\n  reason: vendor asked for manual start, OPS-123\n  expires: ${expires}\n`,
+        `- hosts: node010\n  playbook: onboard-windows\n  task: kubelet\n  fields: [binPath]\n  reason: vendor asked for verbose logs, OPS-123\n  expires: ${expires}\n`,
       );
     write('2099-12-31');
     const r = await drift();
     t.is(r.code, 2, 'node009 still drifts');
     const kubelet = r.run.items.find((i: any) => i.host === 'node010');
-    t.like(kubelet.waiver, { reason: 'vendor asked for manual start, OPS-123', expires: '2099-12-31', expired: false });
+    t.like(kubelet.waiver, { reason: 'vendor asked for verbose logs, OPS-123', expires: '2099-12-31', expired: false });
     t.like(r.run.counts, { waived: 1, drifted: 1 });
 
     write('2020-01-01');
@@ -201,7 +202,7 @@ test.serial(
       expired.run.warnings.join('\n'),
     );
     const text = await play(['drift', 'show', 'latest', '--state', state], env);
-    t.regex(text.stdout, /\[waiver expired 2020-01-01: vendor asked for manual start, OPS-123\]/);
+    t.regex(text.stdout, /\[waiver expired 2020-01-01: vendor asked for verbose logs, OPS-123\]/);
     rmSync(waivers);
   },
 );

@@ -197,6 +197,7 @@ test('NTP and Windows Update live where Windows keeps them; W32Time ends automat
     manualPeerList: 'time.windows.com,0x9',
     syncFromFlags: 'NTP',
     w32timeStartMode: 'Manual',
+    w32timeRunning: true,
   });
   await run(node, 'Set-PlayServiceState', { name: 'W32Time', action: 'stop' });
   await run(node, 'Set-PlayNtp', { servers: ['ntp1.mylan.k8s', 'ntp2.mylan.k8s'] });
@@ -206,6 +207,7 @@ test('NTP and Windows Update live where Windows keeps them; W32Time ends automat
     manualPeerList: 'ntp1.mylan.k8s ntp2.mylan.k8s',
     syncFromFlags: 'NTP',
     w32timeStartMode: 'Auto',
+    w32timeRunning: true,
   });
   t.is(node.state.services['w32time']!.state, 'Running');
   t.deepEqual(

@@ -67,6 +67,7 @@ const ntp = {
   manualPeerList: 'ntp1.mylan.k8s ntp2.mylan.k8s',
   syncFromFlags: 'NTP',
   w32timeStartMode: 'Auto',
+  w32timeRunning: true,
 };
 
 const rows: Row[] = [
@@ -329,6 +330,12 @@ const rows: Row[] = [
     step: w.ntpServers({ servers: ['ntp1.mylan.k8s', 'ntp2.mylan.k8s'] }),
     actual: { ...ntp, defaultIndex: null, syncFromFlags: 'NT5DS' },
     expect: { action: 'update', fields: ['default', 'peers'] },
+  },
+  {
+    name: 'ntp: w32time stopped by hand',
+    step: w.ntpServers({ servers: ['ntp1.mylan.k8s', 'ntp2.mylan.k8s'] }),
+    actual: { ...ntp, w32timeRunning: false },
+    expect: { action: 'update', fields: ['w32time'], before: { w32time: 'Auto, stopped' }, after: { w32time: 'Auto, running' } },
   },
   {
     name: 'auto update on by default',
