@@ -335,7 +335,12 @@ const rows: Row[] = [
     name: 'ntp: w32time stopped by hand',
     step: w.ntpServers({ servers: ['ntp1.mylan.k8s', 'ntp2.mylan.k8s'] }),
     actual: { ...ntp, w32timeRunning: false },
-    expect: { action: 'update', fields: ['w32time'], before: { w32time: 'Auto, stopped' }, after: { w32time: 'Auto, running' } },
+    expect: {
+      action: 'update',
+      fields: ['w32time'],
+      before: { w32time: 'Auto, stopped' },
+      after: { w32time: 'Auto, running' },
+    },
   },
   {
     name: 'auto update on by default',
