@@ -37,13 +37,29 @@ const messages: any[] = [];
 let hook: Server | undefined;
 let hookUrl: string;
 
+/** One drift run; every one of them must leave the hosts byte-identical (checked here, each time). */
 const drift = async (args: string[] = [], inv = inventory) => {
+  const before = await hostsSnapshot();
   const r = await play(
     ['drift', '-i', inv, '--state', state, '--limit', LIMIT, '--notify', hookUrl, '--json', ...args],
     env,
   );
+  if ((await hostsSnapshot()) !== before) throw new Error(`play drift ${args.join(' ')} changed a host`);
   return { ...r, run: r.stdout.trim().startsWith('{') ? JSON.parse(r.stdout) : null };
 };
+
+/** `promtool check metrics` on a file: null when it passes, its complaint otherwise; 'absent' without promtool. */
+function promtool(file: string): Promise<string | null> {
+  return new Promise((done) => {
+    const child = spawn('promtool', ['check', 'metrics'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', (e: NodeJS.ErrnoException) => done(e.code === 'ENOENT' ? 'absent' : e.message));
+    child.on('close', (code) => done(code === 0 ? null : out || `exit ${code}`));
+    child.stdin.end(readFileSync(file));
+  });
+}
 const summary = (run: any) =>
   run.items.map((i: any) => `${i.status} ${i.host} ${i.playbook}/${i.task} ${i.fields.join(',')}`).sort();
 
@@ -125,6 +141,9 @@ test.serial(
     t.true(['tor2', 'node009', 'node010'].every((h) => html.includes(h)));
     t.false(/https?:\/\//.test(html), 'the page fetches nothing');
     t.regex(readFileSync(out('drift.md'), 'utf8'), /3 new/);
+    const promCheck = await promtool(out('drift.prom'));
+    if (promCheck === 'absent') t.log('promtool is not installed (Debian: apt-get install prometheus): not checked');
+    else t.is(promCheck, null, 'promtool check metrics accepts --metrics');
     t.regex(
       readFileSync(out('drift.prom'), 'utf8'),
       /^play_drift_items\{host="tor2",playbook="tor-gateway",status="new"\} 1$/m,
@@ -234,6 +253,7 @@ test.serial(
     const loopState = join(dir, 'loop.db');
     // node009 answers each command 1.5 s late: every run outlasts the 1 s tick.
     await setWindowsNodeFaults('node009', { latencyMs: 1500 });
+  const before = await hostsSnapshot();
     t.teardown(() => setWindowsNodeFaults('node009', null));
     const child = spawn(
       process.execPath,
@@ -259,6 +279,7 @@ test.serial(
       await new Promise((r) => setTimeout(r, 100));
     child.kill('SIGTERM');
     t.is(await exited, 0, stderr);
+  t.is(await hostsSnapshot(), before, 'no run of the loop changed a host');
     t.regex(stderr, /SIGTERM: finishing the current run, then stopping/);
     t.regex(stderr, /skipped (the \S+ run|\d+ runs \(.+\)): the run of \S+ was still going/);
     const history = JSON.parse(
