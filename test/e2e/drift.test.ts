@@ -253,7 +253,7 @@ test.serial(
     const loopState = join(dir, 'loop.db');
     // node009 answers each command 1.5 s late: every run outlasts the 1 s tick.
     await setWindowsNodeFaults('node009', { latencyMs: 1500 });
-  const before = await hostsSnapshot();
+    const before = await hostsSnapshot();
     t.teardown(() => setWindowsNodeFaults('node009', null));
     const child = spawn(
       process.execPath,
@@ -279,7 +279,7 @@ test.serial(
       await new Promise((r) => setTimeout(r, 100));
     child.kill('SIGTERM');
     t.is(await exited, 0, stderr);
-  t.is(await hostsSnapshot(), before, 'no run of the loop changed a host');
+    t.is(await hostsSnapshot(), before, 'no run of the loop changed a host');
     t.regex(stderr, /SIGTERM: finishing the current run, then stopping/);
     t.regex(stderr, /skipped (the \S+ run|\d+ runs \(.+\)): the run of \S+ was still going/);
     const history = JSON.parse(
