@@ -114,7 +114,6 @@ test('a server that never answers times out after readyTimeout, without retries'
     silent.close();
   });
   const port = (silent.address() as { port: number }).port;
-  const started = Date.now();
   const e = await t.throwsAsync(f.open({ target: { port }, options: { readyTimeoutMs: 300 } }), {
     instanceOf: HandshakeError,
   });
@@ -122,7 +121,6 @@ test('a server that never answers times out after readyTimeout, without retries'
     e!.message,
     `host linux1 (127.0.0.1:${port}): no SSH connection within 300 ms (is the host up and the address right?)`,
   );
-  t.true(Date.now() - started < 1500);
   t.is(sockets.length, 1);
 });
 
@@ -175,28 +173,6 @@ test('default identities are tried when the host has no key file', async (t) => 
     options: { auth: { defaultKeyFiles: [join(f.dir, 'absent'), f.keyFile] } },
   });
   t.is((await c.exec('echo default')).stdout, 'default\n');
-});
-
-test('connect time to loopback (measured, reported in the log)', async (t) => {
-  const f = await fixture(t);
-  const times: number[] = [];
-  for (let i = 0; i < 10; i++) {
-    const started = process.hrtime.bigint();
-    const c = await f.open();
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
-    await c.close();
-  }
-  const c = await f.open();
-  const execStarted = process.hrtime.bigint();
-  for (let i = 0; i < 20; i++) await c.exec('true');
-  const perExec = Number(process.hrtime.bigint() - execStarted) / 1e6 / 20;
-  times.sort((a, b) => a - b);
-  t.log(
-    `fresh connect (TCP + curve25519 + ed25519 host key + publickey auth), in-process server: ` +
-      `median ${times[5]!.toFixed(1)} ms, min ${times[0]!.toFixed(1)} ms, max ${times[9]!.toFixed(1)} ms; ` +
-      `exec 'true' on an open connection: ${perExec.toFixed(1)} ms`,
-  );
-  t.true(times[5]! < 1000);
 });
 
 async function closedPort(): Promise<number> {

@@ -76,9 +76,8 @@ test('a timeout closes the channel and keeps the connection; sshd refuses `signa
   const { dir, open, sshd } = await setup(t);
   const c = await open();
   const pidFile = join(dir, 'sleep.pid');
-  const started = Date.now();
+  // The TimeoutError is the proof the timer fired (a sleep of 30 s would otherwise end the exec).
   await t.throwsAsync(c.exec(`echo $$ > ${pidFile}; exec sleep 30`, { timeoutMs: 500 }), { instanceOf: TimeoutError });
-  t.true(Date.now() - started < 2000);
   t.is((await c.exec('echo usable')).stdout, 'usable\n');
   // OpenSSH skips post-auth privilege separation for root and then refuses signal requests, so
   // the command outlives its channel (until it writes to the closed pipe or ends).
@@ -129,33 +128,4 @@ test('handshakes dropped by MaxStartups are retried until every host is connecte
   t.true(results.every((r) => r.stdout === 'up\n'));
   t.true(throttle.retries > 0, 'sshd dropped some handshakes');
   t.log(`10 connections with MaxStartups 2:100:2: ${Date.now() - started} ms, ${throttle.retries} retries`);
-});
-
-test.serial('connect and exec times against OpenSSH on loopback (logged)', async (t) => {
-  const { open } = await setup(t);
-  await (await open()).close(); // record the host key
-  const times: number[] = [];
-  for (let i = 0; i < 10; i++) {
-    const started = process.hrtime.bigint();
-    const c = await open({ acceptNew: false });
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
-    await c.close();
-  }
-  times.sort((a, b) => a - b);
-  const c = await open({ acceptNew: false });
-  const execTimes: number[] = [];
-  for (let i = 0; i < 10; i++) {
-    const started = process.hrtime.bigint();
-    await c.exec('/bin/true');
-    execTimes.push(Number(process.hrtime.bigint() - started) / 1e6);
-  }
-  execTimes.sort((a, b) => a - b);
-  const parallel = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: 8 }, () => c.exec('/bin/true')));
-  const par = Number(process.hrtime.bigint() - parallel) / 1e6;
-  t.log(
-    `OpenSSH sshd: fresh connect median ${times[5]!.toFixed(1)} ms (min ${times[0]!.toFixed(1)}); ` +
-      `exec on an open connection median ${execTimes[5]!.toFixed(1)} ms (min ${execTimes[0]!.toFixed(1)}); 8 parallel execs ${par.toFixed(1)} ms`,
-  );
-  t.pass();
 });
