@@ -51,7 +51,6 @@ export interface Step<D = unknown, A = unknown, O extends object = object> {
 }
 
 export type AnyStep = Step<any, any, any>;
-export type OutputsOf<S> = S extends Step<any, any, infer O> ? O : never;
 
 /**
  * Runs the setters of the changed fields, one per field, in the declared order. A changed field

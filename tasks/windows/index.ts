@@ -32,7 +32,6 @@ export {
   type FirewallRuleDesired,
   type FirewallRuleOptions,
 } from './firewall-rule.js';
-export { hnsEndpointsFromList, parseFormatList, type HnsEndpointListed } from './format-list.js';
 export {
   hnsHostEndpoint,
   type HnsHostEndpointActual,
@@ -47,7 +46,6 @@ export {
   type HnsNetworkOptions,
   type HnsNetworkOutputs,
 } from './hns-network.js';
-export { parseHnsdiagLoadBalancers, type HnsLoadBalancer } from './hnsdiag-output.js';
 export { hotfix, type HotfixActual, type HotfixDesired, type HotfixOptions, type HotfixOutputs } from './hotfix.js';
 export {
   netAdapters,

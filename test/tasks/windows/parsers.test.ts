@@ -3,7 +3,6 @@
 // dependencies, errors).
 import test from 'ava';
 import { engineVersion, parseDockerVersion } from '../../../tasks/windows/docker-version.js';
-import { hnsEndpointsFromList, parseFormatList } from '../../../tasks/windows/format-list.js';
 import { parseNssmGet, parseNssmList } from '../../../tasks/windows/nssm-output.js';
 import { parseScQc, parseScQueryex } from '../../../tasks/windows/sc-output.js';
 import { crlf, fixture, utf16AsBytes } from './fixtures.js';
@@ -150,41 +149,4 @@ test("docker version: daemon not running (field note D's error): the client only
   t.throws(() => parseDockerVersion("'docker' is not recognized as an internal or external command"), {
     message: /not the output of docker version/,
   });
-});
-
-test('Get-HnsEndpoint list output (field note A): two records, wrapped Resources, trailing spaces trimmed', (t) => {
-  const text = fixture('get-hnsendpoint.txt');
-  const records = parseFormatList(text);
-  t.is(records.length, 2);
-  t.is(
-    records[0]!.Resources,
-    '@{AdditionalParams=; AllocationOrder=1; Allocators=System.Object[]; CompartmentOperationTime=0; Flags=0; Health=; ID=1185C970-0100-47B4-BABD-C91DDED5F7F6; PortOperationTime=0; State=1; SwitchOperationTime=0; VfpOperationTime=0; parentId=7F3F9AC2-C5D6-4EF9-A55E-B4C21D53316A}',
-  );
-  t.is(records[0]!.AdditionalParams, '');
-  const [remote, local] = hnsEndpointsFromList(crlf(text));
-  t.deepEqual(remote, {
-    id: '92C2BD57-33F7-4B73-9AE7-A57A5832F637',
-    name: 'Ethernet',
-    ipAddress: '10.160.11.169',
-    gateway: null,
-    macAddress: '02-11-0a-a0-0b-a9',
-    prefixLength: 24,
-    networkName: 'l2bridge',
-    type: 'L2Bridge',
-    isRemoteEndpoint: true,
-    state: 1,
-  });
-  t.deepEqual(local, {
-    id: 'CF73A2BC-F00F-4D71-B00A-07FA2D9FB9E3',
-    name: 'b9c11271e2bddf50f8e80edd225af5f61e76381c69478ed73433c603de151200_l2bridge',
-    ipAddress: '10.160.11.99',
-    gateway: '10.160.11.1',
-    macAddress: '00-15-5D-D3-D8-DE',
-    prefixLength: 24,
-    networkName: 'l2bridge',
-    type: 'L2Bridge',
-    isRemoteEndpoint: false,
-    state: 3,
-  });
-  t.throws(() => parseFormatList('Name : a\n?? what\n'), { message: /unexpected line "\?\? what"/ });
 });

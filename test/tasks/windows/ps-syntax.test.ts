@@ -286,9 +286,6 @@ const CASES: Record<string, (() => AnyStep)[]> = {
 const NOT_FACTORIES = new Set([
   'parseDockerVersion',
   'engineVersion',
-  'parseFormatList',
-  'hnsEndpointsFromList',
-  'parseHnsdiagLoadBalancers',
   'parseNssmGet',
   'parseNssmList',
   'parseScQc',
