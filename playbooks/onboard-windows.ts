@@ -76,7 +76,7 @@ import {
   TOR_DEFAULTS,
   TOR_GROUP,
   torGatewayConfig,
-} from './tor-gateway.js';
+} from './shared/tor-gateway.js';
 
 export { registeredPodCidrs } from './onboard/pod-cidrs.js';
 export { clusterPodCidrs } from './shared/cluster.js';

@@ -4,7 +4,7 @@ import type { TaskContext } from '../../runner/playbook/define.js';
 import { UnknownOutput } from '../../runner/run/context.js';
 import type { KubectlNodeRegisteredOutputs, KubectlValueOutputs } from '../../tasks/linux/index.js';
 import { windowsNodeCidrs } from '../shared/cluster.js';
-import { NODE_GROUP } from '../tor-gateway.js';
+import { NODE_GROUP } from '../shared/tor-gateway.js';
 
 /**
  * The pod CIDRs the tor hosts must serve: every Windows node of the inventory that the cluster knows
