@@ -22,7 +22,7 @@ import {
   type KubectlNodeRegisteredOutputs,
   type KubectlValueOutputs,
 } from '../tasks/linux/index.js';
-import { parseIPv4 } from '../tasks/linux/ipv4.js';
+import { parseIPv4 } from '../tasks/common/ipv4.js';
 import { probeCall } from '../tasks/windows/calls.js';
 import {
   autoUpdate,

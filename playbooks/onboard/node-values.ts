@@ -7,7 +7,7 @@ import { InputError } from '../../runner/core/errors.js';
 import type { HostView } from '../../runner/playbook/define.js';
 import { hostVar, listVar, optionalStringVar, showValue, stringVar } from '../../runner/playbook/host-vars.js';
 import { vipFor } from '../../tasks/linux/index.js';
-import { parseCidr, parseIPv4 } from '../../tasks/linux/ipv4.js';
+import { parseCidr, parseIPv4 } from '../../tasks/common/ipv4.js';
 import type { DnsClientOptions, NetAdapterSpec, NetAdaptersOptions } from '../../tasks/windows/index.js';
 
 /** Windows install layout of the field notes (docs/domain.md#step-6-binaries-and-kubeconfig), not cluster values. */

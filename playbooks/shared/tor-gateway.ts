@@ -34,7 +34,7 @@ import {
   type KeepalivedInstance,
   type KeepalivedVip,
 } from '../../tasks/linux/index.js';
-import { parseIPv4 } from '../../tasks/linux/ipv4.js';
+import { parseIPv4 } from '../../tasks/common/ipv4.js';
 import { WINDOWS_GROUP } from './cluster.js';
 
 /** The ToR hosts: the VRRP peers. */

@@ -26,8 +26,8 @@ import {
   wrongTypeChange,
 } from './fs-write.js';
 import { ProbeLines } from './probe-lines.js';
-import { readVars, renderTemplate, type TemplateValue } from './template.js';
-import { unifiedDiff } from './text-diff.js';
+import { readVars, renderTemplate, type TemplateValue } from '../common/template.js';
+import { unifiedDiff } from '../common/text-diff.js';
 
 export type FileOptions = {
   path: string;

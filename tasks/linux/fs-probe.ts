@@ -7,9 +7,11 @@
 //   sha256 <64 hex>  -                     (larger file: only its digest)
 //
 // GNU stat prints UNKNOWN for an id without a name; ids are printed too, so nothing is lost.
-import { createHash } from 'node:crypto';
 import { sh, type Script } from '../../runner/core/quote.js';
 import type { ProbeLines } from './probe-lines.js';
+import { sha256Hex, textOf } from '../common/content.js';
+
+export { sha256Hex, textOf };
 
 export type FsType = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -59,10 +61,6 @@ elif [ -e ${path} ] || [ -L ${path} ]; then echo 'type other'
 else echo 'type absent'; fi`;
 }
 
-export function sha256Hex(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
-
 /** Reads base64 lines up to a line `end` (after the section's header line was read). */
 export function readBase64Section(lines: ProbeLines): Buffer {
   const chunks: string[] = [];
@@ -95,18 +93,6 @@ export function parseFsProbe(lines: ProbeLines, opts: FsProbeOptions = {}): FsEn
   }
   const d = lines.match('sha256', /^([0-9a-f]{64})(?:\s+-)?$/);
   return { type, stat, sha256: d[1]!, content: null };
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** The content as text when it is UTF-8 without NUL bytes (what we diff and edit); else null. */
-export function textOf(content: Buffer | null): string | null {
-  if (content === null || content.includes(0)) return null;
-  try {
-    return utf8.decode(content);
-  } catch {
-    return null;
-  }
 }
 
 /** A desired owner or group given as a number is compared with the id, a name with the name. */

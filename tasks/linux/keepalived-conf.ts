@@ -42,7 +42,7 @@ import {
   type KeepalivedConfig,
 } from './keepalived-config.js';
 import { ProbeLines } from './probe-lines.js';
-import { unifiedDiff } from './text-diff.js';
+import { unifiedDiff } from '../common/text-diff.js';
 
 export type KeepalivedConfOptions = {
   /** Default /etc/keepalived/keepalived.conf; its directory must exist. */

@@ -13,7 +13,7 @@
 //    (VRRPv2) and prefix > 32 all make `-t` fail: refused here, before any host is touched.
 import { StepOptionError } from '../../runner/core/errors.js';
 import { isSecret, MASK, Secret } from '../../runner/core/secret.js';
-import { formatIPv4, parseIPv4 } from './ipv4.js';
+import { formatIPv4, parseIPv4 } from '../common/ipv4.js';
 
 export type VrrpState = 'MASTER' | 'BACKUP';
 

@@ -12,8 +12,8 @@ import { RemoteError } from '../../runner/core/errors.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import { sh, type Script } from '../../runner/core/quote.js';
 import { redact } from '../../runner/core/secret.js';
-import { type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
-import { parseCidr } from './ipv4.js';
+import type { ExecResult, Remote, Step } from '../../runner/core/step.js';
+import { parseCidr } from '../common/ipv4.js';
 import { ProbeLines } from './probe-lines.js';
 
 export type KubectlNodeRegisteredOptions = {

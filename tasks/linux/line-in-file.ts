@@ -15,7 +15,7 @@ import { applyFields, type ExecResult, type Remote, type Step } from '../../runn
 import { refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
 import { editLineInFile } from './line-edit.js';
 import { ProbeLines } from './probe-lines.js';
-import { unifiedDiff } from './text-diff.js';
+import { unifiedDiff } from '../common/text-diff.js';
 import { editableProbeScript, guardedWriteScript, parseEditable, type EditableFile } from './text-file.js';
 
 export type LineInFileOptions = {

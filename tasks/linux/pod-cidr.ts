@@ -3,7 +3,16 @@
 // pod CIDR, or two nodes whose CIDRs overlap, would route one node's pods to another's gateway:
 // both are refused before any host is touched, naming the nodes.
 import { InputError } from '../../runner/core/errors.js';
-import { cidrContains, cidrsOverlap, formatCidr, formatIPv4, maskOf, parseCidr, parseIPv4, type Cidr } from './ipv4.js';
+import {
+  cidrContains,
+  cidrsOverlap,
+  formatCidr,
+  formatIPv4,
+  maskOf,
+  parseCidr,
+  parseIPv4,
+  type Cidr,
+} from '../common/ipv4.js';
 
 export interface PodVip {
   readonly address: string;

@@ -19,7 +19,7 @@ import { applyFields, type ExecResult, type Remote, type Step } from '../../runn
 import { refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
 import { ProbeLines } from './probe-lines.js';
 import { normalizeSysctlValue, persistedValue, setPersisted, SYSCTL_KEY } from './sysctl-conf.js';
-import { unifiedDiff } from './text-diff.js';
+import { unifiedDiff } from '../common/text-diff.js';
 import { editableProbeScript, guardedWriteScript, parseEditable, type EditableFile } from './text-file.js';
 
 export type SysctlOptions = {

@@ -15,9 +15,9 @@ import { NOOP, deepEqual, type Change, type Fields } from '../../runner/core/cha
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import { isSecret, MASK, Secret } from '../../runner/core/secret.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { sha256Hex, textOf } from '../linux/fs-probe.js';
-import { readVars, renderTemplate, type TemplateValue } from '../linux/template.js';
-import { unifiedDiff } from '../linux/text-diff.js';
+import { sha256Hex, textOf } from '../common/content.js';
+import { readVars, renderTemplate, type TemplateValue } from '../common/template.js';
+import { unifiedDiff } from '../common/text-diff.js';
 import { invoke, probeCall } from './calls.js';
 import type { ResultOf } from './contract.js';
 import { GET_FILE, SET_FILE } from './ps-files.js';

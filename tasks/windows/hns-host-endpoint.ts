@@ -10,7 +10,7 @@
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { formatCidr } from '../linux/ipv4.js';
+import { formatCidr } from '../common/ipv4.js';
 import { invoke, probeCall } from './calls.js';
 import type { ResultOf } from './contract.js';
 import { HNS_NAME, hostInside, ipv4, networkPrefix, sameAddress } from './hns-address.js';

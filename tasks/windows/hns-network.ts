@@ -11,7 +11,7 @@
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { formatCidr } from '../linux/ipv4.js';
+import { formatCidr } from '../common/ipv4.js';
 import { invoke, probeCall, stepFailure } from './calls.js';
 import { REAL_CLOCK, type Clock } from './clock.js';
 import type { ResultOf } from './contract.js';

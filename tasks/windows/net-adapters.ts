@@ -13,7 +13,7 @@
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { cidrContains, parseCidr, parseIPv4 } from '../linux/ipv4.js';
+import { cidrContains, parseCidr, parseIPv4 } from '../common/ipv4.js';
 import { invoke, probeCall, stepFailure } from './calls.js';
 import type { ResultOf } from './contract.js';
 import { GET_NET_ADAPTERS, SET_NET_ADAPTER } from './ps-network.js';

@@ -1,7 +1,7 @@
 // Pod CIDRs and their gateway VIPs: vipFor, validatePodCidrs, and the strict IPv4 parsing under them.
 import test from 'ava';
 import { InputError } from '../../../runner/core/errors.js';
-import { cidrsOverlap, formatIPv4, parseCidr, parseIPv4 } from '../../../tasks/linux/ipv4.js';
+import { cidrsOverlap, formatIPv4, parseCidr, parseIPv4 } from '../../../tasks/common/ipv4.js';
 import { validatePodCidrs, vipFor } from '../../../tasks/linux/pod-cidr.js';
 
 test('parseIPv4 takes strict dotted quads only', (t) => {

@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { unifiedDiff } from '../../../tasks/linux/text-diff.js';
+import { unifiedDiff } from '../../../tasks/common/text-diff.js';
 
 test('equal texts have no diff; null to null neither', (t) => {
   t.is(unifiedDiff('a\nb\n', 'a\nb\n'), '');
