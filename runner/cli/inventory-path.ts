@@ -1,4 +1,5 @@
-// Which inventory a command uses: -i, else $PLAY_INVENTORY, else the lab's when a lab is up.
+// Which inventory a command uses: -i (several -i: several sources, in order), else $PLAY_INVENTORY,
+// else the lab's when a lab is up.
 // With the lab's inventory, the lab's env file (every lab secret: the simulated Windows nodes'
 // password, the VRRP password) is loaded too, without overriding the environment or .env.
 // Only lab/paths.ts is imported here: the rest of the lab (and esbuild) loads only for `play lab`.
@@ -8,21 +9,31 @@ import { config as loadDotenv } from 'dotenv';
 import { UsageError } from '../core/errors.js';
 import { labPaths, resolveLabDir } from '../../lab/paths.js';
 
-export function inventoryPath(option: string | undefined): string {
-  const given = option ?? process.env.PLAY_INVENTORY;
-  if (given) {
-    const p = resolve(given);
-    if (!existsSync(p))
-      throw new UsageError(`inventory ${p} does not exist (from ${option ? '-i' : 'PLAY_INVENTORY'})`);
-    loadLabEnv(p);
-    return p;
+/** The sources named by -i (a string, or an array when -i is repeated), else by $PLAY_INVENTORY. */
+export function givenInventories(option: string | readonly string[] | undefined): string[] {
+  const fromOption = (typeof option === 'string' ? [option] : (option ?? [])).map(String).filter((p) => p);
+  if (fromOption.length) return fromOption;
+  return process.env.PLAY_INVENTORY ? [process.env.PLAY_INVENTORY] : [];
+}
+
+export function inventoryPaths(option: string | readonly string[] | undefined): string[] {
+  const given = givenInventories(option);
+  if (given.length) {
+    const fromOption = (typeof option === 'string' ? [option] : (option ?? [])).some((p) => p);
+    return given.map((g) => {
+      const p = resolve(g);
+      if (!existsSync(p))
+        throw new UsageError(`inventory ${p} does not exist (from ${fromOption ? '-i' : 'PLAY_INVENTORY'})`);
+      loadLabEnv(p);
+      return p;
+    });
   }
   const paths = labPaths(resolveLabDir());
   if (!existsSync(paths.state) || !existsSync(paths.inventory)) {
     throw new UsageError('no inventory: pass -i FILE (or set PLAY_INVENTORY), or start the lab with `play lab up`');
   }
   loadLabEnv(paths.inventory);
-  return paths.inventory;
+  return [paths.inventory];
 }
 
 /** When `inventory` is the lab's: its env file into process.env (variables already set win). */

@@ -78,14 +78,27 @@ export function reportError(e: unknown, err: NodeJS.WritableStream): number {
   return 70;
 }
 
-/** `play hosts`, `play list`, `play graph`: read-only looks at inventories and playbooks. */
+/** `play hosts`, `play inventory`, `play list`, `play graph`: read-only looks at inventories and playbooks. */
 function inspectCommands(y: Argv, io: Io) {
   return y
     .option('inventory', {
       alias: 'i',
       type: 'string',
-      describe: "inventory file (default: $PLAY_INVENTORY, else the lab's)",
+      describe:
+        "inventory file or directory, YAML or INI; repeat -i for several (default: $PLAY_INVENTORY, else the lab's)",
     })
+    .command(
+      'inventory',
+      'print the inventory as ansible-inventory does: --list, or --host NAME for one host (secrets stay lookups)',
+      (c) =>
+        c
+          .option('list', { type: 'boolean', describe: "every group and host, with each host's variables" })
+          .option('host', { type: 'string', describe: "one host's merged variables" }),
+      async (a) => {
+        const { inventoryCommand } = await import('./inventory-command.js');
+        inventoryCommand({ inventory: a.inventory, list: a.list, host: a.host }, io.out, io.err);
+      },
+    )
     .command(
       'hosts <pattern>',
       'print the hosts a pattern matches, one per line, in inventory order',
@@ -309,7 +322,7 @@ function positiveNumber(flag: string) {
   };
 }
 
-const COMMANDS = ['hosts', 'list', 'graph', 'lab', 'drift'];
+const COMMANDS = ['hosts', 'inventory', 'list', 'graph', 'lab', 'drift'];
 
 /** yargs' messages, which can span lines and name no command, as one line with a pointer to --help. */
 export function usageMessage(msg: string | undefined, argv: readonly string[]): string {

@@ -3,13 +3,13 @@
 import { resolve } from 'node:path';
 import { checkInventoryPath, loadInventory } from '../inventory/load.js';
 import type { Inventory } from '../inventory/model.js';
-import { inventoryPath } from './inventory-path.js';
+import { givenInventories, inventoryPaths } from './inventory-path.js';
 
-export function openInventory(option: string | undefined, err: NodeJS.WritableStream): Inventory {
-  // Before inventoryPath(), which would call a link loop or a dangling link a missing file.
-  const given = option ?? process.env.PLAY_INVENTORY;
-  if (given) checkInventoryPath(resolve(given));
-  const inventory = loadInventory(inventoryPath(option));
+/** `option`: -i as yargs gives it, one string or, when -i is repeated, several. */
+export function openInventory(option: string | readonly string[] | undefined, err: NodeJS.WritableStream): Inventory {
+  // Before inventoryPaths(), which would call a link loop or a dangling link a missing file.
+  for (const given of givenInventories(option)) checkInventoryPath(resolve(given));
+  const inventory = loadInventory(inventoryPaths(option));
   for (const w of inventory.warnings ?? []) err.write(`play: warning: ${w}\n`);
   return inventory;
 }

@@ -35,9 +35,15 @@ const TEXT_WANTED: Record<'hosts' | 'playbook' | 'task' | 'reason', string> = {
 
 const MONTHS = 'January February March April May June July August September October November December'.split(' ');
 
-/** `waivers.yml` in the inventory's directory. */
+/** `waivers.yml` beside the inventory file, or inside an inventory directory (as group_vars/ is). */
 export function defaultWaiversFile(inventoryFile: string): string {
-  return join(dirname(inventoryFile), DEFAULT_WAIVERS_NAME);
+  let directory = false;
+  try {
+    directory = statSync(inventoryFile).isDirectory();
+  } catch {
+    // A missing inventory fails elsewhere; its neighbour is as good a guess as any.
+  }
+  return join(directory ? inventoryFile : dirname(inventoryFile), DEFAULT_WAIVERS_NAME);
 }
 
 /** A file given with `--waivers`: it must exist. Throws InputError (exit 65). */

@@ -5,7 +5,7 @@ import { homedir, userInfo } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { EnvRef, type ConnectionSpec, type OsFamily } from './model.js';
 import type { VarDef } from './graph.js';
-import type { Origin, Source } from './source.js';
+import type { Origin, Reporter } from './source.js';
 import { describe } from './vars.js';
 
 const SSH_CONNECTIONS = new Set([
@@ -98,13 +98,16 @@ function defaultUser(): string | undefined {
   }
 }
 
-/** The ConnectionSpec of host `host` (defined at `origin`); problems go to `src`. */
+/**
+ * The ConnectionSpec of host `host` (defined at `origin`); problems go to `src`. Relative paths are
+ * taken from `baseDir` of the origin of the variable that holds them.
+ */
 export function connectionSpec(
-  src: Source,
+  src: Reporter,
   host: string,
   origin: Origin,
   vars: ReadonlyMap<string, VarDef>,
-  baseDir: string,
+  baseDir: (origin: Origin) => string,
 ): ConnectionSpec {
   const text = (def: (VarDef & { name: string }) | undefined, what: string, allowEmpty = false): string | undefined => {
     if (!def) return undefined;
@@ -167,8 +170,9 @@ export function connectionSpec(
     user: user ?? '',
     os,
   };
-  const key = text(pick(vars, 'ansible_private_key_file', 'ansible_ssh_private_key_file'), 'a file path');
-  if (key) spec.keyFile = resolvePath(key, baseDir);
+  const keyDef = pick(vars, 'ansible_private_key_file', 'ansible_ssh_private_key_file');
+  const key = text(keyDef, 'a file path');
+  if (keyDef && key) spec.keyFile = resolvePath(key, baseDir(keyDef.origin));
 
   for (const [field, names] of [
     ['password', ['ansible_password', 'ansible_ssh_pass', 'ansible_ssh_password']],
@@ -178,8 +182,9 @@ export function connectionSpec(
     if (def?.value instanceof EnvRef) spec[field] = def.value;
   }
 
-  const known = text(pick(vars, 'play_known_hosts'), 'a file path');
-  if (known) spec.knownHostsFile = resolvePath(known, baseDir);
+  const knownDef = pick(vars, 'play_known_hosts');
+  const known = text(knownDef, 'a file path');
+  if (knownDef && known) spec.knownHostsFile = resolvePath(known, baseDir(knownDef.origin));
   else {
     // ssh uses the first value it is given; ansible puts ssh_args, then common, then extra args.
     for (const name of ['ansible_ssh_args', 'ansible_ssh_common_args', 'ansible_ssh_extra_args']) {
@@ -189,7 +194,7 @@ export function connectionSpec(
       try {
         const file = knownHostsFromSshArgs(args);
         if (file) {
-          spec.knownHostsFile = resolvePath(file, baseDir);
+          spec.knownHostsFile = resolvePath(file, baseDir(def.origin));
           break;
         }
       } catch (e) {

@@ -1,45 +1,37 @@
-// loadInventory: an Ansible YAML inventory file in, a validated, frozen Inventory out. Every problem
-// is found before any host is touched, and reported with the file, line and YAML path.
+// loadInventory: Ansible inventory sources (YAML or INI files, directories) in, a validated, frozen
+// Inventory out. Every problem is found before any host is touched, and reported with the file, the
+// line and the YAML path (or INI section).
 import { lstatSync, readlinkSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { InventoryError, UsageError } from '../core/errors.js';
 import { connectionSpec } from './connection.js';
-import type { InventoryGraph } from './graph.js';
+import { InventoryGraph } from './graph.js';
 import type { Group, Host, Inventory } from './model.js';
-import { parseInventory } from './parse.js';
 import { hostVarDefs } from './precedence.js';
 import { rememberFile } from './secrets.js';
-import { readSource } from './source.js';
+import { Problems, type Origin } from './source.js';
+import { readSources } from './sources.js';
+import { loadVarsDirs } from './vars-files.js';
 
 export { resolveSecrets, resolveVars } from './secrets.js';
 
 /**
- * What is at `path`, when it cannot be an inventory file, as a clear error: a directory (inventory
- * directories are not supported yet), a symbolic link loop (65), a link to nothing (64, like a
- * missing file). A missing path is left to the caller.
+ * What is at `path`, when it cannot be an inventory source, as a clear error: a symbolic link loop
+ * (65), a link to nothing (64, like a missing file). A missing path is left to the caller.
  */
 export function checkInventoryPath(path: string): void {
-  let isDirectory: boolean;
   try {
-    isDirectory = statSync(path).isDirectory();
+    statSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ELOOP')
       throw new InventoryError(
         path,
         '',
-        'is a symbolic link loop (a link that leads back to itself): point it at a YAML inventory file',
+        'is a symbolic link loop (a link that leads back to itself): point it at an inventory file or directory',
       );
     if (code === 'ENOENT' && lstatSafe(path)?.isSymbolicLink())
       throw new UsageError(`inventory ${path} is a symbolic link to ${readlinkSync(path)}, which does not exist`);
-    return;
-  }
-  if (isDirectory) {
-    throw new InventoryError(
-      path,
-      '',
-      'is a directory: inventory directories are not supported yet; pass one YAML inventory file',
-    );
   }
 }
 
@@ -51,46 +43,64 @@ const lstatSafe = (path: string) => {
   }
 };
 
-export function loadInventory(file: string): Inventory {
-  const path = resolve(file);
-  checkInventoryPath(path);
-  const src = readSource(path);
-  const graph = parseInventory(src);
+/**
+ * Loads one inventory from its sources (files or directories, in the order given, like several
+ * `-i` to ansible), with the group_vars/ and host_vars/ beside each.
+ */
+export function loadInventory(sources: string | readonly string[]): Inventory {
+  const paths = (typeof sources === 'string' ? [sources] : [...sources]).map((p) => resolve(p));
+  if (paths.length === 0) throw new UsageError('no inventory source given');
+  for (const p of paths) checkInventoryPath(p);
+  const report = new Problems(paths[0]!);
+  const graph = new InventoryGraph();
+  const files = readSources(paths, graph, report);
+  // ansible reconciles (ungrouped, parentless groups under all) once, after every source.
+  graph.reconcile();
+  const dirs = loadVarsDirs(paths, graph, report);
   for (const name of graph.hosts.keys()) {
     const group = graph.groups.get(name);
     if (group)
-      src.warn(
+      report.warn(
         group.origin,
         `'${name}' is both a group and a host: a pattern '${name}' selects the host only (as in ansible)`,
       );
   }
-  const baseDir = dirname(path);
+  const sourceDirs = paths.map((p) => (statSync(p).isDirectory() ? p : dirname(p)));
+  const baseDir = (origin: Origin) => baseDirOf(origin.file ?? paths[0]!, sourceDirs);
 
   const byName = new Map<string, Host>();
   for (const node of graph.hosts.values()) {
-    const { vars, groups } = hostVarDefs(graph, node);
+    const { vars, groups } = hostVarDefs(graph, node, dirs);
     const host: Host = Object.freeze({
       name: node.name,
       vars: deepFreeze(Object.fromEntries([...vars].map(([k, v]) => [k, v.value]))),
       groups: Object.freeze(groups.map((g) => g.name)),
-      connection: Object.freeze(connectionSpec(src, node.name, node.origin, vars, baseDir)),
+      connection: Object.freeze(connectionSpec(report, node.name, node.origin, vars, baseDir)),
     });
-    rememberFile(host, path);
+    rememberFile(host, node.origin.file ?? paths[0]!);
     byName.set(node.name, host);
   }
-  src.throwIfProblems();
+  report.throwIfProblems();
 
   const groups = buildGroups(graph);
   // Inventory order is what `ansible all --list-hosts` prints, not the order hosts first appear.
   const hosts = Object.freeze(groups.get('all')!.hosts.map((n) => byName.get(n)!));
   return Object.freeze({
-    file: path,
+    file: paths[0]!,
+    sources: Object.freeze(paths),
+    files: Object.freeze(files),
     hosts,
     fileOrder: Object.freeze([...graph.hosts.keys()]),
-    warnings: Object.freeze([...src.warnings]),
+    warnings: Object.freeze([...report.warnings]),
     groups,
     host: (name: string) => byName.get(name),
   });
+}
+
+/** Relative paths in a file are taken from the source directory it belongs to (the deepest one). */
+function baseDirOf(file: string, sourceDirs: readonly string[]): string {
+  const owners = sourceDirs.filter((d) => file.startsWith(d.endsWith(sep) ? d : d + sep));
+  return owners.sort((a, b) => b.length - a.length)[0] ?? dirname(file);
 }
 
 function buildGroups(graph: InventoryGraph): ReadonlyMap<string, Group> {
@@ -101,6 +111,7 @@ function buildGroups(graph: InventoryGraph): ReadonlyMap<string, Group> {
       Object.freeze({
         name: g.name,
         hosts: Object.freeze(graph.hostsOf(g).map((h) => h.name)),
+        ownHosts: Object.freeze(g.hosts.map((h) => h.name)),
         children: Object.freeze(g.children.map((c) => c.name)),
         vars: deepFreeze(Object.fromEntries([...g.vars].map(([k, v]) => [k, v.value]))),
       }),

@@ -20,7 +20,7 @@ export interface ConnectionSpec {
   /** ansible_user, default the current user. */
   user: string;
   os: OsFamily;
-  /** ansible_ssh_private_key_file, resolved relative to the inventory file. */
+  /** ansible_ssh_private_key_file, resolved relative to the inventory source's directory. */
   keyFile?: string;
   /** A password (ansible_password / ansible_ssh_pass), always from the environment. */
   password?: EnvRef;
@@ -43,12 +43,19 @@ export interface Group {
   readonly name: string;
   /** Hosts of the group, then of its descendants level by level, each once (ansible's Group.get_hosts). */
   readonly hosts: readonly string[];
+  /** The hosts listed in the group itself (ansible's Group.hosts), in order. Absent: not known. */
+  readonly ownHosts?: readonly string[];
   readonly children: readonly string[];
   readonly vars: Readonly<Record<string, unknown>>;
 }
 
 export interface Inventory {
+  /** The first inventory source (a file or a directory). */
   readonly file: string;
+  /** Every source given (-i, in order); absent: just `file`. */
+  readonly sources?: readonly string[];
+  /** The inventory files read, in order (a directory's files included). */
+  readonly files?: readonly string[];
   /** All hosts, in inventory order: the order of `ansible all --list-hosts` (and of ansible-playbook runs). */
   readonly hosts: readonly Host[];
   /**

@@ -5,14 +5,14 @@
 import { isAlias, isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from 'yaml';
 import { expandHostKey, parseAddress } from './host-range.js';
 import { InventoryGraph, type GroupNode } from './graph.js';
-import { joinPath, type Origin, type Source } from './source.js';
+import { joinPath, type Origin, type Reporter, type Source } from './source.js';
 import { closeNames } from './suggest.js';
 import { defineVar, describe, varValue } from './vars.js';
 
 const SECTIONS = ['hosts', 'vars', 'children'] as const;
 
-export function parseInventory(src: Source): InventoryGraph {
-  const graph = new InventoryGraph();
+/** Adds the groups and hosts of one YAML file to `graph` (the caller reconciles once all are read). */
+export function parseInventory(src: Source, graph: InventoryGraph = new InventoryGraph()): InventoryGraph {
   const root = src.doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) {
     throw src.error(
@@ -29,15 +29,14 @@ export function parseInventory(src: Source): InventoryGraph {
   if (root.items.some((p) => isScalar(p.key) && p.key.value === 'plugin')) {
     throw src.error(
       src.at('plugin'),
-      'this is an inventory plugin configuration; play reads static YAML inventories only ' +
-        '(export one with `ansible-inventory -i FILE --list --yaml`)',
+      'this is an inventory plugin configuration; play reads static inventories only (YAML and INI): ' +
+        `export this one with \`ansible-inventory -i ${src.file} --list --yaml\``,
     );
   }
   for (const pair of root.items) {
     const name = groupName(src, pair, '');
     if (name !== null) parseGroup(src, graph, name, deref(src, pair.value), joinPath('', name), pair);
   }
-  graph.reconcile();
   return graph;
 }
 
@@ -62,7 +61,12 @@ function groupName(src: Source, pair: Pair, base: string): string | null {
     );
     return null;
   }
-  const origin = src.at(joinPath(base, key), pair.key as Node);
+  checkGroupName(src, src.at(joinPath(base, key), pair.key as Node), key);
+  return key;
+}
+
+/** Ansible's group-name rules: what patterns could not name is a problem, the rest a warning as in ansible. */
+export function checkGroupName(src: Reporter, origin: Origin, key: string): void {
   if (!key.trim()) src.problem(origin, 'a group name cannot be empty');
   else if (/[\s,:[\]*?]/.test(key) || /^[!&~@]/.test(key)) {
     src.problem(
@@ -76,7 +80,6 @@ function groupName(src: Source, pair: Pair, base: string): string | null {
       `'${key}' is not a valid Ansible group name (letters, digits and underscores, not starting with a digit); ansible warns about it too`,
     );
   }
-  return key;
 }
 
 /** A section (`hosts`, `vars`, `children`) as a list of pairs, or null when it is not a mapping. */
@@ -168,13 +171,13 @@ function unknownKeyDetail(key: unknown, value: Node | null): string {
   );
 }
 
-interface ParsedVar {
+export interface ParsedVar {
   name: string;
   value: unknown;
   origin: Origin;
 }
 
-function parseVar(src: Source, pair: Pair, base: string): ParsedVar | null {
+export function parseVar(src: Source, pair: Pair, base: string): ParsedVar | null {
   const name = keyOf(pair);
   if (typeof name !== 'string' || !name) {
     src.problem(
@@ -188,7 +191,7 @@ function parseVar(src: Source, pair: Pair, base: string): ParsedVar | null {
   return { name, value: varValue(src, valueNode, origin), origin };
 }
 
-function setGroupVar(src: Source, group: GroupNode, v: ParsedVar): void {
+export function setGroupVar(src: Reporter, group: GroupNode, v: ParsedVar): void {
   if (v.name === 'ansible_group_priority') {
     // Like ansible, the priority is a property of the group, not one of its variables.
     const n = typeof v.value === 'string' && /^\s*[+-]?\d+\s*$/.test(v.value) ? Number(v.value) : v.value;
@@ -212,26 +215,8 @@ function parseHost(src: Source, graph: InventoryGraph, group: GroupNode, pair: P
   }
   const path = joinPath(base, key);
   const origin = src.at(path, pair.key as Node);
-  let expanded: { names: string[]; port?: number };
-  try {
-    expanded = expandHostKey(key);
-  } catch (e) {
-    src.problem(origin, `invalid host range in '${key}': ${(e as Error).message}`);
-    return;
-  }
-  if (expanded.names.length === 0) {
-    src.problem(origin, `host range '${key}' expands to no host (is begin greater than end?)`);
-    return;
-  }
-  const bad = expanded.names.find((n) => !parseAddress(n));
-  if (bad !== undefined) {
-    src.problem(
-      origin,
-      `'${bad}' is not a valid host name: expected a DNS-style name (letters, digits, '-', '_', dots), ` +
-        'an IPv4 or IPv6 address, optionally with a :port or a range such as node[01:10]',
-    );
-    return;
-  }
+  const expanded = hostNames(src, origin, key);
+  if (!expanded) return;
   const valueNode = deref(src, pair.value);
   const varPairs =
     valueNode === null || (isScalar(valueNode) && valueNode.value === null)
@@ -254,4 +239,29 @@ function parseHost(src: Source, graph: InventoryGraph, group: GroupNode, pair: P
     graph.addHost(group, host);
     for (const v of vars) defineVar(src, host.vars, v.name, v.value, v.origin);
   }
+}
+
+/** A host key (`node[01:10]`, `db1:2222`) expanded to valid host names, or null after reporting why not. */
+export function hostNames(src: Reporter, origin: Origin, key: string): { names: string[]; port?: number } | null {
+  let expanded: { names: string[]; port?: number };
+  try {
+    expanded = expandHostKey(key);
+  } catch (e) {
+    src.problem(origin, `invalid host range in '${key}': ${(e as Error).message}`);
+    return null;
+  }
+  if (expanded.names.length === 0) {
+    src.problem(origin, `host range '${key}' expands to no host (is begin greater than end?)`);
+    return null;
+  }
+  const bad = expanded.names.find((n) => !parseAddress(n));
+  if (bad !== undefined) {
+    src.problem(
+      origin,
+      `'${bad}' is not a valid host name: expected a DNS-style name (letters, digits, '-', '_', dots), ` +
+        'an IPv4 or IPv6 address, optionally with a :port or a range such as node[01:10]',
+    );
+    return null;
+  }
+  return expanded;
 }

@@ -91,7 +91,7 @@ function noMatch(inv: Inventory, expr: string, term: string, pattern: string): U
         'it is not a range of host names as in the inventory)'
       : '';
   return new UsageError(
-    `host pattern '${pattern}': '${expr}' matches no host or group in ${inv.file}${subscript}` +
+    `host pattern '${pattern}': '${expr}' matches no host or group in ${(inv.sources ?? [inv.file]).join(', ')}${subscript}` +
       (close.length ? `; did you mean ${close.map((n) => `'${n}'`).join(', ')}?` : '') +
       ` (groups: ${groups.join(', ')})`,
   );

@@ -1,11 +1,12 @@
 // Reading an inventory file into a YAML document that keeps positions, and reporting problems
 // with the file, the line and the YAML path (`all.children.tor.hosts.tor1.ansible_port`).
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, type Document, type Tags } from 'yaml';
 import { InventoryError } from '../core/errors.js';
 
-/** Where something was written: a YAML path and, when known, a line. */
+/** Where something was written: the file (when known), a path in it and, when known, a line. */
 export interface Origin {
+  readonly file?: string;
   readonly path: string;
   readonly line?: number;
 }
@@ -15,53 +16,64 @@ export interface Positioned {
   range?: [number, number, number] | null;
 }
 
+/** What the readers and checks report to: problems (which stop the load) and warnings. */
+export interface Reporter {
+  problem(origin: Origin, detail: string): void;
+  warn(origin: Origin, detail: string): void;
+}
+
 /** At most this many problems are listed in one error; the rest are counted. */
 const MAX_LISTED = 10;
 
-export class Source {
+/**
+ * Problems and warnings of a whole load, across every file of the inventory: one error lists all
+ * of them, so one fix-run cycle shows them all.
+ */
+export class Problems implements Reporter {
   readonly #problems: { origin: Origin; detail: string }[] = [];
   readonly warnings: string[] = [];
+  /** Files in the order they were read: problems are listed in that order, then by line. */
+  readonly #files: string[] = [];
 
-  constructor(
-    readonly file: string,
-    readonly doc: Document,
-    private readonly lines: LineCounter,
-  ) {}
+  constructor(readonly defaultFile: string) {}
 
-  /** The origin of `node` at `path`. */
-  at(path: string, node?: Positioned | null): Origin {
-    const offset = node?.range?.[0];
-    return offset === undefined ? { path } : { path, line: this.lines.linePos(offset).line };
+  fileRead(file: string): void {
+    if (!this.#files.includes(file)) this.#files.push(file);
+  }
+
+  where(origin: Origin): string {
+    const file = origin.file ?? this.defaultFile;
+    return origin.line ? `${file}:${origin.line}` : file;
   }
 
   error(origin: Origin, detail: string): InventoryError {
-    return new InventoryError(origin.line ? `${this.file}:${origin.line}` : this.file, origin.path, detail);
+    return new InventoryError(this.where(origin), origin.path, detail);
   }
 
-  /** Records a problem; loading goes on so that one run reports all of them. */
   problem(origin: Origin, detail: string): void {
     // A group variable is checked once per host of the group: report it once.
-    if (
-      this.#problems.some((p) => p.origin.path === origin.path && p.origin.line === origin.line && p.detail === detail)
-    )
-      return;
+    const same = (p: { origin: Origin; detail: string }) =>
+      p.origin.file === origin.file && p.origin.path === origin.path && p.origin.line === origin.line;
+    if (this.#problems.some((p) => same(p) && p.detail === detail)) return;
     this.#problems.push({ origin, detail });
   }
 
   warn(origin: Origin, detail: string): void {
-    this.warnings.push(
-      `${origin.line ? `${this.file}:${origin.line}` : this.file}: ${origin.path ? `at ${origin.path}: ` : ''}${detail}`,
-    );
+    const text = `${this.where(origin)}: ${origin.path ? `at ${origin.path}: ` : ''}${detail}`;
+    if (!this.warnings.includes(text)) this.warnings.push(text);
   }
 
   get hasProblems(): boolean {
     return this.#problems.length > 0;
   }
 
-  /** Throws the first problem; its message lists the others too, so one fix-run cycle shows them all. */
+  /** Throws the first problem; its message lists the others too. */
   throwIfProblems(): void {
+    const rank = (o: Origin) => this.#files.indexOf(o.file ?? this.defaultFile);
     // In file order, whatever order the checks found them in.
-    const [first, ...rest] = [...this.#problems].sort((a, b) => (a.origin.line ?? 0) - (b.origin.line ?? 0));
+    const [first, ...rest] = [...this.#problems].sort(
+      (a, b) => rank(a.origin) - rank(b.origin) || (a.origin.line ?? 0) - (b.origin.line ?? 0),
+    );
     if (!first) return;
     const more = rest
       .slice(0, MAX_LISTED - 1)
@@ -69,6 +81,62 @@ export class Source {
       .join('');
     const unlisted = rest.length > MAX_LISTED - 1 ? `\n  ... and ${rest.length - (MAX_LISTED - 1)} more` : '';
     throw this.error(first.origin, first.detail + more + unlisted);
+  }
+}
+
+/** One file being read: its problems and warnings go to the load's Problems, tagged with the file. */
+export class FileReporter implements Reporter {
+  readonly report: Problems;
+  constructor(
+    readonly file: string,
+    report?: Problems,
+  ) {
+    this.report = report ?? new Problems(file);
+    this.report.fileRead(file);
+  }
+
+  problem(origin: Origin, detail: string): void {
+    this.report.problem({ file: this.file, ...origin }, detail);
+  }
+
+  warn(origin: Origin, detail: string): void {
+    this.report.warn({ file: this.file, ...origin }, detail);
+  }
+
+  error(origin: Origin, detail: string): InventoryError {
+    return this.report.error({ file: this.file, ...origin }, detail);
+  }
+
+  get warnings(): readonly string[] {
+    return this.report.warnings;
+  }
+
+  get hasProblems(): boolean {
+    return this.report.hasProblems;
+  }
+
+  throwIfProblems(): void {
+    this.report.throwIfProblems();
+  }
+}
+
+/** A YAML file being read, with the positions of its nodes. */
+export class Source extends FileReporter {
+  constructor(
+    file: string,
+    readonly doc: Document,
+    private readonly lines: LineCounter,
+    report?: Problems,
+  ) {
+    super(file, report);
+  }
+
+  /** The origin of `node` at `path`. */
+  at(path: string, node?: Positioned | null): Origin {
+    const offset = node?.range?.[0];
+    return offset === undefined
+      ? { file: this.file, path }
+      : { file: this.file, path, line: this.lines.linePos(offset).line };
   }
 }
 
@@ -99,38 +167,22 @@ function pyyamlTags(tags: Tags): Tags {
   });
 }
 
-const INI_SECTION = /^\s*\[[^\]]+\]\s*$/;
-
-/**
- * Reads and parses `file` as YAML 1.1, the version ansible's loader (PyYAML) speaks: `yes` is a
- * boolean there and `022` is octal, and values must mean the same here as for ansible.
- */
-export function readSource(file: string): Source {
-  let text: string;
+/** The text of an inventory file, or an InventoryError saying why it cannot be read. */
+export function readText(file: string): string {
   try {
-    if (statSync(file).isDirectory()) {
-      throw new InventoryError(
-        file,
-        '',
-        'is a directory: expected one YAML inventory file (play does not read inventory directories)',
-      );
-    }
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (e) {
-    if (e instanceof InventoryError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    throw new InventoryError(file, '', `cannot read the inventory (${why}): expected an Ansible YAML inventory file`);
+    throw new InventoryError(file, '', `cannot read the inventory (${why}): expected an Ansible inventory file`);
   }
-  const firstLine = text.split('\n').find((l) => l.trim() && !/^\s*[#;]/.test(l));
-  if (firstLine && INI_SECTION.test(firstLine)) {
-    throw new InventoryError(
-      file,
-      '',
-      "this looks like an INI inventory; play reads Ansible's YAML inventory format: " +
-        `convert it with \`ansible-inventory -i ${file} --list --yaml > inventory.yaml\``,
-    );
-  }
+}
+
+/**
+ * Parses `text` (of `file`) as YAML 1.1, the version ansible's loader (PyYAML) speaks: `yes` is a
+ * boolean there and `022` is octal, and values must mean the same here as for ansible.
+ */
+export function parseYaml(file: string, text: string, report?: Problems): Source {
   const lines = new LineCounter();
   const doc = parseDocument(text, { version: '1.1', lineCounter: lines, customTags: pyyamlTags });
   const syntax = doc.errors[0];
@@ -142,5 +194,5 @@ export function readSource(file: string): Source {
       `YAML syntax error: ${syntax.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
     );
   }
-  return new Source(file, doc, lines);
+  return new Source(file, doc, lines, report);
 }

@@ -4,7 +4,7 @@
 import { isMap, isScalar, isSeq, visit, type Node } from 'yaml';
 import { EnvRef } from './model.js';
 import type { VarDef } from './graph.js';
-import type { Origin, Source } from './source.js';
+import type { Origin, Reporter, Source } from './source.js';
 
 /** Variables that hold a password: never accepted as literal text. */
 export const PASSWORD_VARS: ReadonlySet<string> = new Set([
@@ -25,7 +25,7 @@ export function envLookupName(value: string): string | null {
 }
 
 /** Replaces env lookups by EnvRefs, at any depth; reports bad names and templates play won't render. */
-function convert(value: unknown, src: Source, origin: Origin): unknown {
+export function convert(value: unknown, src: Reporter, origin: Origin): unknown {
   if (typeof value === 'string') {
     const name = envLookupName(value);
     if (name === null) {
@@ -78,7 +78,13 @@ export function varValue(src: Source, node: Node | null | undefined, origin: Ori
  * Sets one variable on a group or host, as ansible's set_variable does (a later definition of the
  * same name replaces the earlier one), after refusing literal passwords.
  */
-export function defineVar(src: Source, vars: Map<string, VarDef>, name: string, value: unknown, origin: Origin): void {
+export function defineVar(
+  src: Reporter,
+  vars: Map<string, VarDef>,
+  name: string,
+  value: unknown,
+  origin: Origin,
+): void {
   if (PASSWORD_VARS.has(name) && value !== null && !(value instanceof EnvRef)) {
     src.problem(
       origin,

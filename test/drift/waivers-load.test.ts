@@ -222,3 +222,11 @@ test('an error in a file names the file as given', (t) => {
     message: `${file}:6: entry 1: unknown field 'expiry': did you mean 'expires'? (fields: hosts, playbook, task, fields, reason, expires)`,
   });
 });
+
+test('the default waivers file: beside an inventory file, inside an inventory directory', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'play-waivers-default-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'hosts.yml'), 'all: {}\n');
+  t.is(defaultWaiversFile(join(dir, 'hosts.yml')), join(dir, 'waivers.yml'));
+  t.is(defaultWaiversFile(dir), join(dir, 'waivers.yml'));
+});

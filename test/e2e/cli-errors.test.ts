@@ -62,11 +62,29 @@ const rows: Record<string, Row> = {
     code: 64,
     message: /inventory .*nosuch\.yaml does not exist/,
   },
-  'an inventory that is a directory': {
+  'an inventory directory with no inventory file in it': {
     argv: ['hosts', 'all', '-i', 'invdir'],
     setup: (d) => mkdirSync(join(d, 'invdir')),
     code: 65,
-    message: /invdir: is a directory: inventory directories are not supported yet/,
+    message: /invdir: is a directory with no inventory file in it/,
+  },
+  'play inventory with neither --list nor --host': {
+    argv: ['inventory', '-i', 'inv.yaml'],
+    files: { 'inv.yaml': INVENTORY },
+    code: 64,
+    message: /inventory: pass either --list or --host NAME/,
+  },
+  'play inventory --host naming no host': {
+    argv: ['inventory', '-i', 'inv.yaml', '--host', 'nosuch'],
+    files: { 'inv.yaml': INVENTORY },
+    code: 64,
+    message: /host pattern 'nosuch': 'nosuch' matches no host or group/,
+  },
+  'a second -i that does not exist': {
+    argv: ['hosts', 'all', '-i', 'inv.yaml', '-i', 'nosuch.ini'],
+    files: { 'inv.yaml': INVENTORY },
+    code: 64,
+    message: /inventory .*nosuch\.ini does not exist \(from -i\)/,
   },
   'an inventory that is a symbolic link loop': {
     argv: ['hosts', 'all', '-i', 'loop1'],

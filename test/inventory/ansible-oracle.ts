@@ -89,6 +89,12 @@ export async function ansibleInventoryList(file: string): Promise<{ json: Record
   return { json: JSON.parse(stdout) as Record<string, unknown>, stderr };
 }
 
+/** `ansible-inventory -i A -i B ... ARGS` (--list, or --host NAME) as parsed JSON. */
+export async function ansibleInventory(sources: readonly string[], args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run('ansible-inventory', [...sources.flatMap((s) => ['-i', resolve(s)]), ...args]);
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
 /** The interpreter on the `ansible` script's #! line: the Python that has ansible-core installed. */
 function ansiblePythonPath(): string {
   const which = spawnSync('sh', ['-c', 'command -v ansible'], { encoding: 'utf8' }).stdout.trim();

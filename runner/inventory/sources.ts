@@ -1,0 +1,115 @@
+// Inventory sources (the -i paths) into one InventoryGraph, in ansible-core 2.14's order: sources
+// as given; a directory's entries sorted by name, subdirectories walked in place, skipping what
+// ansible skips (hidden names, group_vars, host_vars, vars_plugins and INVENTORY_IGNORE_EXTS:
+// .pyc .pyo .swp .bak ~ .rpm .md .txt .rst .orig .ini .cfg .retry). Each file is read by the
+// first of ansible's default plugins that would take it (script, auto, yaml, ini, toml): what play
+// cannot read (a script, a plugin configuration, TOML, vault) is an error naming the file.
+import { statSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { isMap } from 'yaml';
+import { InventoryError } from '../core/errors.js';
+import type { InventoryGraph } from './graph.js';
+import { parseInventory } from './parse.js';
+import { parseIni } from './parse-ini.js';
+import { parseYaml, readText, type Problems } from './source.js';
+import { sortedNames } from './vars-files.js';
+
+const IGNORED =
+  /^\.|^host_vars$|^group_vars$|^vars_plugins$|(?:\.pyc|\.pyo|\.swp|\.bak|~|\.rpm|\.md|\.txt|\.rst|\.orig|\.ini|\.cfg|\.retry)$/;
+const YAML_EXTENSIONS = ['.yml', '.yaml', '.json'];
+const INI_SECTION = /^\[[^\]]+\]\s*(?:[#;].*)?$/;
+const EXPORT_HINT = (file: string) => `\`ansible-inventory -i ${file} --list --yaml > inventory.yaml\``;
+
+/** Reads every source into `graph`; returns the files read, in order. */
+export function readSources(sources: readonly string[], graph: InventoryGraph, report: Problems): string[] {
+  const files: string[] = [];
+  for (const source of sources) {
+    if (statSync(source, { throwIfNoEntry: false })?.isDirectory()) {
+      if (readDirectory(source, source, graph, report, files) === 0)
+        report.problem(
+          { file: source, path: '' },
+          'is a directory with no inventory file in it (ansible skips hidden files, group_vars, host_vars, ' +
+            'and names ending in .ini .cfg .md .txt .rst .bak .orig .retry .swp .pyc .pyo .rpm ~)',
+        );
+    } else {
+      readFile(source, graph, report);
+      files.push(source);
+    }
+  }
+  return files;
+}
+
+/** ansible's parse_source on a directory: the number of files read. */
+function readDirectory(top: string, dir: string, graph: InventoryGraph, report: Problems, files: string[]): number {
+  let count = 0;
+  const skipped: string[] = [];
+  for (const name of sortedNames(dir)) {
+    const path = join(dir, name);
+    if (IGNORED.test(name)) {
+      // Ansible skips these without a word; hidden files, vars directories and backups are expected.
+      if (!/^\.|_vars$|_plugins$|~$|\.(?:bak|orig|swp|pyc|pyo|retry)$/.test(name)) skipped.push(name);
+      if (dir !== top && /^(?:group|host)_vars$/.test(name))
+        report.warn(
+          { file: path, path: '' },
+          `not read: ansible reads group_vars and host_vars only beside an inventory source (here ${top}), not in its subdirectories`,
+        );
+      continue;
+    }
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) count += readDirectory(top, path, graph, report, files);
+    else if (stat?.isFile()) {
+      readFile(path, graph, report);
+      files.push(path);
+      count++;
+    }
+  }
+  if (skipped.length)
+    report.warn(
+      { file: dir, path: '' },
+      `not read, as ansible skips them in an inventory directory: ${skipped.join(', ')}` +
+        (skipped.some((n) => n.endsWith('.ini')) ? ' (rename an INI inventory without .ini to have it read)' : ''),
+    );
+  return count;
+}
+
+/** The first line that is not blank or a comment. */
+function firstLine(text: string): string | undefined {
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .find((l) => l && l[0] !== '#' && l[0] !== ';');
+}
+
+function readFile(file: string, graph: InventoryGraph, report: Problems): void {
+  const text = readText(file);
+  const refuse = (detail: string) => {
+    throw new InventoryError(file, '', detail);
+  };
+  if (text.startsWith('#!'))
+    refuse(
+      'is a dynamic inventory script (it starts with #!); play reads static inventories only: ' +
+        `save its output with ${EXPORT_HINT(file)}`,
+    );
+  if (text.startsWith('$ANSIBLE_VAULT'))
+    refuse('is encrypted with ansible-vault, which play cannot read: keep the inventory in plain text');
+  const ext = extname(file);
+  if (ext === '.toml')
+    refuse(`is a TOML inventory, which play does not read yet: convert it with ${EXPORT_HINT(file)}`);
+  const first = firstLine(text);
+  const iniLooking = first !== undefined && INI_SECTION.test(first);
+  if ((ext && !YAML_EXTENSIONS.includes(ext)) || iniLooking) parseIni(file, text, graph, report);
+  else if (ext) parseInventory(parseYaml(file, text, report), graph);
+  else readUnnamed(file, text, graph, report);
+}
+
+/** No extension: YAML when it is a YAML mapping, else INI, as ansible tries yaml before ini. */
+function readUnnamed(file: string, text: string, graph: InventoryGraph, report: Problems): void {
+  let src: ReturnType<typeof parseYaml> | undefined;
+  try {
+    src = parseYaml(file, text, report);
+  } catch {
+    src = undefined;
+  }
+  if (src && isMap(src.doc.contents)) parseInventory(src, graph);
+  else parseIni(file, text, graph, report);
+}
