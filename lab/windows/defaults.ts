@@ -125,6 +125,7 @@ export function defaultNodeState(hostname: string, now = new Date()): NodeState 
       { kb: 'KB4534273', installedOn: '2020-01-15' },
     ],
     msuCatalogue: Object.fromEntries(DEFAULT_MSU.map((m) => [m.fileName.toLowerCase(), { ...m }])),
+    failDism: null,
     features: {
       containers: { name: 'Containers', installState: 'Available', restartNeeded: true },
       'hyper-v': { name: 'Hyper-V', installState: 'Available', restartNeeded: true },

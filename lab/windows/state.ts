@@ -40,12 +40,12 @@ export interface MsuRecord {
   kb: string;
   /** The OS build revision after the reboot (17763.<revision>); null for a non-cumulative update. */
   revision: number | null;
-  /** wusa says 0x80240017 (for another OS version, say). Superseded updates say so too. */
+  /** DISM says 0x800f081e (for another OS version, say). Superseded updates say so too. */
   notApplicable?: boolean;
-  /** Default true: exit 3010 and the change waits for a reboot. False: exit 0, applied at once. */
+  /** Default true: DISM exits 3010 and the change waits for a reboot. False: exit 0, applied at once. */
   rebootRequired?: boolean;
   /**
-   * Default true: Get-HotFix lists the KB as soon as wusa installed it. False: only after the reboot
+   * Default true: Get-HotFix lists the KB as soon as DISM added it. False: only after the reboot
    * that completes it, as some updates do (docs/domain.md#hotfix-to-a-pinned-build).
    */
   listedBeforeReboot?: boolean;
@@ -172,6 +172,11 @@ export interface NodeState {
   hotfixes: HotfixRecord[];
   /** Known update packages, by lower-cased file name (wherever the file lies on the node). */
   msuCatalogue: Record<string, MsuRecord>;
+  /**
+   * A knob for tests (lab/windows/README.md, faults): when set, every `dism.exe /add-package` fails
+   * with this HRESULT (e.g. -2146498270, 0x800f0922 CBS_E_INSTALLERS_FAILED) and changes nothing.
+   */
+  failDism: number | null;
   features: Record<string, FeatureRecord>;
   capabilities: Record<string, CapabilityRecord>;
   docker: DockerState;

@@ -54,9 +54,9 @@ export const CONTRACT = {
   },
   /**
    * installed: Get-HotFix lists the KB; installedOn: its date (yyyy-MM-dd) when Windows knows it.
-   * wusaExitCode: what wusa.exe returned the last time Install-PlayHotfix ran for this KB on this
-   * host (recorded under HKLM:\\SOFTWARE\\Play\\Hotfixes, value <KB>), null if it never ran: a KB that
-   * wusa found not applicable (superseded) is never listed by Get-HotFix, and the step needs to know.
+   * dismExitCode: what dism.exe /add-package returned the last time Install-PlayHotfix ran for this KB
+   * on this host (recorded under HKLM:\\SOFTWARE\\Play\\Hotfixes, value <KB>), null if it never ran: a
+   * KB that DISM found not applicable (superseded) is never listed by Get-HotFix, and the step needs to know.
    * msuPresent: whether msuPath is a file on the host (null when no msuPath is given), so that a plan
    * says an install will fail before a rolling upgrade drains the node.
    */
@@ -65,17 +65,19 @@ export const CONTRACT = {
     result: z.strictObject({
       installed: z.boolean(),
       installedOn: z.string().nullable(),
-      wusaExitCode: z.number().nullable(),
+      dismExitCode: z.number().nullable(),
       msuPresent: z.boolean().nullable(),
     }),
   },
   /**
-   * wusa.exe <msu> /quiet /norestart; exitCode as wusa returned it (0, 3010, 1641, 2359302, -2145124329 = 0x80240017),
-   * also recorded for Get-PlayHotfix's wusaExitCode. Throws when msuPath is not a file.
+   * expand.exe -F:* <msu> <temp dir>, then dism.exe /online /add-package /packagepath:<dir>\Windows10.0-<KB>-x64.cab
+   * /quiet /norestart. exitCode as DISM returned it (0, 3010, -2146498530 = 0x800f081e not applicable, ...),
+   * also recorded for Get-PlayHotfix's dismExitCode; output: DISM's text (with /quiet, its errors only).
+   * Throws when msuPath is not a file, expand.exe fails, or the package holds no CAB for the KB.
    */
   'Install-PlayHotfix': {
     args: z.strictObject({ kb: z.string(), msuPath: z.string() }),
-    result: z.strictObject({ exitCode: z.number() }),
+    result: z.strictObject({ exitCode: z.number(), output: z.string() }),
   },
   'Test-PlayPath': {
     args: z.strictObject({ path: z.string() }),

@@ -1,20 +1,20 @@
 // hotfix({ kb, msuPath, notApplicable? }): the update KBnnnnnnn is installed, from an .msu file
-// already on the host (docs/domain.md#hotfix-to-a-pinned-build: `wusa <file>.msu /quiet /norestart`, to pin the OS build). Field:
-// installed. Output: rebootRequired.
+// already on the host (docs/domain.md#hotfix-to-a-pinned-build: extracted with expand.exe, its CAB
+// added with DISM, to pin the OS build). Field: installed. Output: rebootRequired.
 //
-// Probe: Get-PlayHotfix (Get-HotFix, what wusa returned the last time this step ran for the KB,
+// Probe: Get-PlayHotfix (Get-HotFix, what DISM returned the last time this step ran for the KB,
 // and whether the .msu is on the host: a plan warns before a rolling upgrade drains the node for an
 // install that cannot happen). Apply: Test-PlayPath (a missing .msu fails with a clear message
-// before wusa runs), then Install-PlayHotfix. wusa's exit codes:
-//   0                        installed
-//   3010, 1641               installed, a reboot is required (rebootRequired: true)
-//   2359302 (0x00240006)     already installed
-//   -2145124329 (0x80240017) not applicable (usually superseded by a newer cumulative update):
-//                            fails, or counts as satisfied with notApplicable: 'satisfied'
-//   anything else            fails, with the code in hex and decimal
-// Get-HotFix may not list a KB before the reboot that completes it, and never lists one wusa found
+// before anything runs), then Install-PlayHotfix. Not wusa: over SSH (a network logon) wusa and the
+// Windows Update Agent refuse with 0x80070005. DISM's exit codes:
+//   0                          installed, or already installed
+//   3010                       installed, a reboot is required (rebootRequired: true)
+//   -2146498530 (0x800f081e)   CBS_E_NOT_APPLICABLE (usually superseded by a newer cumulative
+//                              update): fails, or counts as satisfied with notApplicable: 'satisfied'
+//   anything else              fails, with the code in hex and decimal and DISM's own text
+// Get-HotFix may not list a KB before the reboot that completes it, and never lists one DISM found
 // not applicable; the recorded exit code is what makes such a host converge instead of failing
-// "not converged" or running wusa again on every run.
+// "not converged" or running DISM again on every run.
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
@@ -43,50 +43,45 @@ export interface HotfixOutputs {
 }
 
 const KIND = 'windows.hotfix';
-export const WUSA = {
+export const DISM = {
   ok: 0,
   rebootRequired: 3010,
-  rebootInitiated: 1641,
-  alreadyInstalled: 2359302,
-  notApplicable: -2145124329,
+  notApplicable: -2146498530,
 } as const;
 
 const KNOWN: Record<number, string> = {
-  [-2147023838]: 'the Windows Update service (wuauserv) is disabled, and wusa needs it',
   [-2147024891]: 'access denied (the connecting user is not an administrator?)',
-  [-2145124330]: 'another installation is in progress',
+  [-2147024894]: 'the extracted update CAB could not be opened',
+  [-2146498270]: 'CBS_E_INSTALLERS_FAILED: the update failed to install',
+  [-2146498529]: 'CBS_E_SOURCE_MISSING: the update needs source files the host lacks',
+  [-2146498555]: 'CBS_E_INVALID_PACKAGE: not a valid Windows package',
 };
 
-/** `0x80240017 (-2145124329)`: how Windows tools print an HRESULT, and the number wusa returned. */
+/** `0x800F081E (-2146498530)`: how Windows tools print an HRESULT, and the number DISM returned. */
 export function exitCodeText(code: number): string {
   return `0x${(code >>> 0).toString(16).toUpperCase().padStart(8, '0')} (${code})`;
 }
 
-const pendingReboot = (code: number | null) => code === WUSA.rebootRequired || code === WUSA.rebootInitiated;
+const pendingReboot = (code: number | null) => code === DISM.rebootRequired;
 
 export function diffHotfix(d: Readonly<HotfixDesired>, a: HotfixActual | null): Change {
   if (a === null) throw new Error('a hotfix probe always reports a state');
   if (a.installed) return NOOP;
-  const code = a.wusaExitCode;
+  const code = a.dismExitCode;
   if (pendingReboot(code))
-    return { ...NOOP, warnings: [`${d.kb} was installed by wusa (exit ${code}) and completes with the next reboot`] };
-  if (code === WUSA.alreadyInstalled)
-    return {
-      ...NOOP,
-      warnings: [`Get-HotFix does not list ${d.kb}, but wusa reported it already installed (0x00240006)`],
-    };
-  if (code === WUSA.notApplicable && d.notApplicable === 'satisfied') {
+    return { ...NOOP, warnings: [`${d.kb} was added by DISM (exit ${code}) and completes with the next reboot`] };
+  if (code === DISM.notApplicable && d.notApplicable === 'satisfied') {
     return {
       ...NOOP,
       warnings: [
-        `wusa found ${d.kb} not applicable to this host (0x80240017, usually superseded by a newer update): counted as satisfied`,
+        `DISM found ${d.kb} not applicable to this host (0x800F081E, usually superseded by a newer update): counted as satisfied`,
       ],
     };
   }
   const warnings =
-    code === WUSA.notApplicable
+    code === DISM.notApplicable
       ? [
-          `wusa found ${d.kb} not applicable to this host the last time (0x80240017): apply will fail again unless notApplicable is 'satisfied'`,
+          `DISM found ${d.kb} not applicable to this host the last time (0x800F081E): apply will fail again unless notApplicable is 'satisfied'`,
         ]
       : [];
   if (a.msuPresent === false)
@@ -100,25 +95,25 @@ export function diffHotfix(d: Readonly<HotfixDesired>, a: HotfixActual | null): 
   };
 }
 
-/** What wusa's exit code means for the step: the outputs, or the error to fail with. */
-export function wusaOutcome(d: Readonly<HotfixDesired>, code: number): HotfixOutputs | Error {
+/** What DISM's exit code means for the step: the outputs, or the error to fail with (with DISM's text). */
+export function dismOutcome(d: Readonly<HotfixDesired>, code: number, output = ''): HotfixOutputs | Error {
   switch (code) {
-    case WUSA.ok:
-    case WUSA.alreadyInstalled:
+    case DISM.ok:
       return { rebootRequired: false };
-    case WUSA.rebootRequired:
-    case WUSA.rebootInitiated:
+    case DISM.rebootRequired:
       return { rebootRequired: true };
-    case WUSA.notApplicable:
+    case DISM.notApplicable:
       if (d.notApplicable === 'satisfied') return { rebootRequired: false };
       return new Error(
-        `wusa: ${d.kb} is not applicable to this host, ${exitCodeText(code)}: usually a newer update superseded it ` +
+        `DISM: ${d.kb} is not applicable to this host, ${exitCodeText(code)}: usually a newer update superseded it ` +
           "(set notApplicable: 'satisfied' to accept that, or pin a build whose KB applies)",
       );
     default: {
       const known = KNOWN[code];
+      const text = output.replace(/\s+/g, ' ').trim();
       return new Error(
-        `wusa failed to install ${d.kb} from ${d.msuPath}: exit ${exitCodeText(code)}${known ? `: ${known}` : ''}`,
+        `DISM failed to add ${d.kb} from ${d.msuPath}: exit ${exitCodeText(code)}${known ? `: ${known}` : ''}` +
+          (text ? ` (DISM: ${text})` : ''),
       );
     }
   }
@@ -150,16 +145,16 @@ export function hotfix(options: HotfixOptions): Step<HotfixDesired, HotfixActual
       if (!path.exists)
         throw stepFailure(
           title,
-          `the update package ${msuPath} is not on the host: copy it there first (wusa installs from a local file)`,
+          `the update package ${msuPath} is not on the host: copy it there first (DISM installs from a local file)`,
         );
       if (path.isDirectory) throw stepFailure(title, `${msuPath} is a directory, not an .msu file`);
-      const result = await invoke(remote, INSTALL_HOTFIX, { kb, msuPath }, `${title}: wusa`);
-      const outcome = wusaOutcome(desired, result.exitCode);
+      const result = await invoke(remote, INSTALL_HOTFIX, { kb, msuPath }, `${title}: DISM`);
+      const outcome = dismOutcome(desired, result.exitCode, result.output);
       if (outcome instanceof Error) throw stepFailure(title, outcome.message);
       return outcome;
     },
     outputs: (_d: Readonly<HotfixDesired>, a: HotfixActual | null): HotfixOutputs => ({
-      rebootRequired: !a?.installed && pendingReboot(a?.wusaExitCode ?? null),
+      rebootRequired: !a?.installed && pendingReboot(a?.dismExitCode ?? null),
     }),
   });
 }

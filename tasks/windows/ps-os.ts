@@ -6,7 +6,7 @@ import { playFunction } from './calls.js';
 import { INVOKE_NATIVE } from './ps-native.js';
 
 /**
- * pendingReboot: Component Based Servicing's RebootPending key (set by wusa and DISM installs) or
+ * pendingReboot: Component Based Servicing's RebootPending key (set by DISM installs) or
  * Windows Update's RebootRequired key. PendingFileRenameOperations is not counted: too many
  * programs leave it set for a reboot that nothing needs.
  */
@@ -74,25 +74,47 @@ export const GET_HOTFIX = playFunction(
   if ($null -ne $values -and $null -ne $values.PSObject.Properties[$kb]) { $recorded = [int]$values.PSObject.Properties[$kb].Value }
   $msuPresent = $null
   if ($a.msuPath) { $msuPresent = Test-Path -LiteralPath ([string]$a.msuPath) -PathType Leaf }
-  [ordered]@{ installed = ($fix.Count -gt 0); installedOn = $on; wusaExitCode = $recorded; msuPresent = $msuPresent }
+  [ordered]@{ installed = ($fix.Count -gt 0); installedOn = $on; dismExitCode = $recorded; msuPresent = $msuPresent }
 `,
 );
 
-/** The path is passed to wusa in double quotes (validated to hold none): Start-Process joins arguments with spaces. */
+/**
+ * As ansible.windows.win_hotfix does (docs/domain.md#hotfix-to-a-pinned-build): wusa and the Windows
+ * Update Agent refuse an SSH session (0x80070005), DISM does not. The .msu is extracted into a fresh
+ * directory under $env:TEMP, its update CAB (named after the KB: a package for another KB fails
+ * here, and WSUSSCAN.cab beside it is not a package) added with DISM, and the directory removed.
+ */
 export const INSTALL_HOTFIX = playFunction(
   'Install-PlayHotfix',
   String.raw`
+${INVOKE_NATIVE}
   $msu = [string]$a.msuPath
+  $kb = [string]$a.kb
   if (-not (Test-Path -LiteralPath $msu -PathType Leaf)) {
     throw ('the update package {0} does not exist on the host' -f $msu)
   }
-  $wusa = Join-Path $env:SystemRoot 'System32\wusa.exe'
-  $process = Start-Process -FilePath $wusa -ArgumentList ('"{0}" /quiet /norestart' -f $msu) -Wait -PassThru -NoNewWindow
-  $code = [int]$process.ExitCode
-  $key = ${HOTFIX_RECORD}
-  if (-not (Test-Path -LiteralPath $key)) { New-Item -Path $key -Force | Out-Null }
-  New-ItemProperty -LiteralPath $key -Name ([string]$a.kb) -Value ([string]$code) -PropertyType String -Force | Out-Null
-  [ordered]@{ exitCode = $code }
+  $system32 = Join-Path $env:SystemRoot 'System32'
+  $dir = Join-Path $env:TEMP ('play-hotfix-{0}-{1}' -f $kb, [guid]::NewGuid().ToString('N'))
+  New-Item -ItemType Directory -Path $dir -Force | Out-Null
+  try {
+    $x = Invoke-Native -FilePath (Join-Path $system32 'expand.exe') -ArgumentList @('-F:*', $msu, $dir)
+    if ($x.Code -ne 0) {
+      throw ('expand.exe could not extract {0} (exit {1}): {2}' -f $msu, $x.Code, (Get-NativeText $x))
+    }
+    $cabName = 'Windows10.0-{0}-x64.cab' -f $kb.ToUpperInvariant()
+    $cab = Join-Path $dir $cabName
+    if (-not (Test-Path -LiteralPath $cab -PathType Leaf)) {
+      throw ('{0} does not hold the update {1}: expand.exe extracted no {2}' -f $msu, $kb, $cabName)
+    }
+    $dism = Invoke-Native -FilePath (Join-Path $system32 'dism.exe') -ArgumentList @('/online', '/add-package', ('/packagepath:' + $cab), '/quiet', '/norestart')
+    $code = [int]$dism.Code
+    $key = ${HOTFIX_RECORD}
+    if (-not (Test-Path -LiteralPath $key)) { New-Item -Path $key -Force | Out-Null }
+    New-ItemProperty -LiteralPath $key -Name $kb -Value ([string]$code) -PropertyType String -Force | Out-Null
+    [ordered]@{ exitCode = $code; output = (Get-NativeText $dism) }
+  } finally {
+    Remove-Item -LiteralPath $dir -Recurse -Force -ErrorAction SilentlyContinue
+  }
 `,
 );
 

@@ -36,6 +36,12 @@ public static class Compat51
         ["Where-Object"] = new[] { "Not" },
     };
 
+    // 5.1 parameters that are a prefix of a 7-only one: written in full they are 5.1's own.
+    static readonly Dictionary<string, string[]> FiveOneParameters = new(StringComparer.OrdinalIgnoreCase)
+    {
+        ["Split-Path"] = new[] { "Leaf" },
+    };
+
     static readonly HashSet<string> SevenOnlyCommands = new(StringComparer.OrdinalIgnoreCase)
     {
         "Get-Error", "Test-Json", "ConvertFrom-Markdown", "Show-Markdown", "Get-Uptime", "Remove-Alias", "Remove-Service",
@@ -81,6 +87,7 @@ public static class Compat51
                         if (SevenOnlyParameters.TryGetValue(name, out var bad))
                             foreach (var p in c.CommandElements.OfType<CommandParameterAst>())
                                 foreach (var b in bad)
+                                    if (!(FiveOneParameters.TryGetValue(name, out var own) && own.Contains(p.ParameterName, StringComparer.OrdinalIgnoreCase)))
                                     if (b.StartsWith(p.ParameterName, StringComparison.OrdinalIgnoreCase) && p.ParameterName.Length >= Math.Min(3, b.Length))
                                         Add(p.Extent, $"{name} -{b}", $"parameter that 5.1's {name} does not have");
                         break;

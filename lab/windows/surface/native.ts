@@ -5,7 +5,9 @@
 import { WindowsError } from '../errors.js';
 import { fileExists } from '../file-store.js';
 import type { NativeProgram } from '../native/program.js';
+import { dism } from '../native/dism.js';
 import { docker } from '../native/docker.js';
+import { expand } from '../native/expand.js';
 import { netsh } from '../native/netsh.js';
 import { nssm } from '../native/nssm.js';
 import { shutdown } from '../native/shutdown.js';
@@ -23,6 +25,8 @@ export const PROGRAMS: Record<string, NativeProgram> = {
   'docker.exe': docker,
   'shutdown.exe': shutdown,
   'wusa.exe': wusa,
+  'expand.exe': expand,
+  'dism.exe': dism,
 };
 
 const SYSTEM32 = /^c:\\windows\\system32\\[^\\]+$/i;

@@ -2,7 +2,7 @@
 // stored, so they cannot drift from the state they show.
 //
 // - `...\Component Based Servicing\RebootPending` exists while a change waits for a restart
-//   (NodeState.pending, the model's pendingReboot), as wusa and DISM leave it. Component Based
+//   (NodeState.pending, the model's pendingReboot), as DISM leaves it. Component Based
 //   Servicing belongs to TrustedInstaller: an administrator cannot change or delete it.
 // - `HKLM:\SYSTEM\CurrentControlSet\Enum\<instance id>` exists for each network device of
 //   Get-PnpDevice -Class Net (NodeState.pnpNetDevices). Deleting such a key (Remove-Item -Recurse)

@@ -108,7 +108,7 @@ test('a reboot over SSH: connections drop, the node refuses them for rebootSecon
     ps('Get-PlayOsInfo', {}),
     ps('Install-PlayHotfix', { kb: 'KB4549949', msuPath: msu }),
   ]);
-  t.deepEqual(install, { ok: true, value: { exitCode: 3010 } });
+  t.deepEqual(install, { ok: true, value: { exitCode: 3010, output: '' } });
   const t0 = Date.now();
   t.deepEqual((await s.callPowerShell([ps('Restart-PlayComputer', { delaySeconds: 0 })]))[0], {
     ok: true,

@@ -66,8 +66,12 @@ export const FUNCTION_CASES: { readonly [F in PlayFunctionName]: { happy: Functi
     },
   },
   'Install-PlayHotfix': {
-    happy: { args: { kb: 'KB4538461', msuPath: MSU }, expect: (v) => v.exitCode === 3010 },
-    failure: { args: { kb: 'KB4538461', msuPath: 'C:\\nope.msu' }, expect: /does not exist on the host/ },
+    happy: { args: { kb: 'KB4538461', msuPath: MSU }, expect: (v) => v.exitCode === 3010 && v.output === '' },
+    // The package holds KB4538461's CAB, not KB4549949's: found out after expand.exe, before DISM.
+    failure: {
+      args: { kb: 'KB4549949', msuPath: MSU },
+      expect: /does not hold the update KB4549949: expand\.exe extracted no Windows10\.0-KB4549949-x64\.cab/,
+    },
   },
   'Test-PlayPath': {
     happy: { args: { path: 'C:\\Windows\\System32' }, expect: (v) => v.exists && v.isDirectory },

@@ -1,10 +1,13 @@
-// The simulated Windows node's OS (a test double): wusa exit codes, pending changes, the reboot
-// cycle that applies them, features, capabilities, Docker, and the state file that outlives the
-// simulator.
+// The simulated Windows node's OS (a test double): hotfixes through expand.exe and DISM (and wusa
+// refusing an SSH session), pending changes, the reboot cycle that applies them, features,
+// capabilities, Docker, and the state file that outlives the simulator.
 import { join } from 'node:path';
 import test from 'ava';
 import { DOWNLOADS } from '../../../lab/windows/defaults.js';
 import { SimulatedWindowsNode } from '../../../lab/windows/model.js';
+import { sharedPowerShellHost } from '../../../lab/windows/powershell/host.js';
+import { surfaceOf } from '../../../lab/windows/surface/index.js';
+import { INVOKE_NATIVE } from '../../../tasks/windows/ps-native.js';
 import { model, run, tempDir } from './helpers.js';
 
 const KB4549949 = `${DOWNLOADS}\\windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7609b9a9e68d81.msu`;
@@ -14,45 +17,59 @@ function nextEvent(node: SimulatedWindowsNode, name: 'down' | 'up'): Promise<num
   return new Promise((resolve) => node.once(name, () => resolve(Date.now())));
 }
 
-test('wusa: 3010 for a new update (pending reboot), 2359302 once installed, 0x80240017 when not applicable or superseded', async (t) => {
+/** Runs a PowerShell script on the node (with Invoke-Native defined); its exit code and stdout. */
+async function script(node: SimulatedWindowsNode, text: string): Promise<{ exitCode: number; stdout: string }> {
+  const host = await sharedPowerShellHost();
+  const out = await host.run(
+    { script: `& {\n$ErrorActionPreference = 'Stop'\n${INVOKE_NATIVE}\n${text}\n}` },
+    surfaceOf(node),
+  );
+  return { exitCode: out.exitCode, stdout: out.stdout };
+}
+
+test('DISM: 3010 for a new update (pending reboot, and again while it pends), 0x800f081e when not applicable or superseded, 0 once installed', async (t) => {
   const node = model(t);
   t.deepEqual(await run(node, 'Get-PlayHotfix', { kb: 'KB4549949' }), {
     installed: false,
     installedOn: null,
-    wusaExitCode: null,
+    dismExitCode: null,
     msuPresent: null,
   });
   t.like(await run(node, 'Get-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949 }), { msuPresent: true });
   t.like(await run(node, 'Get-PlayHotfix', { kb: 'KB4549949', msuPath: 'C:\\nowhere\\x.msu' }), { msuPresent: false });
   t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949.toUpperCase() }), {
     exitCode: 3010,
+    output: '',
   });
   const info = (await run(node, 'Get-PlayHotfix', { kb: 'kb4549949' })) as {
     installed: boolean;
     installedOn: string;
-    wusaExitCode: number;
+    dismExitCode: number;
   };
   t.true(info.installed);
   t.regex(info.installedOn, /^\d{4}-\d{2}-\d{2}$/);
-  t.is(info.wusaExitCode, 3010);
+  t.is(info.dismExitCode, 3010);
   t.like(await run(node, 'Get-PlayOsInfo', {}), { revision: 973, pendingReboot: true });
-  t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949 }), { exitCode: 2359302 });
-  // 17763.1098 is older than the pending 1158: superseded. KB4549951 is for 1903.
-  t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4538461', msuPath: msu('KB4538461') }), {
-    exitCode: -2145124329,
-  });
-  t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4549951', msuPath: msu('KB4549951') }), {
-    exitCode: -2145124329,
-  });
+  t.like(await run(node, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949 }), { exitCode: 3010 });
+  // 17763.1098 is older than the pending 1158: superseded. KB4549951 is for 1903. DISM's own text comes back.
+  const notApplicable = {
+    exitCode: -2146498530,
+    output:
+      'Error: 0x800f081e\r\n\r\nThe specified package is not applicable to this image.\r\n\r\n' +
+      'The DISM log file can be found at C:\\Windows\\Logs\\DISM\\dism.log',
+  };
+  t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4538461', msuPath: msu('KB4538461') }), notApplicable);
+  t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4549951', msuPath: msu('KB4549951') }), notApplicable);
   t.deepEqual(await run(node, 'Get-PlayHotfix', { kb: 'KB4549951' }), {
     installed: false,
     installedOn: null,
-    wusaExitCode: -2145124329,
+    dismExitCode: -2146498530,
     msuPresent: null,
   });
-  // The KB that brought 17763.973 is already there.
+  // The KB that brought 17763.973 is already there: DISM exits 0 and, with /quiet, says nothing.
   t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4534273', msuPath: msu('KB4534273') }), {
-    exitCode: 2359302,
+    exitCode: 0,
+    output: '',
   });
   t.is(
     (await t.throwsAsync(run(node, 'Install-PlayHotfix', { kb: 'KB1', msuPath: 'C:\\nowhere\\x.msu' })))!.message,
@@ -63,9 +80,78 @@ test('wusa: 3010 for a new update (pending reboot), 2359302 once installed, 0x80
     contentBase64: Buffer.from('not an update').toString('base64'),
     expectedSha256: null,
   });
-  t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB2', msuPath: 'c:/k/RANDOM.msu' }), {
-    exitCode: -2147024883,
-  });
+  t.is(
+    (await t.throwsAsync(run(node, 'Install-PlayHotfix', { kb: 'KB2', msuPath: 'c:/k/RANDOM.msu' })))!.message,
+    'c:/k/RANDOM.msu does not hold the update KB2: expand.exe extracted no Windows10.0-KB2-x64.cab',
+  );
+  // Every run extracted into its own directory under $env:TEMP and removed it.
+  const temp = (k: string) => k.startsWith('c:\\users\\administrator\\appdata\\local\\temp\\');
+  t.deepEqual([...Object.keys(node.state.files), ...Object.keys(node.state.directories)].filter(temp), []);
+});
+
+test('wusa refuses an SSH session with 0x80070005 and prints nothing; expand.exe and dism.exe print as Windows does', async (t) => {
+  const node = model(t);
+  // What Install-PlayHotfix sent before DISM: it fails on the simulated node as on a real one.
+  const old = await script(
+    node,
+    `$p = Start-Process -FilePath 'C:\\Windows\\System32\\wusa.exe' -ArgumentList ('"{0}" /quiet /norestart' -f '${KB4549949}') -Wait -PassThru -NoNewWindow
+    $p.ExitCode`,
+  );
+  t.deepEqual(old, { exitCode: 0, stdout: '-2147024891\r\n' });
+  t.deepEqual(node.state.pending, []);
+
+  const dir = 'C:\\Windows\\Temp\\x';
+  await run(node, 'Set-PlayFile', { path: `${dir}\\keep`, contentBase64: '', expectedSha256: null });
+  const native = (exe: string, args: string[]) =>
+    script(
+      node,
+      `$r = Invoke-Native -FilePath 'C:\\Windows\\System32\\${exe}' -ArgumentList @(${args.map((a) => `'${a}'`).join(', ')})
+      [string]$r.Code
+      $r.Out`,
+    );
+  const expanded = await native('expand.exe', ['-F:*', KB4549949, dir]);
+  t.is(
+    expanded.stdout,
+    '0\r\nMicrosoft (R) File Expansion Utility\r\nCopyright (c) Microsoft Corporation. All rights reserved.\r\n\r\n' +
+      `Adding ${dir}\\WSUSSCAN.cab to Extraction Queue\r\nAdding ${dir}\\Windows10.0-KB4549949-x64.cab to Extraction Queue\r\n` +
+      `Adding ${dir}\\Windows10.0-KB4549949-x64-pkgProperties.txt to Extraction Queue\r\n` +
+      `Adding ${dir}\\Windows10.0-KB4549949-x64.xml to Extraction Queue\r\n\r\nExpanding Files ....\r\n\r\n` +
+      'Expanding Files Complete ...\r\n4 files total.\r\n\r\n',
+  );
+  t.regex(
+    (await native('expand.exe', ['-F:*', 'C:\\no.msu', dir])).stdout,
+    /^1\r\n[\s\S]*Can't open input file: C:\\no\.msu\.\r\n/,
+  );
+  // WSUSSCAN.cab is not a package (DISM given the whole directory trips on it the same way).
+  t.regex(
+    (await native('dism.exe', ['/online', '/add-package', `/packagepath:${dir}\\WSUSSCAN.cab`, '/quiet', '/norestart']))
+      .stdout,
+    /^-2147024894\r\nAn error occurred trying to open - C:\\Windows\\Temp\\x\\WSUSSCAN\.cab Error: 0x80070002\r\n/,
+  );
+  const added = await native('dism.exe', [
+    '/online',
+    '/add-package',
+    `/packagepath:${dir}\\Windows10.0-KB4549949-x64.cab`,
+    '/norestart',
+  ]);
+  t.regex(
+    added.stdout,
+    /^3010\r\n\r\nDeployment Image Servicing and Management tool\r\n[\s\S]*Image Version: 10\.0\.17763\.973\r\n/,
+  );
+  t.regex(added.stdout, /The operation completed successfully\.\r\nRestart Windows to complete this operation\.\r\n/);
+  node.state.failDism = -2146498270;
+  t.regex(
+    (
+      await native('dism.exe', [
+        '/online',
+        '/add-package',
+        `/packagepath:${dir}\\Windows10.0-KB4549949-x64.cab`,
+        '/quiet',
+        '/norestart',
+      ])
+    ).stdout,
+    /^-2146498270\r\nError: 0x800f0922\r\n\r\nDISM failed\. No operation was performed\./,
+  );
 });
 
 test('a reboot: scheduled, connections dropped and refused for rebootSeconds, back with the pending changes applied and a new boot time', async (t) => {

@@ -9,7 +9,7 @@ import { fixture } from './fixtures.js';
 
 type Row = { name: string; step: AnyStep; actual: unknown; expect: Partial<Change> & { warning?: RegExp } };
 
-const NA = -2145124329;
+const NA = -2146498530; // DISM's 0x800f081e CBS_E_NOT_APPLICABLE
 const hf = (o: object = {}) => w.hotfix({ kb: 'KB4549949', msuPath: 'C:\\k\\kb.msu', ...o });
 const os = (revision: number, pendingReboot = false) => ({
   caption: 'Windows Server 2019',
@@ -74,49 +74,49 @@ const rows: Row[] = [
   {
     name: 'hotfix missing',
     step: hf(),
-    actual: { installed: false, installedOn: null, wusaExitCode: null, msuPresent: true },
+    actual: { installed: false, installedOn: null, dismExitCode: null, msuPresent: true },
     expect: { action: 'create', fields: ['installed'], before: { installed: false }, after: { installed: true } },
   },
   {
     name: 'hotfix missing, no .msu on the host',
     step: hf(),
-    actual: { installed: false, installedOn: null, wusaExitCode: null, msuPresent: false },
+    actual: { installed: false, installedOn: null, dismExitCode: null, msuPresent: false },
     expect: { action: 'create', warning: /C:\\k\\kb\.msu is not on the host: apply will fail/ },
   },
   {
     name: 'hotfix installed',
     step: hf(),
-    actual: { installed: true, installedOn: '2020-05-08', wusaExitCode: null },
+    actual: { installed: true, installedOn: '2020-05-08', dismExitCode: null },
     expect: { action: 'noop' },
   },
   {
     name: 'hotfix pending reboot (3010)',
     step: hf(),
-    actual: { installed: false, installedOn: null, wusaExitCode: 3010 },
+    actual: { installed: false, installedOn: null, dismExitCode: 3010 },
     expect: { action: 'noop', warning: /next reboot/ },
   },
   {
-    name: 'hotfix already installed per wusa',
+    name: 'hotfix added by DISM (0) but not listed: DISM runs again (it is idempotent)',
     step: hf(),
-    actual: { installed: false, installedOn: null, wusaExitCode: 2359302 },
-    expect: { action: 'noop', warning: /already installed \(0x00240006\)/ },
+    actual: { installed: false, installedOn: null, dismExitCode: 0, msuPresent: true },
+    expect: { action: 'create', fields: ['installed'] },
   },
   {
     name: 'hotfix not applicable, satisfied',
     step: hf({ notApplicable: 'satisfied' }),
-    actual: { installed: false, installedOn: null, wusaExitCode: NA },
+    actual: { installed: false, installedOn: null, dismExitCode: NA },
     expect: { action: 'noop', warning: /counted as satisfied/ },
   },
   {
     name: 'hotfix not applicable, fail',
     step: hf(),
-    actual: { installed: false, installedOn: null, wusaExitCode: NA },
+    actual: { installed: false, installedOn: null, dismExitCode: NA },
     expect: { action: 'create', warning: /apply will fail again/ },
   },
   {
     name: 'hotfix failed before (code 5)',
     step: hf(),
-    actual: { installed: false, installedOn: null, wusaExitCode: 5 },
+    actual: { installed: false, installedOn: null, dismExitCode: 5 },
     expect: { action: 'create', fields: ['installed'] },
   },
   {

@@ -28,6 +28,8 @@ const PATH = "C:\\k\\it's $(reboot) ‘q’ `x`;y\\file.txt";
 test('the checker is PowerShell: its parser runs, and a clean text has no findings', async (t) => {
   t.regex(await powerShellVersion(), /^7\./);
   t.deepEqual((await parsePowerShell("Write-Output 'ok'")).errors, []);
+  // 5.1's own -Leaf is not 7's -LeafBase, though it is a prefix of it.
+  t.deepEqual((await parsePowerShell("Split-Path -Leaf 'C:\\k\\a.txt'")).errors, []);
 });
 
 test('the checker refuses what Windows PowerShell 5.1 cannot run, with its line', async (t) => {

@@ -15,7 +15,7 @@ import type { Script } from '../../../runner/core/quote.js';
 import type { ExecResult } from '../../../runner/core/step.js';
 import { ConnectionLostError, HandshakeError } from '../../../runner/transport/errors.js';
 import { hnsNetwork, reboot } from '../../../tasks/windows/index.js';
-import { exitCodeText, wusaOutcome } from '../../../tasks/windows/hotfix.js';
+import { dismOutcome, exitCodeText } from '../../../tasks/windows/hotfix.js';
 import { simulatedNode } from './sim-node.js';
 import { plan, type RecordingRemote } from './step-runs.js';
 
@@ -286,18 +286,16 @@ test('hnsNetwork: a host that stays away is unreachable; other errors and replac
   t.deepEqual(other.namesSince(0), ['Get-PlayHnsNetwork']);
 });
 
-test('wusa exit codes: what each means for the hotfix step', (t) => {
+test("DISM's exit codes: what each means for the hotfix step", (t) => {
   const d = { kb: 'KB4549949', msuPath: 'C:\\k\\kb.msu', notApplicable: 'fail' as const };
-  t.deepEqual(wusaOutcome(d, 0), { rebootRequired: false });
-  t.deepEqual(wusaOutcome(d, 3010), { rebootRequired: true });
-  t.deepEqual(wusaOutcome(d, 1641), { rebootRequired: true });
-  t.deepEqual(wusaOutcome(d, 2359302), { rebootRequired: false });
-  t.deepEqual(wusaOutcome({ ...d, notApplicable: 'satisfied' }, -2145124329), { rebootRequired: false });
-  t.regex(String(wusaOutcome(d, -2145124329)), /not applicable to this host, 0x80240017 \(-2145124329\)/);
-  t.regex(String(wusaOutcome(d, 87)), /exit 0x00000057 \(87\)$/);
+  t.deepEqual(dismOutcome(d, 0), { rebootRequired: false });
+  t.deepEqual(dismOutcome(d, 3010), { rebootRequired: true });
+  t.deepEqual(dismOutcome({ ...d, notApplicable: 'satisfied' }, -2146498530), { rebootRequired: false });
+  t.regex(String(dismOutcome(d, -2146498530)), /not applicable to this host, 0x800F081E \(-2146498530\)/);
+  t.regex(String(dismOutcome(d, 87)), /exit 0x00000057 \(87\)$/);
   t.regex(
-    String(wusaOutcome(d, -2147023838)),
-    /exit 0x80070422 \(-2147023838\): the Windows Update service \(wuauserv\) is disabled/,
+    String(dismOutcome(d, -2146498270, 'Error: 0x800f0922\r\n\r\nDISM failed. No operation was performed.\r\n')),
+    /exit 0x800F0922 \(-2146498270\): CBS_E_INSTALLERS_FAILED.* \(DISM: Error: 0x800f0922 DISM failed\. No operation was performed\.\)$/,
   );
-  t.is(exitCodeText(2359302), '0x00240006 (2359302)');
+  t.is(exitCodeText(-2147024891), '0x80070005 (-2147024891)');
 });

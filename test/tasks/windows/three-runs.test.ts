@@ -1,7 +1,7 @@
 // Each step against the simulated Windows node (lab/windows/, in process: sim-node.ts): check mode
 // reports the change and calls nothing that writes, apply makes it and the probe after it is a noop,
 // the third run is a noop again (step-runs.ts threeRuns). Also: what each apply called, and its
-// outputs. What the node is like (a wusa that says not applicable, a daemon down) is model state.
+// outputs. What the node is like (a DISM that says not applicable, a daemon down) is model state.
 import test from 'ava';
 import { Secret } from '../../../runner/core/secret.js';
 import {
@@ -41,7 +41,7 @@ const msuEntry = (s: NodeState, more: Partial<MsuRecord>) => {
   s.msuCatalogue[key] = { ...s.msuCatalogue[key]!, ...more };
 };
 
-test('hotfix: installs with wusa (3010: rebootRequired), then noop while the reboot is pending', async (t) => {
+test('hotfix: installs with DISM (3010: rebootRequired), then noop while the reboot is pending', async (t) => {
   // This package is one Get-HotFix does not list before the reboot that completes it (docs/domain.md#hotfix-to-a-pinned-build).
   const { node, n } = simulatedNode(t, (s) => {
     withMsu(s);
@@ -58,8 +58,8 @@ test('hotfix: installs with wusa (3010: rebootRequired), then noop while the reb
   );
 });
 
-test('hotfix: not applicable counts as satisfied only when asked; a missing .msu fails before wusa', async (t) => {
-  // wusa says 0x80240017 for this package (lab/windows/README.md, hotfixes).
+test('hotfix: not applicable counts as satisfied only when asked; a missing .msu fails before DISM', async (t) => {
+  // DISM says 0x800f081e for this package (lab/windows/README.md, hotfixes).
   const notApplicable = (s: NodeState) => {
     withMsu(s);
     msuEntry(s, { notApplicable: true });
@@ -68,7 +68,7 @@ test('hotfix: not applicable counts as satisfied only when asked; a missing .msu
   const strict = hotfix({ kb: 'KB4549949', msuPath: MSU });
   const p = await plan(n, strict);
   await t.throwsAsync(strict.apply(n, p.change, p.actual), {
-    message: /not applicable to this host, 0x80240017 \(-2145124329\).*notApplicable: 'satisfied'/,
+    message: /not applicable to this host, 0x800F081E \(-2146498530\).*notApplicable: 'satisfied'/,
   });
   const r = await threeRuns(
     simulatedNode(t, notApplicable).n,
@@ -84,6 +84,24 @@ test('hotfix: not applicable counts as satisfied only when asked; a missing .msu
     message: /update package C:\\k\\windows10\.0-kb4549949.*\.msu is not on the host: copy it there first/,
   });
   t.deepEqual(bare.namesSince(0), ['Get-PlayHotfix', 'Test-PlayPath']);
+});
+
+test('hotfix: a failing DISM fails the step with its code and text; the extracted files are removed', async (t) => {
+  // The node told to fail DISM (lab/windows/README.md, faults): 0x800f0922 CBS_E_INSTALLERS_FAILED.
+  const { node, n } = simulatedNode(t, (s) => {
+    withMsu(s);
+    s.failDism = -2146498270;
+  });
+  const h = hotfix({ kb: 'KB4549949', msuPath: MSU });
+  const p = await plan(n, h);
+  await t.throwsAsync(h.apply(n, p.change, p.actual), {
+    message:
+      /DISM failed to add KB4549949 from C:\\k\\.*\.msu: exit 0x800F0922 \(-2146498270\): CBS_E_INSTALLERS_FAILED.*DISM failed\. No operation was performed/,
+  });
+  const temp = (k: string) => k.includes('\\appdata\\local\\temp\\');
+  t.deepEqual([...Object.keys(node.state.files), ...Object.keys(node.state.directories)].filter(temp), []);
+  t.deepEqual(node.state.pending, []);
+  t.is(getValue(node.state, 'HKLM:\\SOFTWARE\\Play\\Hotfixes', 'KB4549949')?.data, '-2146498270');
 });
 
 test('windowsFeature and windowsCapability: installed; a pending feature reports rebootRequired on later runs too', async (t) => {
