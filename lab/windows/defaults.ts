@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { bootTime } from './boot.js';
 import { makeDirectory, writeFile } from './file-store.js';
 import { setValue } from './registry-store.js';
-import { daemonInsecureRegistries } from './services.js';
+import { daemonInsecureRegistries, serviceRecord } from './services.js';
 import type { MsuRecord, NodeState, ServiceRecord } from './state.js';
 import { filePath } from './win-paths.js';
 
@@ -73,20 +73,7 @@ export function upgradeNodeState(loaded: NodeState): NodeState {
 }
 
 function service(name: string, displayName: string, binPath: string, more: Partial<ServiceRecord> = {}): ServiceRecord {
-  return {
-    name,
-    displayName,
-    binPath,
-    type: 'own',
-    startMode: 'Manual',
-    account: 'LocalSystem',
-    dependencies: [],
-    state: 'Stopped',
-    pid: 0,
-    win32ExitCode: 1077,
-    pausable: false,
-    ...more,
-  };
+  return serviceRecord(name, binPath, { displayName, ...more });
 }
 
 export function defaultNodeState(hostname: string, now = new Date()): NodeState {

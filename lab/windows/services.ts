@@ -8,6 +8,27 @@ import type { NodeState, ServiceRecord } from './state.js';
 
 export const DAEMON_JSON = 'C:\\ProgramData\\Docker\\config\\daemon.json';
 
+/**
+ * A service as the SCM creates it: stopped, never started since boot (1077), its own process, run
+ * as LocalSystem, started by hand, with what the caller sets on top.
+ */
+export function serviceRecord(name: string, binPath: string, more: Partial<ServiceRecord> = {}): ServiceRecord {
+  return {
+    name,
+    displayName: name,
+    binPath,
+    type: 'own',
+    startMode: 'Manual',
+    account: 'LocalSystem',
+    dependencies: [],
+    state: 'Stopped',
+    pid: 0,
+    win32ExitCode: 1077,
+    pausable: false,
+    ...more,
+  };
+}
+
 export function findService(s: NodeState, name: string): ServiceRecord | undefined {
   return s.services[name.toLowerCase()];
 }

@@ -1,7 +1,7 @@
 // nssm.exe on the simulated node (docs/field-notes.md#d-services-with-nssm): get, set, reset and
 // install. It writes UTF-16LE (to a pipe too), each line ending in CRLF; DependOnService is the
 // service's own dependency list, one per line.
-import { dependsOn, findService } from '../services.js';
+import { dependsOn, findService, serviceRecord } from '../services.js';
 import type { NodeState } from '../state.js';
 import type { NativeProgram, NativeResult } from './program.js';
 
@@ -31,19 +31,7 @@ function install(s: NodeState, name: string, application: string | undefined, se
   if (findService(s, name))
     return fail(5, 'Error creating service!\nCreateService(): The specified service already exists.');
   if (!application) return fail(1, 'Usage: nssm install <servicename> <application> [<options>]');
-  s.services[name.toLowerCase()] = {
-    name,
-    displayName: name,
-    binPath: self,
-    type: 'own',
-    startMode: 'Auto',
-    account: 'LocalSystem',
-    dependencies: [],
-    state: 'Stopped',
-    pid: 0,
-    win32ExitCode: 1077,
-    pausable: true,
-  };
+  s.services[name.toLowerCase()] = serviceRecord(name, self, { startMode: 'Auto', pausable: true });
   s.nssm[name.toLowerCase()] = { Application: application, AppParameters: '', AppDirectory: directoryOf(application) };
   return { code: 0, stdout: utf16(`Service "${name}" installed successfully!\r\n`) };
 }

@@ -1,7 +1,7 @@
 // sc.exe on the simulated node: qc, queryex (texts of sc-text.ts, as in the field notes), create and
 // config with sc's `name= value` options. Exit code = the Win32 error; the failure text as sc prints it.
 import { WIN32, WindowsError } from '../errors.js';
-import { dependsOn, findService } from '../services.js';
+import { dependsOn, findService, serviceRecord } from '../services.js';
 import { scQc, scQueryex } from '../sc-text.js';
 import type { NodeState, ServiceRecord } from '../state.js';
 import { crlf, type NativeProgram, type NativeResult } from './program.js';
@@ -23,22 +23,6 @@ function options(argv: readonly string[]): Map<string, string> | string {
   return o;
 }
 
-function newService(name: string, binPath: string): ServiceRecord {
-  return {
-    name,
-    displayName: name,
-    binPath,
-    type: 'own',
-    startMode: 'Manual',
-    account: 'LocalSystem',
-    dependencies: [],
-    state: 'Stopped',
-    pid: 0,
-    win32ExitCode: 1077,
-    pausable: false,
-  };
-}
-
 function configure(s: NodeState, verb: 'create' | 'config', name: string, rest: readonly string[]): NativeResult {
   const operation = verb === 'create' ? 'CreateService' : 'ChangeServiceConfig';
   const o = options(rest);
@@ -50,7 +34,7 @@ function configure(s: NodeState, verb: 'create' | 'config', name: string, rest: 
     if (findService(s, name)) return failed('CreateService', 1073);
     const bin = o.get('binpath');
     if (!bin) return failed('CreateService', 87, 'The parameter is incorrect.');
-    svc = newService(name, bin);
+    svc = serviceRecord(name, bin);
   } else {
     const found = findService(s, name);
     if (!found) return failed('OpenService', 1060);

@@ -3,6 +3,7 @@
 // pending until the node reboots (boot.ts applies it); CBS's RebootPending key shows it
 // (surface/registry-views.ts).
 // OpenSSH.Server brings its sshd service and firewall rule along when it is installed.
+import { serviceRecord } from '../services.js';
 import type { NodeState, ServiceRecord } from '../state.js';
 import { type Ops, str } from './types.js';
 
@@ -18,14 +19,7 @@ export function newService(
   s: NodeState,
   svc: Omit<ServiceRecord, 'state' | 'pid' | 'win32ExitCode' | 'pausable' | 'type'>,
 ): void {
-  s.services[svc.name.toLowerCase()] ??= {
-    ...svc,
-    type: 'own',
-    state: 'Stopped',
-    pid: 0,
-    win32ExitCode: 1077,
-    pausable: false,
-  };
+  s.services[svc.name.toLowerCase()] ??= serviceRecord(svc.name, svc.binPath, svc);
 }
 
 /** What installing a capability brings along (OpenSSH.Server: the sshd service and its firewall rule). */
