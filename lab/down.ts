@@ -9,10 +9,10 @@ import { bridgePorts, removeBridge, removeHostNetworks, restoreNeighbourThreshol
 import { LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { LabOptions, LabPaths } from './paths.js';
 import { pidsInNamespaces, runningSshd, terminate } from './sshd.js';
-import { readState } from './state.js';
-import type { LabState } from './state.js';
+import { readState } from './lab-state.js';
+import type { LabState } from './lab-state.js';
 import { hostOfVeth, parseHostName, planHost, vethName } from './topology.js';
-import { stopSimulator } from './windows-node.js';
+import { stopSimulator } from './windows-simulators.js';
 
 export async function labDown(options: LabOptions = {}): Promise<void> {
   checkPreconditions();

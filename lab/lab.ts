@@ -5,7 +5,7 @@ export type { LabUpOptions } from './up.js';
 export { labDown } from './down.js';
 export { labInventoryPath, labStatus } from './status.js';
 export type { LabHostStatus, LabStatus } from './status.js';
-export type { LabHostState, LabState } from './state.js';
+export type { LabHostState, LabState } from './lab-state.js';
 export type { LabOptions } from './paths.js';
 export { DEFAULT_LAB_DIR } from './paths.js';
 export type { LabCounts, LabGroup } from './topology.js';

@@ -4,7 +4,7 @@
 // inventory, so `play onboard-windows --limit node009` runs against the lab as it is.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { LAB_CLUSTER } from './cluster/state.js';
+import { LAB_CLUSTER } from './cluster/cluster-state.js';
 import { writeIfChanged } from './write.js';
 
 /** Writes the local files into dir (0600); returns the windows group vars that name them. */

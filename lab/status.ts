@@ -7,10 +7,10 @@ import { bridgeExists, namespaceExists } from './netns.js';
 import { hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { LabOptions } from './paths.js';
 import { readPid, runningSshd } from './sshd.js';
-import { readState } from './state.js';
+import { readState } from './lab-state.js';
 import { inLabRange } from './topology.js';
 import type { LabGroup } from './topology.js';
-import { runningSimulator } from './windows-node.js';
+import { runningSimulator } from './windows-simulators.js';
 
 export interface LabHostStatus {
   name: string;

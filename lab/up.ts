@@ -19,9 +19,9 @@ import {
 import { ETC_NETNS, LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { HostPaths, LabOptions } from './paths.js';
 import { pidsInNamespaces, readPid, runningSshd, startSshd, strayListeners, terminate, waitExited } from './sshd.js';
-import { readState, writeState } from './state.js';
+import { readState, writeState } from './lab-state.js';
 import { writeIfChanged } from './write.js';
-import type { LabHostState, LabState } from './state.js';
+import type { LabHostState, LabState } from './lab-state.js';
 import {
   BRIDGE,
   BRIDGE_ADDRESS,
@@ -36,7 +36,7 @@ import type { HostPlan, LabCounts } from './topology.js';
 import { ensureCluster } from './cluster/install.js';
 import { onboardVars } from './onboard-vars.js';
 import { WINDOWS_PASSWORD_ENV, ensureLabSecrets } from './secrets.js';
-import { ensureWindowsNodeFiles, runningSimulator, startSimulator, stopSimulator } from './windows-node.js';
+import { ensureWindowsNodeFiles, runningSimulator, startSimulator, stopSimulator } from './windows-simulators.js';
 
 export interface LabUpOptions extends LabOptions {
   /** At least this many linux hosts (default 3, or 0 when tor, windows or control is given). */

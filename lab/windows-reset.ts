@@ -3,16 +3,16 @@
 // they never race `play lab up`).
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { UsageError } from '../runner/core/errors.js';
-import { updateClusterState } from './cluster/state.js';
+import { updateClusterState } from './cluster/cluster-state.js';
 import { withLabLock } from './lock.js';
 import { LOCK_FILE, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { LabOptions } from './paths.js';
-import { readState, writeState } from './state.js';
+import { readState, writeState } from './lab-state.js';
 import { parseHostName, planHost } from './topology.js';
 import type { HostPlan } from './topology.js';
 import type { WindowsNodeFaults } from './windows/faults.js';
 import { ensureLabSecrets } from './secrets.js';
-import { runningSimulator, startSimulator, stopSimulator } from './windows-node.js';
+import { runningSimulator, startSimulator, stopSimulator } from './windows-simulators.js';
 import { writeIfChanged } from './write.js';
 
 export interface WindowsNodeReset {

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { writeIfChanged } from '../write.js';
 import { KUBECTL_PATH } from '../paths.js';
-import { LAB_CLUSTER, newClusterState, registerNode, updateClusterState } from './state.js';
+import { LAB_CLUSTER, newClusterState, registerNode, updateClusterState } from './cluster-state.js';
 
 export const KUBECTL_MAIN = new URL('./kubectl.ts', import.meta.url).pathname;
 /** Where the bundled stand-in lives on control1 (its private /opt). */

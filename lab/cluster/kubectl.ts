@@ -1,5 +1,5 @@
 // The kubectl stand-in (a TEST DOUBLE, not kubectl): answers the kubectl commands the playbooks run on
-// a master, from the simulated cluster's state file (state.ts), with kubectl's output formats, error
+// a master, from the simulated cluster's state file (cluster-state.ts), with kubectl's output formats, error
 // messages and exit codes. On the lab's control host it is /opt/play-lab/bin/kubectl, a shell wrapper:
 //   exec node --import tsx lab/cluster/kubectl.ts --state FILE "$@"
 // Supported (everything else exits 1 saying the stand-in does not implement it):
@@ -15,7 +15,7 @@ import {
   KUBERNETES_VERSION,
   readClusterState,
   updateClusterState,
-} from './state.js';
+} from './cluster-state.js';
 
 export interface KubectlResult {
   code: number;

@@ -2,7 +2,7 @@
 // HNS vSwitch does to them. Binding an L2Bridge network to a NIC adds the host vNIC
 // "vEthernet (<nic>)" with the NIC's MAC and moves the NIC's IP configuration onto it; removing the
 // network moves it back (that is why the netAdapters step configures the vNIC once it exists).
-import type { NetAdapterRecord, NodeState } from './state.js';
+import type { NetAdapterRecord, NodeState } from './node-state.js';
 
 /** Windows compares adapter, network and endpoint names case-insensitively. */
 export const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

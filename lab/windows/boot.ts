@@ -3,7 +3,7 @@
 // can start) and how the node comes back (a new LastBootUpTime, Auto services started).
 import { setValue } from './registry-store.js';
 import { bootServices } from './services.js';
-import type { NodeState } from './state.js';
+import type { NodeState } from './node-state.js';
 
 /** LastBootUpTime as the steps' Get-PlayOsInfo writes it: .ToUniversalTime().ToString('o'), 7 fraction digits. */
 export function bootTime(at: Date): string {

@@ -10,11 +10,11 @@
 //   the node is up, NotReady otherwise (a real node turns NotReady ~40 s later; here at once).
 // A node deleted from the cluster registers again at the next change while its kubelet runs.
 import { existsSync } from 'node:fs';
-import { type ClusterNode, readClusterState, registerNode, updateClusterState } from '../cluster/state.js';
+import { type ClusterNode, readClusterState, registerNode, updateClusterState } from '../cluster/cluster-state.js';
 import { readFile } from './file-store.js';
 import type { SimulatedWindowsNode } from './model.js';
 import { executableOf } from './services.js';
-import type { NodeState, ServiceRecord } from './state.js';
+import type { NodeState, ServiceRecord } from './node-state.js';
 
 /** The service's command line: its binPath, or for an nssm service the application and its parameters. */
 function commandOf(s: NodeState, svc: ServiceRecord): string {

@@ -6,7 +6,7 @@ import { bootTime } from './boot.js';
 import { makeDirectory, writeFile } from './file-store.js';
 import { setValue } from './registry-store.js';
 import { daemonInsecureRegistries, serviceRecord } from './services.js';
-import type { MsuRecord, NodeState, ServiceRecord } from './state.js';
+import type { MsuRecord, NodeState, ServiceRecord } from './node-state.js';
 import { filePath } from './win-paths.js';
 
 export const DOWNLOADS = 'C:\\Users\\Administrator\\Downloads';

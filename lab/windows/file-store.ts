@@ -2,7 +2,7 @@
 // content as base64, parents created on write as the steps' Set-PlayFile does.
 import { createHash } from 'node:crypto';
 import { WindowsError } from './errors.js';
-import type { NodeState } from './state.js';
+import type { NodeState } from './node-state.js';
 import { ancestorsOf, filePath, type WinPath } from './win-paths.js';
 
 export function sha256Hex(content: Buffer): string {

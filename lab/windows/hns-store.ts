@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { bindSwitch, physicalByName, sameName, unbindSwitch, vNicName } from './adapters.js';
 import { WindowsError } from './errors.js';
 import { inPrefix, ipv4, prefix } from './ipv4.js';
-import type { HnsEndpointRecord, HnsNetworkRecord, NetAdapterRecord, NodeState } from './state.js';
+import type { HnsEndpointRecord, HnsNetworkRecord, NetAdapterRecord, NodeState } from './node-state.js';
 
 export const HNS_ERRORS = {
   notFound: 'Element not found.',

@@ -1,4 +1,4 @@
-// SimulatedWindowsNode: a TEST DOUBLE of a Windows Server 2019 node: the model (state.ts) beneath
+// SimulatedWindowsNode: a TEST DOUBLE of a Windows Server 2019 node: the model (node-state.ts) beneath
 // the real PowerShell our programs run under (powershell/, surface/), saved to its state file after
 // every change, so it survives a restart of the simulator. It owns the reboot state machine
 // (scheduled -> down -> up) and tells its SSH server (server.ts) when to drop or refuse connections.
@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { applyPendingChanges, completeBoot } from './boot.js';
 import { defaultNodeState, upgradeNodeState } from './defaults.js';
 import { WindowsError } from './errors.js';
-import type { NodeState } from './state.js';
+import type { NodeState } from './node-state.js';
 
 export interface SimulatedWindowsNodeOptions {
   /** The hostname, for a new state. */

@@ -2,7 +2,7 @@
 // values read back as the contract says: DWord/QWord unsigned, Binary lowercase hex, MultiString a list.
 import type { RegistryType } from '../../tasks/windows/contract.js';
 import { WindowsError } from './errors.js';
-import type { NodeState, RegistryData, RegistryKey, RegistryValue } from './state.js';
+import type { NodeState, RegistryData, RegistryKey, RegistryValue } from './node-state.js';
 import { registryPath, type WinPath } from './win-paths.js';
 
 const TYPES: readonly RegistryType[] = ['String', 'ExpandString', 'DWord', 'QWord', 'MultiString', 'Binary'];

@@ -1,7 +1,7 @@
 // What `sc.exe qc NAME 8192` and `sc.exe queryex NAME` print on the simulated Windows node (a test
 // double), line for line as in the field notes (docs/field-notes.md#b-sc-qc-and-nssm-get), raw as a program reading sc.exe's output
 // gets it: CRLF line ends and the blank after an empty field's ': ' (the notes lost both).
-import type { ServiceRecord } from './state.js';
+import type { ServiceRecord } from './node-state.js';
 
 const START_TYPE = { Auto: '2   AUTO_START', Manual: '3   DEMAND_START', Disabled: '4   DISABLED' } as const;
 const TYPE = { own: '10  WIN32_OWN_PROCESS', share: '20  WIN32_SHARE_PROCESS' } as const;

@@ -4,7 +4,7 @@
 // first and starts them again after. sc.exe's messages.
 import { scFailure, WIN32, WindowsError } from './errors.js';
 import { fileExists, readFile } from './file-store.js';
-import type { NodeState, ServiceRecord } from './state.js';
+import type { NodeState, ServiceRecord } from './node-state.js';
 
 export const DAEMON_JSON = 'C:\\ProgramData\\Docker\\config\\daemon.json';
 

@@ -7,7 +7,7 @@ import { loadOrCreateHostKey } from './host-key.js';
 import { SimulatedWindowsNode } from './model.js';
 import { type PowerShellHost, sharedPowerShellHost } from './powershell/host.js';
 import { SimulatedWindowsSshServer, type ServerStats } from './server.js';
-import type { NodeState } from './state.js';
+import type { NodeState } from './node-state.js';
 
 export interface SimulatedWindowsNodeConfig {
   /** The node's hostname (for a new state). */

@@ -19,7 +19,7 @@ import {
   windowsService,
   type HotfixOutputs,
 } from '../../tasks/windows/index.js';
-import { PASSWORD, runOne, runPlaybook, startWindowsNode } from '../helpers/windows-node.js';
+import { PASSWORD, runOne, runPlaybook, startWindowsNode } from '../helpers/simulated-windows-node.js';
 
 const MSU = `${DOWNLOADS}\\windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7609b9a9e68d81.msu`;
 

@@ -14,7 +14,7 @@ import {
   reboot,
   type NetworkCleanupOutputs,
 } from '../../tasks/windows/index.js';
-import { runOne, runPlaybook, startWindowsNode, threeRuns } from '../helpers/windows-node.js';
+import { runOne, runPlaybook, startWindowsNode, threeRuns } from '../helpers/simulated-windows-node.js';
 
 const MAC0 = labMac('node009', 0),
   MAC1 = labMac('node009', 1);

@@ -8,7 +8,7 @@ import { definePlaybook } from '../../runner/playbook/define.js';
 import { DOWNLOADS } from '../../lab/windows/defaults.js';
 import { readFile, writeFile } from '../../lab/windows/file-store.js';
 import { getKey, getValue } from '../../lab/windows/registry-store.js';
-import type { NodeState, ServiceRecord } from '../../lab/windows/state.js';
+import type { NodeState, ServiceRecord } from '../../lab/windows/node-state.js';
 import {
   autoUpdate,
   DAEMON_JSON,
@@ -32,7 +32,7 @@ import {
   type DockerImageOutputs,
   type WindowsServiceOutputs,
 } from '../../tasks/windows/index.js';
-import { runOne, runPlaybook, startWindowsNode, threeRuns } from '../helpers/windows-node.js';
+import { runOne, runPlaybook, startWindowsNode, threeRuns } from '../helpers/simulated-windows-node.js';
 
 const MSU = `${DOWNLOADS}\\windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7609b9a9e68d81.msu`;
 

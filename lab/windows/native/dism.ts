@@ -11,7 +11,7 @@
 // DISM writes its errors to stdout.
 import { setRevision } from '../boot.js';
 import { fileExists, readFile } from '../file-store.js';
-import type { NodeState } from '../state.js';
+import type { NodeState } from '../node-state.js';
 import { cabSource } from './msu-contents.js';
 import { crlf, type NativeProgram, type NativeResult } from './program.js';
 

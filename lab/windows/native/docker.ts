@@ -13,7 +13,7 @@ import {
   LATEST_DOCKER,
   pullUnreachable,
 } from '../docker-text.js';
-import type { NodeState } from '../state.js';
+import type { NodeState } from '../node-state.js';
 import { dockerDaemonRunning } from '../surface/docker.js';
 import type { NativeProgram, NativeResult } from './program.js';
 

@@ -3,7 +3,7 @@
 // add), <name>-pkgProperties.txt and <name>.xml, as real packages hold them
 // (docs/domain.md#hotfix-to-a-pinned-build). The update CAB's content names its catalogue entry, so
 // dism.exe knows which update a CAB is wherever it was extracted to.
-import type { MsuRecord } from '../state.js';
+import type { MsuRecord } from '../node-state.js';
 
 const CAB_MARK = 'MSCF simulated update CAB of ';
 

@@ -2,7 +2,7 @@
 // install. It writes UTF-16LE (to a pipe too), each line ending in CRLF; DependOnService is the
 // service's own dependency list, one per line.
 import { dependsOn, findService, serviceRecord } from '../services.js';
-import type { NodeState } from '../state.js';
+import type { NodeState } from '../node-state.js';
 import type { NativeProgram, NativeResult } from './program.js';
 
 const PARAMETERS = ['Application', 'AppParameters', 'AppDirectory', 'DependOnService'] as const;

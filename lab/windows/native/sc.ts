@@ -3,7 +3,7 @@
 import { WIN32, WindowsError } from '../errors.js';
 import { dependsOn, findService, serviceRecord } from '../services.js';
 import { scQc, scQueryex } from '../sc-text.js';
-import type { NodeState, ServiceRecord } from '../state.js';
+import type { NodeState, ServiceRecord } from '../node-state.js';
 import { crlf, type NativeProgram, type NativeResult } from './program.js';
 
 const START = { auto: 'Auto', demand: 'Manual', disabled: 'Disabled' } as const;

@@ -5,7 +5,7 @@
 // with its HRESULT. The node's NTP peers are taken to answer: a resync with W32Time running succeeds.
 import { setValue } from '../registry-store.js';
 import { findService } from '../services.js';
-import type { NodeState } from '../state.js';
+import type { NodeState } from '../node-state.js';
 import { crlf, type NativeProgram, type NativeResult } from './program.js';
 
 export const W32TIME_PARAMETERS = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\W32Time\\Parameters';

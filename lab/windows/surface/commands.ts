@@ -3,7 +3,7 @@
 // DockerMsftProvider installed Docker (its Update-PathVar appends it to the machine PATH). A program
 // is there if the model holds its file, or if it is one of the system programs Windows ships.
 import { fileExists } from '../file-store.js';
-import type { NodeState } from '../state.js';
+import type { NodeState } from '../node-state.js';
 import { baseName, filePath } from '../win-paths.js';
 import { DOCKER_DIR } from './docker.js';
 import { type Ops, str } from './types.js';

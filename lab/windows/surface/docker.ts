@@ -7,7 +7,7 @@
 import { DOCKER_RELEASES, LATEST_DOCKER } from '../docker-text.js';
 import { writeFile } from '../file-store.js';
 import { findService, restartService } from '../services.js';
-import type { NodeState } from '../state.js';
+import type { NodeState } from '../node-state.js';
 import { installFeature, newService } from './features.js';
 import { moduleInstalled } from './packages.js';
 import { type Ops, optStr, str, WindowsError } from './types.js';

@@ -4,7 +4,7 @@
 // (surface/registry-views.ts).
 // OpenSSH.Server brings its sshd service and firewall rule along when it is installed.
 import { serviceRecord } from '../services.js';
-import type { NodeState, ServiceRecord } from '../state.js';
+import type { NodeState, ServiceRecord } from '../node-state.js';
 import { type Ops, str } from './types.js';
 
 /** Server Manager's display names of the features the node models. */

@@ -5,7 +5,7 @@
 // drive, C:.
 import { WindowsError } from '../errors.js';
 import { isDirectory, makeDirectory, writeFile } from '../file-store.js';
-import type { NodeState } from '../state.js';
+import type { NodeState } from '../node-state.js';
 import { baseName, filePath, parentOf, type WinPath } from '../win-paths.js';
 import { type Ops, optStr, str } from './types.js';
 

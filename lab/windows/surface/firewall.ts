@@ -2,7 +2,7 @@
 // port filter (protocol, local ports). New and changed rules are checked as the firewall service
 // checks them; protocol and port keywords are stored in Windows' spelling (tcp reads back as TCP).
 import { sameName } from '../adapters.js';
-import type { FirewallRuleRecord } from '../state.js';
+import type { FirewallRuleRecord } from '../node-state.js';
 import { bool, optStr, type Ops, str, strs, WindowsError } from './types.js';
 
 const PORT_HELP =

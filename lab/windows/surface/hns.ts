@@ -22,7 +22,7 @@ import {
 import { ipInterfaceOf, physicalByName, sameName } from '../adapters.js';
 import { prefix, splitCidr } from '../ipv4.js';
 import type { SimulatedWindowsNode } from '../model.js';
-import type { HnsEndpointRecord, HnsNetworkRecord, NodeState } from '../state.js';
+import type { HnsEndpointRecord, HnsNetworkRecord, NodeState } from '../node-state.js';
 import { type Ops, str } from './types.js';
 
 /** HNS's object version stamp on 1809 (Get-HnsEndpoint's Version). */

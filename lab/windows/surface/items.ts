@@ -4,7 +4,7 @@
 // each live in files.ts and registry.ts; this file only routes, and names a drive the node lacks.
 import { WindowsError } from '../errors.js';
 import { createKey } from '../registry-store.js';
-import type { NodeState } from '../state.js';
+import type { NodeState } from '../node-state.js';
 import { filePath, parentOf, registryPath, type WinPath } from '../win-paths.js';
 import { driveExists, fileItem, newDirectory, newFile, removeFileItem } from './files.js';
 import { deleteKeyTree, keyExists, nativeName, subKeyNames } from './registry.js';

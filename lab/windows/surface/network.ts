@@ -7,7 +7,7 @@ import { sameName } from '../adapters.js';
 import { WindowsError } from '../errors.js';
 import { endpointOfVNic } from '../hns-store.js';
 import { ipv4, splitCidr } from '../ipv4.js';
-import type { NetAdapterRecord, NodeState } from '../state.js';
+import type { NetAdapterRecord, NodeState } from '../node-state.js';
 import { type Args, type Ops, num, optStr, str, strs } from './types.js';
 
 function adapterAt(s: NodeState, a: Args): NetAdapterRecord {

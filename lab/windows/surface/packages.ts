@@ -3,7 +3,7 @@
 // sees them as installed exactly when the files are there. PSGallery holds DockerMsftProvider
 // (docs/field-notes.md#d-docker-install-and-docker-version); nothing else is modelled.
 import { fileExists, writeFile } from '../file-store.js';
-import type { NodeState } from '../state.js';
+import type { NodeState } from '../node-state.js';
 import { type Ops, str, WindowsError } from './types.js';
 
 const NUGET_VERSION = '2.8.5.208';

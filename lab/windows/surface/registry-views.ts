@@ -10,7 +10,7 @@
 //   (docs/field-notes.md#a-network-clean-up-and-nics). Enum itself always exists and stays.
 import { WindowsError } from '../errors.js';
 import { isAtOrBelow } from '../registry-store.js';
-import type { NodeState, RegistryValue } from '../state.js';
+import type { NodeState, RegistryValue } from '../node-state.js';
 import { registryPath, type WinPath } from '../win-paths.js';
 
 export interface VirtualKey {

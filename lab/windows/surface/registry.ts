@@ -19,7 +19,7 @@ import {
   setValue,
   storedSubKeyNames,
 } from '../registry-store.js';
-import type { NodeState, RegistryData, RegistryValue } from '../state.js';
+import type { NodeState, RegistryData, RegistryValue } from '../node-state.js';
 import { registryPath, type WinPath } from '../win-paths.js';
 import { ACCESS_DENIED, insideVirtualKey, removeVirtualKeys, virtualKeys } from './registry-views.js';
 import { type Args, type Ops, str } from './types.js';

@@ -3,7 +3,7 @@
 // a stop with running dependents is refused (1051), a disabled service does not start (1058).
 import { scFailure, WIN32, WindowsError } from '../errors.js';
 import { dependentsOf, findService, mustFindService, startService, stopService } from '../services.js';
-import type { ServiceRecord } from '../state.js';
+import type { ServiceRecord } from '../node-state.js';
 import { type Ops, optStr, str } from './types.js';
 
 /** A service as the mocks build ServiceController and Win32_Service objects from it. */

@@ -1,6 +1,12 @@
-// The simulated cluster's pod CIDR allocation and node records (lab/cluster/state.ts, a test double), pure.
+// The simulated cluster's pod CIDR allocation and node records (lab/cluster/cluster-state.ts, a test double), pure.
 import test from 'ava';
-import { allocatePodCidr, LAB_CLUSTER, newClusterState, parseCidr, registerNode } from '../../../lab/cluster/state.js';
+import {
+  allocatePodCidr,
+  LAB_CLUSTER,
+  newClusterState,
+  parseCidr,
+  registerNode,
+} from '../../../lab/cluster/cluster-state.js';
 import { inLabRange } from '../../../lab/topology.js';
 
 const cases: [string, string, string[], string][] = [

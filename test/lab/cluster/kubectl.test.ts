@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleKubectl, kubectlWrapper } from '../../../lab/cluster/install.js';
 import { humanDuration, jsonpath, kubectl as kubectlInProcess, table } from '../../../lab/cluster/kubectl.js';
-import { type ClusterState, newClusterState, registerNode } from '../../../lab/cluster/state.js';
+import { type ClusterState, newClusterState, registerNode } from '../../../lab/cluster/cluster-state.js';
 
 interface Run {
   code: number;

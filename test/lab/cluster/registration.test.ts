@@ -4,7 +4,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ClusterState, newClusterState } from '../../../lab/cluster/state.js';
+import { type ClusterState, newClusterState } from '../../../lab/cluster/cluster-state.js';
 import { flagValue } from '../../../lab/windows/cluster-registration.js';
 import type { PlayFunctionName } from '../../../tasks/windows/contract.js';
 import { run, startNode, tempDir } from '../windows/helpers.js';

@@ -4,7 +4,7 @@
 // function cannot be forgotten. Used by every-function.test.ts and `npm run test:powershell`.
 import { DOWNLOADS } from '../../../lab/windows/defaults.js';
 import { writeFile } from '../../../lab/windows/file-store.js';
-import type { NodeState } from '../../../lab/windows/state.js';
+import type { NodeState } from '../../../lab/windows/node-state.js';
 import type { PlayFunctionName } from '../../../tasks/windows/contract.js';
 
 export interface FunctionCase {

@@ -20,7 +20,7 @@ import {
   type RunningSimulatedWindowsNode,
   type SimulatedWindowsNodeConfig,
 } from '../../../lab/windows/start.js';
-import type { NodeState } from '../../../lab/windows/state.js';
+import type { NodeState } from '../../../lab/windows/node-state.js';
 
 export const PASSWORD = 'Adm1n\'pa$$ `w0rd"';
 

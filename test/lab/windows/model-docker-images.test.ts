@@ -4,7 +4,7 @@
 // when the file is written.
 import test from 'ava';
 import { DAEMON_JSON } from '../../../lab/windows/services.js';
-import type { NodeState } from '../../../lab/windows/state.js';
+import type { NodeState } from '../../../lab/windows/node-state.js';
 import { fixture } from '../../tasks/windows/fixtures.js';
 import { model, run } from './helpers.js';
 

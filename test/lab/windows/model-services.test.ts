@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { writeFile } from '../../../lab/windows/file-store.js';
-import type { NodeState } from '../../../lab/windows/state.js';
+import type { NodeState } from '../../../lab/windows/node-state.js';
 import { model, run } from './helpers.js';
 
 const fixture = (name: string) => readFileSync(new URL(`fixtures/${name}`, import.meta.url), 'utf8');

@@ -16,7 +16,7 @@ import {
   nodePodCidr,
   parseKubectlRun,
 } from '../../../tasks/linux/index.js';
-import { newClusterState, registerNode, updateClusterState } from '../../../lab/cluster/state.js';
+import { newClusterState, registerNode, updateClusterState } from '../../../lab/cluster/cluster-state.js';
 import { converge, HOSTILE, localHost, plan, removeHosts } from './local-remote.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../../..');

@@ -13,7 +13,7 @@ import { diffNetAdapters } from '../../../tasks/windows/net-adapters.js';
 import { diffNetworkCleanup } from '../../../tasks/windows/network-cleanup.js';
 import { createNetwork } from '../../../lab/windows/hns-store.js';
 import { getValue, setValue } from '../../../lab/windows/registry-store.js';
-import type { NodeState } from '../../../lab/windows/state.js';
+import type { NodeState } from '../../../lab/windows/node-state.js';
 import { bootNow, simulatedNode } from './sim-node.js';
 import { plan, threeRuns } from './step-runs.js';
 

@@ -14,7 +14,7 @@ import { PLAY_FUNCTIONS } from '../../../tasks/windows/functions.js';
 import { writeFile } from '../../../lab/windows/file-store.js';
 import { createNetwork } from '../../../lab/windows/hns-store.js';
 import type { SimulatedWindowsNode } from '../../../lab/windows/model.js';
-import type { NodeState } from '../../../lab/windows/state.js';
+import type { NodeState } from '../../../lab/windows/node-state.js';
 import { describeErrors, parsePowerShell, powerShellVersion } from '../../helpers/ps-syntax.js';
 import { callsOf } from './calls-literal.js';
 import { addService, bootNow, simulatedNode, withDocker } from './sim-node.js';

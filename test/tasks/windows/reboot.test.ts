@@ -8,7 +8,7 @@ import test from 'ava';
 import { createNetwork } from '../../../lab/windows/hns-store.js';
 import type { SimulatedWindowsRemote } from '../../../lab/windows/powershell/call.js';
 import { scQueryex } from '../../../lab/windows/sc-text.js';
-import type { ServiceRecord, ServiceRunState } from '../../../lab/windows/state.js';
+import type { ServiceRecord, ServiceRunState } from '../../../lab/windows/node-state.js';
 import { UnreachableError } from '../../../runner/core/errors.js';
 import { PsCall } from '../../../runner/core/ps-call.js';
 import type { Script } from '../../../runner/core/quote.js';

@@ -7,7 +7,7 @@ import { writeFile } from '../../../lab/windows/file-store.js';
 import { SimulatedWindowsNode } from '../../../lab/windows/model.js';
 import { SimulatedWindowsRemote } from '../../../lab/windows/powershell/call.js';
 import { executableOf } from '../../../lab/windows/services.js';
-import type { NodeState, ServiceRecord } from '../../../lab/windows/state.js';
+import type { NodeState, ServiceRecord } from '../../../lab/windows/node-state.js';
 
 /** A fresh node009 (lab/windows/defaults.ts) changed by `seed`, and the Remote a step sees. */
 export function simulatedNode(

@@ -25,7 +25,7 @@ import {
 import { readFile, writeFile } from '../../../lab/windows/file-store.js';
 import { getValue } from '../../../lab/windows/registry-store.js';
 import { DAEMON_JSON } from '../../../lab/windows/services.js';
-import type { MsuRecord, NodeState } from '../../../lab/windows/state.js';
+import type { MsuRecord, NodeState } from '../../../lab/windows/node-state.js';
 import { callsOf } from './calls-literal.js';
 import { addService, bootNow, simulatedNode, withDocker } from './sim-node.js';
 import { plan, threeRuns } from './step-runs.js';

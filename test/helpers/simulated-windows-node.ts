@@ -18,7 +18,7 @@ import {
   type RunningSimulatedWindowsNode,
   type SimulatedWindowsNodeConfig,
 } from '../../lab/windows/start.js';
-import type { NodeState } from '../../lab/windows/state.js';
+import type { NodeState } from '../../lab/windows/node-state.js';
 
 /** The environment variable the inventory's password refers to; set here, read by resolveSecrets. */
 export const PASSWORD_ENV = 'PLAY_T_WIN_PW';
