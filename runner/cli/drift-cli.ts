@@ -85,7 +85,7 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
       }
       const drift = {
         playbooks: words,
-        inventory: (a as { inventory?: string }).inventory,
+        inventory: (a as { inventory?: string | string[] }).inventory,
         limit: a.limit,
         forks: a.forks as unknown as number,
         timeout: a.timeout as unknown as number,

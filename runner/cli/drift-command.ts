@@ -35,7 +35,8 @@ import { openInventory } from './open-inventory.js';
 
 export interface DriftArgs {
   playbooks: string[];
-  inventory?: string;
+  /** -i, given once or several times. */
+  inventory?: string | readonly string[];
   limit?: string;
   forks: number;
   timeout: number;
@@ -112,6 +113,8 @@ export async function driftCommand(args: DriftArgs, out: Writable, err: Writable
   const keep = parseKeep(args.keep, started);
   const playbooks = await drifted(args.playbooks);
   const inventory = openInventory(args.inventory, err);
+  // Waivers are read before any host is probed: a mistake in the file stops the run at once (65).
+  const waivers = args.waivers ? loadWaivers(args.waivers) : loadWaiversIfPresent(defaultWaiversFile(inventory.file));
   const store = openStore(args.state);
   try {
     const pool = new ConnectionPool({ knownHostsFile: args.knownHosts, acceptNew: args.acceptNew });
@@ -136,14 +139,13 @@ export async function driftCommand(args: DriftArgs, out: Writable, err: Writable
     const observed = mergeObserved(results.map((r) => r.collected.items));
     const checked = new Set(results.flatMap((r) => r.collected.checked.map((c) => c.key)));
     const classified = classify(observed, previous, checked, now, order);
-    const waivers = args.waivers ? loadWaivers(args.waivers) : loadWaiversIfPresent(defaultWaiversFile(inventory.file));
     const { items, warnings } = applyWaivers(classified, waivers, started, inventoryResolver(inventory));
     const counts = countItems(items, problems);
     const run: Omit<DriftRun, 'id'> = {
       startedAt: now,
       durationMs: Date.now() - started.getTime(),
       playbooks: names,
-      inventory: args.inventory ?? 'lab',
+      inventory: args.inventory === undefined ? 'lab' : [args.inventory].flat().join(','),
       hosts,
       items,
       problems,

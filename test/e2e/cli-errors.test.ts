@@ -56,6 +56,26 @@ const rows: Record<string, Row> = {
   'a lab count that is too large': { argv: ['lab', 'up', '--linux', '5000'], code: 64, message: /--linux.*5000/ },
   'a negative lab count': { argv: ['lab', 'up', '--linux', '-1'], code: 64, message: /--linux.*-1/ },
   '--forks 0': { argv: ['ok.ts', '-f', '0'], code: 64, message: /--forks '0': expected a positive whole number/ },
+  'drift: a waiver without its reason (read before any host is probed)': {
+    argv: ['drift', 'ok.ts', '-i', 'inv.yaml', '--state', 'state.db', '--waivers', 'w.yml'],
+    files: {
+      'inv.yaml': INVENTORY,
+      'ok.ts': OK_PLAYBOOK,
+      'w.yml': '- hosts: a\n  playbook: ok\n  task: d\n  expires: 2099-01-01\n',
+    },
+    code: 65,
+    message: /w\.yml:1: entry 1: 'reason' is missing/,
+  },
+  'drift: --every that is not a schedule': {
+    argv: ['drift', '--every', 'sometimes'],
+    code: 64,
+    message: /--every 'sometimes': expected an interval such as 30s/,
+  },
+  'drift show of a run that does not exist': {
+    argv: ['drift', 'show', '42', '--state', 'state.db'],
+    code: 64,
+    message: /no drift run 42 in .*state\.db \(see 'play drift history'\)/,
+  },
   '--timeout that is not a number': { argv: ['ok.ts', '--timeout', 'soon'], code: 64, message: /--timeout 'soon'/ },
   'a missing inventory file': {
     argv: ['hosts', 'all', '-i', 'nosuch.yaml'],
