@@ -123,7 +123,7 @@ test('text diffs are coloured by line class; masked values stay masked', (t) => 
 test('readable in light and dark, and printable', (t) => {
   const css = style(html);
   t.true(html.includes('<meta name="color-scheme" content="light dark">'));
-  t.regex(css, /@media screen and \(prefers-color-scheme: dark\) \{\n  :root \{/);
+  t.regex(css, /@media screen and \(prefers-color-scheme: dark\) \{\n {2}:root \{/);
   t.regex(css, /@media print \{[\s\S]*break-inside: avoid;/);
   for (const c of ['add', 'del', 'hunk']) t.regex(css, new RegExp(`pre\\.diff \\.${c} \\{`));
 });

@@ -20,6 +20,8 @@ import { onboardInventory } from './fixtures/onboard-lab.js';
 import { labMac } from '../../lab/windows/defaults.js';
 import { holdTorHosts } from './fixtures/tor-lock.js';
 import { stopKeepalived, TORS, vipHolders } from './fixtures/tor-hosts.js';
+import { sleep } from '../helpers/wait.js';
+import { VRRP_SETTLE_MS } from '../helpers/vrrp.js';
 
 const NODES = ['node009', 'node010'];
 /**
@@ -39,7 +41,6 @@ const NODE010_OPTIONAL = {
 };
 const CONF = '/etc/keepalived/keepalived.conf';
 /** After a (re)start keepalived elects in about 4 s. */
-const SETTLE_MS = 20_000;
 /** The per-step limit (--timeout) of the fault run: a hung call fails its step after this. */
 const STEP_TIMEOUT_S = 15;
 
@@ -52,7 +53,6 @@ let faulted = false;
 const hostKeys: Record<string, string> = {};
 const resets: Record<string, Awaited<ReturnType<typeof resetWindowsNode>>> = {};
 const tmpDirs: string[] = [];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const onHost = (host: string, cmd: string) => onLabHost(lab, host, cmd);
 
@@ -202,7 +202,7 @@ test.serial(
     for (;;) {
       held = await Promise.all(vips.map(vipHolders));
       if (held.every((h) => h.length === 1)) break;
-      if (Date.now() - electStarted > SETTLE_MS) break;
+      if (Date.now() - electStarted > VRRP_SETTLE_MS) break;
       await sleep(200);
     }
     for (const [i, vip] of vips.entries())

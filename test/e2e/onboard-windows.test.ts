@@ -17,13 +17,13 @@ import { play, projectRoot, type CliResult } from '../helpers/play.js';
 import { LAB_CLUSTER, onboardInventory } from './fixtures/onboard-lab.js';
 import { holdTorHosts } from './fixtures/tor-lock.js';
 import { stopKeepalived, TORS, vipHolders } from './fixtures/tor-hosts.js';
+import { sleep } from '../helpers/wait.js';
+import { VRRP_SETTLE_MS } from '../helpers/vrrp.js';
 
 const NODE = 'node009';
 /** node010's pod CIDR as an inventory var: far from the /24s the simulated cluster hands out (198.19.0-…). */
 const OTHER_POD_CIDR = '198.19.250.0/24';
 const CONF = '/etc/keepalived/keepalived.conf';
-/** After a start keepalived elects in about 4 s (docs/lab.md#vrrp-timings). */
-const SETTLE_MS = 15_000;
 
 let lab: Lab;
 let labDir: string;
@@ -31,7 +31,6 @@ let inventory: string;
 let env: NodeJS.ProcessEnv;
 let releaseTorHosts: (() => Promise<void>) | undefined;
 const tmpDirs: string[] = [];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const onHost = (host: string, cmd: string) => onLabHost(lab, host, cmd);
 
@@ -155,7 +154,7 @@ test.serial(
       held = await vipHolders(gateway);
       const other = await vipHolders('198.19.250.1');
       if (held.length === 1 && other.length === 1 && other[0] === held[0]) break;
-      if (Date.now() - electStarted > SETTLE_MS) break;
+      if (Date.now() - electStarted > VRRP_SETTLE_MS) break;
       await sleep(100);
     }
     t.is(held.length, 1, `exactly one tor host holds ${gateway}: ${held.join(', ') || 'none'}`);

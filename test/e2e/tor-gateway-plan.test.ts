@@ -116,7 +116,7 @@ test('each tor host: priority by position, the others as peers, its own router_i
   // The field note's layout, one VIP line per node.
   t.regex(
     conf(steps, 'tor2').masked,
-    /priority 140\n    nopreempt\n    advert_int 1\n[\s\S]*unicast_src_ip 198\.18\.0\.12\n    unicast_peer \{\n        198\.18\.0\.11\n        198\.18\.0\.13\n    \}[\s\S]*198\.19\.12\.1\/24 dev eth1 label eth1:2\n/,
+    /priority 140\n {4}nopreempt\n {4}advert_int 1\n[\s\S]*unicast_src_ip 198\.18\.0\.12\n {4}unicast_peer \{\n {8}198\.18\.0\.11\n {8}198\.18\.0\.13\n {4}\}[\s\S]*198\.19\.12\.1\/24 dev eth1 label eth1:2\n/,
   );
   t.deepEqual(conf(steps, 'tor1').warnings, []);
   t.deepEqual(

@@ -3,6 +3,7 @@ import test from 'ava';
 import { Secret } from '../../runner/core/secret.js';
 import { ConnectionLostError, TimeoutError } from '../../runner/transport/errors.js';
 import { fixture } from './helpers/fixture.js';
+import { waitFor } from '../helpers/wait.js';
 
 test('exec returns stdout, stderr and the exit code', async (t) => {
   const f = await fixture(t);
@@ -94,7 +95,12 @@ test('a timeout kills the command, rejects with TimeoutError, and the connection
   t.is((e as TimeoutError).host, 'linux1');
   t.deepEqual((await c.exec('echo still here')).stdout, 'still here\n');
   // sshd got the KILL and the channel was closed: nothing is left running.
-  await waitFor(() => f.server.running === 0 && f.server.openSessions === 0);
+  await waitFor(
+    'the command ended and its session closed',
+    () => f.server.running === 0 && f.server.openSessions === 0,
+    5000,
+    10,
+  );
   t.deepEqual(f.server.signals, ['KILL']);
   t.is(c.channels.active, 0);
 });
@@ -104,7 +110,7 @@ test('after the server kills the connection, the next exec reconnects', async (t
   const c = await f.open();
   t.is((await c.exec('echo one')).stdout, 'one\n');
   f.server.killConnections();
-  await waitFor(() => !c.connected);
+  await waitFor('the connection closed', () => !c.connected, 5000, 10);
   t.is((await c.exec('echo two')).stdout, 'two\n');
   t.is(c.reconnects, 1);
   t.is(f.server.logins, 2);
@@ -114,7 +120,7 @@ test('a connection lost mid-command rejects with ConnectionLostError, then recon
   const f = await fixture(t);
   const c = await f.open();
   const running = c.exec('sleep 5');
-  await waitFor(() => f.server.running === 1);
+  await waitFor('the command running on the server', () => f.server.running === 1, 5000, 10);
   f.server.killConnections();
   const e = await t.throwsAsync(running, { instanceOf: ConnectionLostError });
   t.regex(e!.message, /lost while a command ran/);
@@ -125,16 +131,8 @@ test('when the reconnect fails, exec fails with the reason and the host name', a
   const f = await fixture(t);
   const c = await f.open();
   await f.server.close();
-  await waitFor(() => !c.connected);
+  await waitFor('the connection closed', () => !c.connected, 5000, 10);
   const e = await t.throwsAsync(c.exec('true'));
   t.is(e!.name, 'HandshakeError');
   t.regex(e!.message, /^host linux1 \(127\.0\.0\.1:\d+\): connection refused/);
 });
-
-async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

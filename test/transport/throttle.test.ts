@@ -1,8 +1,8 @@
 import test from 'ava';
 import { HandshakeError, type HandshakeFailure } from '../../runner/transport/errors.js';
 import { attemptsFor, HandshakeThrottle } from '../../runner/transport/handshake-throttle.js';
+import { sleep } from '../helpers/wait.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fail = (failure: HandshakeFailure) => new HandshakeError('linux1', failure, `host linux1: ${failure}`);
 
 test('at most 10 handshakes at once overall, 2 per endpoint', async (t) => {

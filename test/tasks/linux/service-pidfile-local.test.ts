@@ -12,6 +12,8 @@ import { service, type ServiceActual, type ServiceOptions } from '../../../tasks
 import { labConfig } from './keepalived-fixtures.js';
 import { converge, localHost, plan, removeHosts, type LocalHost } from './local-remote.js';
 import { canNetns, makeNetns, netnsInode, netnsOf } from './netns.js';
+import { waitFor } from '../../helpers/wait.js';
+import { VRRP_SETTLE_MS } from '../../helpers/vrrp.js';
 
 const realTest = canNetns ? test : test.skip;
 test.after.always('remove the temp directories', removeHosts);
@@ -35,15 +37,6 @@ function torHost(
   return { ns, h, pidfile: keepalivedPidfile({ runDir: join(h.root, 'run'), conf }) };
 }
 
-async function waitFor(what: string, check: () => boolean, ms: number): Promise<number> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return Date.now() - started;
-}
-
 realTest('keepalived: start, noop, restart (new pid), stop; it really serves the VIP', async (t) => {
   const { ns, h, pidfile } = torHost(t, '198.18.6.1');
   const running = service({ name: 'keepalived', state: 'running', pidfile });
@@ -62,10 +55,10 @@ realTest('keepalived: start, noop, restart (new pid), stop; it really serves the
   t.is(again.change.action, 'noop');
   t.deepEqual(running.outputs!(running.desired, again.actual), { pid });
   // Our renderer's config works: alone, this BACKUP becomes master and adds the VIP.
-  const vipMs = await waitFor(
+  const { ms: vipMs } = await waitFor(
     'VIP 198.18.6.1 on eth1',
     () => execFileSync('ip', ['-n', ns, '-4', 'addr', 'show', 'eth1'], { encoding: 'utf8' }).includes('198.18.6.1/24'),
-    10_000,
+    VRRP_SETTLE_MS,
   );
 
   started = Date.now();

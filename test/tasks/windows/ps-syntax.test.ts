@@ -4,7 +4,7 @@
 // sim-node.ts) with representative and hostile option values. Each program's calls literal is also
 // read back with PowerShell's quoting rules (‘ ’ ‚ ‛ end a '...' string too) and must give the exact JSON.
 import test from 'ava';
-import { PsCall } from '../../../runner/core/ps-call.js';
+import type { PsCall } from '../../../runner/core/ps-call.js';
 import { isSecret, Secret } from '../../../runner/core/secret.js';
 import type { AnyStep } from '../../../runner/core/step.js';
 import { BOOTSTRAP } from '../../../runner/transport/powershell/bootstrap.js';
