@@ -5,6 +5,8 @@
 // by rename (a reader never sees half of it).
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { ClusterPdb } from './pdb.js';
+import type { ClusterPod } from './pods.js';
 
 export interface ClusterNodeAddress {
   type: 'InternalIP' | 'Hostname';
@@ -30,6 +32,8 @@ export interface ClusterNode {
   osImage?: string;
   kernelVersion?: string;
   containerRuntime?: string;
+  /** Test knob (ready.ts): the node's kubelet never reports Ready again, whatever its services do. */
+  neverReady?: boolean;
 }
 
 export interface ClusterState {
@@ -42,6 +46,14 @@ export interface ClusterState {
   dnsServiceIP: string;
   /** Keyed by node name. */
   nodes: Record<string, ClusterNode>;
+  /** Keyed `namespace/name` (pods.ts); absent in a state written before pods were modelled. */
+  pods?: Record<string, ClusterPod>;
+  /** PodDisruptionBudgets, keyed `namespace/name` (pdb.ts). */
+  pdbs?: Record<string, ClusterPdb>;
+  /** Counter behind the generated pod names and uids (pods.ts), so runs are reproducible. */
+  podSeq?: number;
+  /** Test knob (drain.ts): real milliseconds each of drain's 5 s eviction retries takes; 0 (default): none. */
+  evictionRetrySleepMs?: number;
 }
 
 /** The lab's values: everything inside the lab's routed 198.18.0.0/15, apart from the hosts (198.18.0-1.x). */
@@ -136,7 +148,7 @@ function writeClusterState(file: string, state: ClusterState): void {
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
-function sleepSync(ms: number): void {
+export function sleepSync(ms: number): void {
   Atomics.wait(sleeper, 0, 0, ms);
 }
 

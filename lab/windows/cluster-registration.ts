@@ -7,10 +7,12 @@
 //   --hostname-override's name (else the node's hostname), lower-cased. A new node gets the next free
 //   /24 of the cluster CIDR; a known one keeps its pod CIDR, cordon and age;
 // - a registered node is Ready while a kubelet and a kube-proxy (kube-proxy.exe) service both run and
-//   the node is up, NotReady otherwise (a real node turns NotReady ~40 s later; here at once).
+//   the node is up, NotReady otherwise (a real node turns NotReady ~40 s later; here at once), and
+//   never Ready while the cluster's `neverReady` knob is set on it (lab/cluster/ready.ts).
 // A node deleted from the cluster registers again at the next change while its kubelet runs.
 import { existsSync } from 'node:fs';
 import { type ClusterNode, readClusterState, registerNode, updateClusterState } from '../cluster/cluster-state.js';
+import { reportedReady } from '../cluster/ready.js';
 import { readFile } from './file-store.js';
 import type { SimulatedWindowsNode } from './model.js';
 import { executableOf } from './services.js';
@@ -91,7 +93,7 @@ export function syncRegistration(node: SimulatedWindowsNode, clusterState: strin
   if (!name) return;
   const needed = (current: ClusterNode | undefined) =>
     current
-      ? current.ready !== view.ready ||
+      ? current.ready !== reportedReady(current, view.ready) ||
         (view.canRegister &&
           !same(
             { ...view.facts },
@@ -108,9 +110,9 @@ export function syncRegistration(node: SimulatedWindowsNode, clusterState: strin
   updateClusterState(clusterState, (st) => {
     const current = st.nodes[name];
     if (!needed(current)) return;
-    if (view.canRegister) registerNode(st, { name, ready: view.ready, ...view.facts });
+    if (view.canRegister) registerNode(st, { name, ready: reportedReady(current, view.ready), ...view.facts });
     else if (current) {
-      current.ready = view.ready;
+      current.ready = reportedReady(current, view.ready);
       current.updatedAt = new Date().toISOString();
     }
   });

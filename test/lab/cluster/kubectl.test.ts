@@ -193,13 +193,13 @@ test('delete node; unknown nodes are NotFound (exit 1); unimplemented commands e
   for (const r of results) t.deepEqual(r, { code: 1, stdout: '', stderr: nf });
   const [apply, pods, flag] = await Promise.all([
     run('apply', '-f', 'x.yaml'),
-    run('get', 'pods'),
+    run('get', 'deployments'),
     run('get', 'nodes', '--watch'),
   ]);
   t.is(apply.code, 1);
   t.regex(apply.stderr, /kubectl stand-in \(play lab, a test double\) does not implement/);
   t.is(pods.code, 1);
-  t.regex(pods.stderr, /does not implement get pods/);
+  t.regex(pods.stderr, /does not implement get deployments/);
   t.is(flag.code, 1);
   t.regex(flag.stderr, /does not implement the flag --watch/);
 });

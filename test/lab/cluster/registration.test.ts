@@ -5,6 +5,7 @@ import test, { type ExecutionContext } from 'ava';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ClusterState, newClusterState } from '../../../lab/cluster/cluster-state.js';
+import { setNeverReady } from '../../../lab/cluster/ready.js';
 import { flagValue } from '../../../lab/windows/cluster-registration.js';
 import type { PlayFunctionName } from '../../../tasks/windows/contract.js';
 import { run, startNode, tempDir } from '../windows/helpers.js';
@@ -173,6 +174,26 @@ test('a reboot takes the node NotReady while down; Auto services bring it back R
   t.false(read().nodes.node009!.ready);
   await new Promise<void>((resolve) => running.node.once('up', () => resolve()));
   t.true(read().nodes.node009!.ready);
+});
+
+test('neverReady (lab/cluster/ready.ts): after its reboot the node stays NotReady; cleared, the next change brings it back', async (t) => {
+  const { read, file, service, state, running, clusterState } = await setUp(t);
+  await file('C:\\k\\kubeconfig.conf', KUBECONFIG);
+  await service('kubelet', KUBELET);
+  await service('kubeproxy', PROXY);
+  await state('kubelet', 'start');
+  await state('kubeproxy', 'start');
+  t.true(read().nodes.node009!.ready);
+  setNeverReady(clusterState, 'node009', true);
+  t.true(read().nodes.node009!.ready, 'the knob alone changes nothing now');
+  running.node.rebootSeconds = 0.3;
+  running.node.scheduleReboot(0);
+  await new Promise<void>((resolve) => running.node.once('up', () => resolve()));
+  t.like(read().nodes.node009, { ready: false, neverReady: true });
+  setNeverReady(clusterState, 'node009', false);
+  await state('kubeproxy', 'restart');
+  t.true(read().nodes.node009!.ready);
+  t.throws(() => setNeverReady(clusterState, 'node404', true), { message: /no node node404/ });
 });
 
 test('flagValue: = or space, quoted or not', (t) => {

@@ -1,0 +1,102 @@
+// PodDisruptionBudgets in the simulated cluster (lab/cluster/, a TEST DOUBLE): minAvailable or
+// maxUnavailable, a number or a percentage, over a label selector in one namespace. The status is what
+// the disruption controller computes (docs/lab.md, "Simulated cluster", has the rules and their source):
+// - expectedPods: the pods the selector matches (a ReplicaSet's replacement keeps the count);
+// - desiredHealthy: minAvailable (a percentage of expectedPods rounded up), or expectedPods minus
+//   maxUnavailable (a percentage of expectedPods rounded up), never below 0;
+// - disruptionsAllowed: currentHealthy - desiredHealthy, never below 0.
+import type { ClusterState } from './cluster-state.js';
+import { humanDuration } from './format.js';
+import { matchesLabels, podHealthy, podKey, podsOf, type ClusterPod } from './pods.js';
+
+export interface ClusterPdb {
+  name: string;
+  namespace: string;
+  /** A count, or a percentage such as "50%". Exactly one of minAvailable and maxUnavailable. */
+  minAvailable?: number | string;
+  maxUnavailable?: number | string;
+  /** matchLabels. */
+  selector: Record<string, string>;
+  createdAt: string;
+}
+
+export interface PdbStatus {
+  currentHealthy: number;
+  desiredHealthy: number;
+  disruptionsAllowed: number;
+  expectedPods: number;
+}
+
+/** intstr.GetScaledValueFromIntOrPercent: a count as is, "N%" of total, rounded up or down. */
+export function scaledValue(value: number | string, total: number, roundUp: boolean): number {
+  if (typeof value === 'number') return value;
+  const m = /^(\d+)%$/.exec(value);
+  if (!m) throw new RangeError(`invalid value for IntOrString: invalid value "${value}": must be a number or N%`);
+  const exact = (Number(m[1]) * total) / 100;
+  return roundUp ? Math.ceil(exact) : Math.floor(exact);
+}
+
+export function pdbPods(s: ClusterState, b: ClusterPdb): ClusterPod[] {
+  return podsOf(s).filter((p) => p.namespace === b.namespace && matchesLabels(p.labels, b.selector));
+}
+
+export function pdbStatus(s: ClusterState, b: ClusterPdb): PdbStatus {
+  const pods = pdbPods(s, b);
+  const expectedPods = pods.length;
+  const currentHealthy = pods.filter((p) => podHealthy(s, p)).length;
+  const desiredHealthy =
+    b.maxUnavailable !== undefined
+      ? Math.max(0, expectedPods - scaledValue(b.maxUnavailable, expectedPods, true))
+      : scaledValue(b.minAvailable ?? 1, expectedPods, true);
+  const disruptionsAllowed = expectedPods <= 0 ? 0 : Math.max(0, currentHealthy - desiredHealthy);
+  return { currentHealthy, desiredHealthy, disruptionsAllowed, expectedPods };
+}
+
+export const pdbsOf = (s: ClusterState): ClusterPdb[] =>
+  Object.values(s.pdbs ?? {}).sort((a, b) => podKey(a).localeCompare(podKey(b)));
+
+/** The budgets that cover a pod (the eviction API refuses a pod with more than one). */
+export function pdbsFor(s: ClusterState, p: ClusterPod): ClusterPdb[] {
+  return pdbsOf(s).filter((b) => b.namespace === p.namespace && matchesLabels(p.labels, b.selector));
+}
+
+export function pdbObject(s: ClusterState, b: ClusterPdb): Record<string, unknown> {
+  return {
+    apiVersion: 'policy/v1beta1',
+    kind: 'PodDisruptionBudget',
+    metadata: {
+      creationTimestamp: b.createdAt.replace(/\.\d+Z$/, 'Z'),
+      generation: 1,
+      name: b.name,
+      namespace: b.namespace,
+    },
+    spec: {
+      ...(b.maxUnavailable !== undefined ? { maxUnavailable: b.maxUnavailable } : {}),
+      ...(b.minAvailable !== undefined ? { minAvailable: b.minAvailable } : {}),
+      selector: { matchLabels: b.selector },
+    },
+    status: { ...pdbStatus(s, b), observedGeneration: 1 },
+  };
+}
+
+/** `kubectl get pdb [-A]`'s table. */
+export function pdbRows(
+  s: ClusterState,
+  budgets: readonly ClusterPdb[],
+  o: { allNamespaces: boolean; now: number },
+): string[][] {
+  const head = ['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE'];
+  if (o.allNamespaces) head.unshift('NAMESPACE');
+  const rows = budgets.map((b) => {
+    const row = [
+      b.name,
+      b.minAvailable === undefined ? 'N/A' : String(b.minAvailable),
+      b.maxUnavailable === undefined ? 'N/A' : String(b.maxUnavailable),
+      String(pdbStatus(s, b).disruptionsAllowed),
+      humanDuration(o.now - Date.parse(b.createdAt)),
+    ];
+    if (o.allNamespaces) row.unshift(b.namespace);
+    return row;
+  });
+  return [head, ...rows];
+}
