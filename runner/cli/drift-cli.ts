@@ -2,6 +2,7 @@
 // and `play drift show [RUN|latest]` read the state store. Kept apart from main.ts, which composes it.
 import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.js';
+import { positiveInteger } from './coerce.js';
 
 interface Io {
   out: NodeJS.WriteStream;
@@ -9,13 +10,6 @@ interface Io {
   code: number;
   cleanStop?: boolean;
 }
-
-const whole = (flag: string) => (v: unknown) => {
-  const text = String(Array.isArray(v) ? v[v.length - 1] : v).trim();
-  if (!/^\+?\d+$/.test(text) || Number(text) < 1)
-    throw new UsageError(`${flag} '${text}': expected a positive whole number`);
-  return Number(text);
-};
 
 export function driftCommands<T>(y: Argv<T>, io: Io) {
   return y.command(
@@ -37,13 +31,13 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
           alias: 'f',
           type: 'string',
           default: '20',
-          coerce: whole('--forks'),
+          coerce: positiveInteger('--forks'),
           describe: 'hosts probed at once',
         })
         .option('timeout', {
           type: 'string',
           default: '300',
-          coerce: whole('--timeout'),
+          coerce: positiveInteger('--timeout'),
           describe: 'per-step time limit, seconds',
         })
         .option('state', {
@@ -65,7 +59,12 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
         .option('waivers', { type: 'string', describe: 'waivers file (default: waivers.yml beside the inventory)' })
         .option('host', { type: 'string', describe: 'show: only items of hosts matching this glob' })
         .option('task', { type: 'string', describe: 'show: only items of this task' })
-        .option('runs', { type: 'string', default: '20', coerce: whole('--runs'), describe: 'history: how many runs' })
+        .option('runs', {
+          type: 'string',
+          default: '20',
+          coerce: positiveInteger('--runs'),
+          describe: 'history: how many runs',
+        })
         .option('accept-new', { type: 'boolean', default: false, describe: 'record unknown host keys' })
         .option('known-hosts', { type: 'string', describe: 'known_hosts file for every host' }),
     async (a) => {

@@ -8,6 +8,7 @@ import { config as loadDotenv } from 'dotenv';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { PlayError, UsageError } from '../core/errors.js';
+import { count, positiveInteger, positiveNumber } from './coerce.js';
 import { driftCommands } from './drift-cli.js';
 
 const DEFAULT_FORKS = 20;
@@ -290,36 +291,6 @@ function runCommandLine<T>(y: Argv<T>, io: Io) {
       io.code = result.code;
     },
   );
-}
-
-/** yargs gives the last of a repeated option as an array: the last one wins, as in ansible. */
-const last = (v: unknown): string => String(Array.isArray(v) ? v[v.length - 1] : v).trim();
-
-/** A lab count: a whole number as typed (the lab checks its range). */
-function count(flag: string) {
-  return (v: unknown): number => {
-    const text = last(v);
-    if (!/^[-+]?\d+$/.test(text)) throw new UsageError(`${flag} '${text}': expected a whole number`);
-    return Number(text);
-  };
-}
-
-function positiveInteger(flag: string) {
-  return (v: unknown): number => {
-    const text = last(v);
-    if (!/^\+?\d+$/.test(text) || Number(text) < 1)
-      throw new UsageError(`${flag} '${text}': expected a positive whole number`);
-    return Number(text);
-  };
-}
-
-function positiveNumber(flag: string) {
-  return (v: unknown): number => {
-    const text = last(v),
-      n = Number(text);
-    if (!text || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} '${text}': expected a positive number`);
-    return n;
-  };
 }
 
 const COMMANDS = ['hosts', 'inventory', 'list', 'graph', 'lab', 'drift'];

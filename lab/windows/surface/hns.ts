@@ -20,7 +20,8 @@ import {
   networkOf,
 } from '../hns-store.js';
 import { ipInterfaceOf, physicalByName, sameName } from '../adapters.js';
-import { prefix, splitCidr } from '../ipv4.js';
+import { parseCidr } from '../../../tasks/common/ipv4.js';
+import { splitCidr } from '../ipv4.js';
 import type { SimulatedWindowsNode } from '../model.js';
 import type { HnsEndpointRecord, HnsNetworkRecord, NodeState } from '../node-state.js';
 import { type Ops, str } from './types.js';
@@ -76,7 +77,7 @@ function endpointJson(s: NodeState, e: HnsEndpointRecord) {
     MacAddress: endpointMac(s, e),
     Name: e.name,
     Policies: [],
-    PrefixLength: prefix(n.addressPrefix)!.bits,
+    PrefixLength: parseCidr(n.addressPrefix)!.prefix,
     SharedContainers: [],
     State: e.compartmentId === null ? 1 : 3,
     Type: n.type,

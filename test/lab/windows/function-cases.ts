@@ -5,6 +5,7 @@
 import { DOWNLOADS } from '../../../lab/windows/defaults.js';
 import { writeFile } from '../../../lab/windows/file-store.js';
 import type { NodeState } from '../../../lab/windows/node-state.js';
+import { withDocker } from '../../tasks/windows/sim-node.js';
 import type { PlayFunctionName } from '../../../tasks/windows/contract.js';
 
 export interface FunctionCase {
@@ -19,25 +20,6 @@ export interface FunctionCase {
 }
 
 const MSU = `${DOWNLOADS}\\windows10.0-kb4538461-x64.msu`;
-const withDocker = (s: NodeState) => {
-  s.features['containers']!.installState = 'Installed';
-  s.docker = { install: 'installed', version: '19.03.5' };
-  writeFile(s, 'C:\\Program Files\\Docker\\docker.exe', Buffer.from('docker'));
-  writeFile(s, 'C:\\Program Files\\Docker\\dockerd.exe', Buffer.from('dockerd'));
-  s.services['docker'] = {
-    name: 'docker',
-    displayName: 'Docker Engine',
-    binPath: '"C:\\Program Files\\Docker\\dockerd.exe" --run-service',
-    type: 'own',
-    startMode: 'Auto',
-    account: 'LocalSystem',
-    dependencies: [],
-    state: 'Running',
-    pid: 2000,
-    win32ExitCode: 0,
-    pausable: false,
-  };
-};
 const withNssm = (s: NodeState) => writeFile(s, 'C:\\k\\nssm.exe', Buffer.from('nssm'));
 const NIC = (s: NodeState) => s.adapters[0]!.macAddress;
 const l2bridge = {

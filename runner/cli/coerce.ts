@@ -1,0 +1,33 @@
+// Option values as typed on the command line, checked once for every command (yargs' `coerce`): a
+// mistake is a UsageError (64) quoting the value as written.
+import { UsageError } from '../core/errors.js';
+
+/** yargs gives the last of a repeated option as an array: the last one wins, as in ansible. */
+export const last = (v: unknown): string => String(Array.isArray(v) ? v[v.length - 1] : v).trim();
+
+/** A lab count: a whole number as typed (the lab checks its range). */
+export function count(flag: string) {
+  return (v: unknown): number => {
+    const text = last(v);
+    if (!/^[-+]?\d+$/.test(text)) throw new UsageError(`${flag} '${text}': expected a whole number`);
+    return Number(text);
+  };
+}
+
+export function positiveInteger(flag: string) {
+  return (v: unknown): number => {
+    const text = last(v);
+    if (!/^\+?\d+$/.test(text) || Number(text) < 1)
+      throw new UsageError(`${flag} '${text}': expected a positive whole number`);
+    return Number(text);
+  };
+}
+
+export function positiveNumber(flag: string) {
+  return (v: unknown): number => {
+    const text = last(v),
+      n = Number(text);
+    if (!text || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} '${text}': expected a positive number`);
+    return n;
+  };
+}
