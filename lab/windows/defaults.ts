@@ -11,8 +11,14 @@ import { filePath } from './win-paths.js';
 
 export const DOWNLOADS = 'C:\\Users\\Administrator\\Downloads';
 
-/** Real KBs of Windows Server 2019 (1809) and one for 1903, which does not apply to 17763. */
+/** Real KBs of Windows Server 2019 (1809) and one for 1903, which does not apply to 17763. The four
+ *  after KB4549949's 1158 (May to August 2020: 17763.1217, .1282, .1339, .1397) are newer pins a
+ *  rolling upgrade (play hotfix-windows) moves nodes to. */
 export const DEFAULT_MSU: readonly MsuRecord[] = [
+  { fileName: 'windows10.0-kb4565349-x64.msu', kb: 'KB4565349', revision: 1397 },
+  { fileName: 'windows10.0-kb4558998-x64.msu', kb: 'KB4558998', revision: 1339 },
+  { fileName: 'windows10.0-kb4561608-x64.msu', kb: 'KB4561608', revision: 1282 },
+  { fileName: 'windows10.0-kb4551853-x64.msu', kb: 'KB4551853', revision: 1217 },
   {
     fileName: 'windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7609b9a9e68d81.msu',
     kb: 'KB4549949',
@@ -43,6 +49,9 @@ export const DEFAULT_REGISTRY: readonly { reference: string; id: string; http: b
 ];
 
 /** The MAC of a lab node's NIC i (0: eth0, 1: eth1), stable per hostname, in Hyper-V's 00-15-5D range. */
+/** The bytes of a simulated .msu in Downloads (expand.exe knows a package by its file name). */
+export const msuFileContent = (m: MsuRecord): Buffer => Buffer.from(`MSCF simulated update package ${m.kb}\n`);
+
 export function labMac(hostname: string, i: number): string {
   const h = createHash('sha256').update(hostname.toLowerCase()).digest();
   return ['00', '15', '5D', h[0]!, h[1]!, i + 1]
@@ -57,6 +66,13 @@ export function labMac(hostname: string, i: number): string {
 export function upgradeNodeState(loaded: NodeState): NodeState {
   const fresh = defaultNodeState(loaded.hostname) as unknown as Record<string, unknown>;
   const state = { ...fresh, ...loaded } as NodeState;
+  // Updates the simulator learnt since the state was saved are in its catalogue and Downloads too.
+  for (const m of DEFAULT_MSU) {
+    const key = m.fileName.toLowerCase();
+    if (state.msuCatalogue[key]) continue;
+    state.msuCatalogue[key] = { ...m };
+    writeFile(state, `${DOWNLOADS}\\${m.fileName}`, msuFileContent(m));
+  }
   // A docker that was already running loaded the daemon.json of its start: the best guess is today's.
   if (!('dockerLoadedInsecureRegistries' in loaded) && state.services.docker?.state === 'Running') {
     state.dockerLoadedInsecureRegistries = daemonInsecureRegistries(state);
@@ -167,8 +183,7 @@ export function defaultNodeState(hostname: string, now = new Date()): NodeState 
   };
   for (const dir of ['C:\\Windows\\System32', 'C:\\ProgramData', 'C:\\Program Files', DOWNLOADS])
     makeDirectory(s, filePath(dir));
-  for (const m of DEFAULT_MSU)
-    writeFile(s, `${DOWNLOADS}\\${m.fileName}`, Buffer.from(`MSCF simulated update package ${m.kb}\n`));
+  for (const m of DEFAULT_MSU) writeFile(s, `${DOWNLOADS}\\${m.fileName}`, msuFileContent(m));
 
   const servers = 'HKLM:\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\DateTime\\Servers';
   setValue(s, servers, '(default)', 'String', '1');

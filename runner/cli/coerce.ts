@@ -31,3 +31,21 @@ export function positiveNumber(flag: string) {
     return n;
   };
 }
+
+/** An option without a default: absent stays undefined, present must be a positive whole number. */
+export function optionalPositiveInteger(flag: string) {
+  const check = positiveInteger(flag);
+  return (v: unknown): number | undefined => (v === undefined ? undefined : check(v));
+}
+
+/** Seconds that may be 0 (--soak 0: no soak). */
+export function optionalNonNegativeNumber(flag: string) {
+  return (v: unknown): number | undefined => {
+    if (v === undefined) return undefined;
+    const text = last(v),
+      n = Number(text);
+    if (!text || !Number.isFinite(n) || n < 0)
+      throw new UsageError(`${flag} '${text}': expected a number of seconds, 0 or more`);
+    return n;
+  };
+}

@@ -8,7 +8,13 @@ import { config as loadDotenv } from 'dotenv';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { PlayError, UsageError } from '../core/errors.js';
-import { count, positiveInteger, positiveNumber } from './coerce.js';
+import {
+  count,
+  optionalNonNegativeNumber,
+  optionalPositiveInteger,
+  positiveInteger,
+  positiveNumber,
+} from './coerce.js';
 import { driftCommands } from './drift-cli.js';
 
 const DEFAULT_FORKS = 20;
@@ -40,7 +46,10 @@ export async function main(
     } else process.exit(130);
   };
 
-  const parser = runCommandLine(driftCommands(labCommands(inspectCommands(yargs(argv), io), io), io), io)
+  const parser = runCommandLine(
+    rolloutCommands(driftCommands(labCommands(inspectCommands(yargs(argv), io), io), io), io),
+    io,
+  )
     .scriptName('play')
     .usage('$0 PLAYBOOK [options]  |  $0 <command>')
     .strict()
@@ -201,6 +210,36 @@ function labCommands<T>(y: Argv<T>, io: Io) {
   );
 }
 
+/** `play rollouts list|show [RUN]|unlock RUN`: the rolling runs' journal. */
+function rolloutCommands<T>(y: Argv<T>, io: Io) {
+  return y.command(
+    'rollouts <action> [run]',
+    'the rolling runs in the state store: list, show [RUN|latest] (its report), unlock RUN',
+    (c) =>
+      c
+        .positional('action', { choices: ['list', 'show', 'unlock'] as const, demandOption: true })
+        .positional('run', { type: 'string', describe: 'a run number, or latest' })
+        .option('state', {
+          type: 'string',
+          describe: 'the state store (default: $PLAY_STATE, else ~/.local/state/play/state.db)',
+        })
+        .option('json', { type: 'boolean', default: false, describe: 'print as JSON' })
+        .option('runs', {
+          type: 'string',
+          default: '20',
+          coerce: positiveInteger('--runs'),
+          describe: 'list: how many, newest first',
+        }),
+    async (a) => {
+      const { rolloutsCommand } = await import('./rollouts-command.js');
+      io.code = rolloutsCommand(
+        { action: a.action, run: a.run, state: a.state, json: a.json, limit: a.runs as unknown as number },
+        io.out,
+      );
+    },
+  );
+}
+
 /** `play PLAYBOOK [options]`, the default command. */
 function runCommandLine<T>(y: Argv<T>, io: Io) {
   return y.command(
@@ -265,6 +304,61 @@ function runCommandLine<T>(y: Argv<T>, io: Io) {
           type: 'boolean',
           default: true,
           describe: 'live view on a terminal (--no-live: one line per host)',
+        })
+        .group(
+          [
+            'serial',
+            'max-fail',
+            'max-per-domain',
+            'soak',
+            'window',
+            'drain-timeout',
+            'on-drain-timeout',
+            'ready-timeout',
+            'resume',
+            'state',
+          ],
+          'Rolling runs (hotfix-windows; any playbook with --serial):',
+        )
+        .option('serial', { type: 'string', describe: "batch sizes: a count, a percentage or a list ('1,50%')" })
+        .option('max-fail', {
+          type: 'string',
+          describe: "failures the whole run tolerates: a count or a percentage of the targeted hosts ('20%')",
+        })
+        .option('max-per-domain', {
+          type: 'string',
+          coerce: optionalPositiveInteger('--max-per-domain'),
+          describe: 'at most this many hosts of one failure domain (host var failure_domain) in a batch',
+        })
+        .option('soak', {
+          type: 'string',
+          coerce: optionalNonNegativeNumber('--soak'),
+          describe: "seconds a batch's nodes must stay Ready before the next batch",
+        })
+        .option('window', { type: 'string', describe: "maintenance window: 'Sat,Sun 01:00-05:00 Asia/Shanghai'" })
+        .option('drain-timeout', {
+          type: 'string',
+          coerce: optionalPositiveInteger('--drain-timeout'),
+          describe: 'seconds kubectl drain may take (default 300)',
+        })
+        .option('on-drain-timeout', {
+          type: 'string',
+          choices: ['uncordon', 'keep-cordoned'],
+          describe: 'a node whose drain failed: uncordon it (default) or leave it cordoned',
+        })
+        .option('ready-timeout', {
+          type: 'string',
+          coerce: optionalPositiveInteger('--ready-timeout'),
+          describe: 'seconds a node may take to be Ready after its tasks (default 600)',
+        })
+        .option('resume', {
+          type: 'boolean',
+          default: false,
+          describe: 'continue the last unfinished rolling run of this playbook on this inventory',
+        })
+        .option('state', {
+          type: 'string',
+          describe: 'the state store (default: $PLAY_STATE, else ~/.local/state/play/state.db)',
         }),
     async (a) => {
       const { runCommand } = await import('./run-command.js');
@@ -283,6 +377,20 @@ function runCommandLine<T>(y: Argv<T>, io: Io) {
           acceptNew: a.acceptNew,
           knownHosts: a.knownHosts,
           live: a.live ? 'auto' : 'never',
+          rolling: {
+            overrides: {
+              serial: a.serial,
+              maxFail: a.maxFail,
+              maxPerDomain: a.maxPerDomain as unknown as number | undefined,
+              soak: a.soak as unknown as number | undefined,
+              window: a.window,
+              drainTimeout: a.drainTimeout as unknown as number | undefined,
+              onDrainTimeout: a.onDrainTimeout,
+              readyTimeout: a.readyTimeout as unknown as number | undefined,
+            },
+            resume: a.resume,
+            state: a.state,
+          },
         },
         io.out,
         io.err,
@@ -293,7 +401,7 @@ function runCommandLine<T>(y: Argv<T>, io: Io) {
   );
 }
 
-const COMMANDS = ['hosts', 'inventory', 'list', 'graph', 'lab', 'drift'];
+const COMMANDS = ['hosts', 'inventory', 'list', 'graph', 'lab', 'drift', 'rollouts'];
 
 /** yargs' messages, which can span lines and name no command, as one line with a pointer to --help. */
 export function usageMessage(msg: string | undefined, argv: readonly string[]): string {

@@ -16,6 +16,7 @@ import { ConnectionPool } from '../transport/pool.js';
 import { keyFileProblem } from '../transport/ssh-auth.js';
 import { parseExtraVars } from './extra-vars.js';
 import { openInventory } from './open-inventory.js';
+import type { RollingOverrides } from '../rolling/policy.js';
 
 export interface RunArgs {
   playbook: string;
@@ -32,6 +33,8 @@ export interface RunArgs {
   knownHosts?: string;
   /** Live (listr2) view: 'auto' picks it on a terminal for up to 20 hosts. */
   live: 'auto' | 'never';
+  /** Rolling runs (a playbook with `rolling`, or --serial): docs/rolling.md. */
+  rolling?: { overrides: RollingOverrides; resume: boolean; state?: string };
 }
 
 /** Up to this many hosts a terminal gets the live view; beyond, one line per host reads better. */
@@ -42,11 +45,23 @@ export async function runCommand(
   out: Writable,
   err: Writable,
   signal?: AbortSignal,
-): Promise<{ code: number; report: RunReport }> {
+): Promise<{ code: number; report?: RunReport }> {
   // A mistyped playbook name (or command) is named before any inventory is looked for.
   const playbookFile = resolvePlaybook(args.playbook);
   const inventory = openInventory(args.inventory, err);
   const playbook = await loadPlaybook(playbookFile);
+  const rolling = args.rolling;
+  if (playbook.rolling || rolling?.overrides.serial !== undefined || rolling?.resume) {
+    const { rollingCommand } = await import('./rolling-command.js');
+    const r = rolling ?? { overrides: {}, resume: false };
+    const code = await rollingCommand({ ...args, ...r }, playbook, playbookFile, inventory, out, err, signal);
+    return { code };
+  }
+  const given = Object.entries(rolling?.overrides ?? {}).find(([, v]) => v !== undefined);
+  if (given)
+    throw new UsageError(
+      `${playbook.name} is not a rolling playbook: --${given[0].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --serial (or a playbook with rolling)`,
+    );
   const graph = compileGraph(playbook, inventory, { limit: args.limit });
   const extraVars = parseExtraVars(args.extraVars);
   const steps = prebuildSteps(graph, inventory, extraVars);
@@ -95,7 +110,7 @@ export async function runCommand(
 
 /** Every targeted host's private key file, read now: a missing or unusable key is an inventory
  *  problem (65) found before any host is touched, not an unreachable host halfway through a run. */
-function checkKeyFiles(hosts: readonly Host[]): void {
+export function checkKeyFiles(hosts: readonly Host[]): void {
   const problems = new Map<string, string | undefined>();
   const culprits = new Map<string, string[]>();
   for (const h of hosts) {
@@ -123,7 +138,7 @@ function checkKeyFiles(hosts: readonly Host[]): void {
 }
 
 /** --report's directory must exist and be writable before the run, not found out after it. */
-function checkReportFile(file: string): void {
+export function checkReportFile(file: string): void {
   const dir = dirname(resolve(file));
   try {
     if (!statSync(dir).isDirectory()) throw new UsageError(`--report ${file}: ${dir} is not a directory`);

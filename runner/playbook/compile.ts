@@ -37,6 +37,9 @@ export interface TaskGraph {
 
 export interface CompileOptions {
   limit?: string;
+  /** Narrows the targets further to exactly these host names (a rolling run's batch): no pattern
+   *  parsing, so any host name works. */
+  only?: ReadonlySet<string>;
   cwd?: string;
 }
 
@@ -103,7 +106,7 @@ export function compileGraph(pb: Playbook, inv: Inventory, options: CompileOptio
     const spec = pb.tasks[task]!;
     const how = { cwd: options.cwd, optional: spec.optional === true };
     const targets = select(inv, spec.on, `playbook ${pb.name}, task '${task}', on '${spec.on}'`, how).filter(
-      (h) => !limited || limited.has(h.name),
+      (h) => (!limited || limited.has(h.name)) && (!options.only || options.only.has(h.name)),
     );
     const delegates = spec.delegateTo
       ? select(inv, spec.delegateTo, `playbook ${pb.name}, task '${task}', delegateTo '${spec.delegateTo}'`, how)

@@ -2,6 +2,7 @@
 // `triggeredBy` only accept ids of the same playbook: a typo is a TypeScript compile error.
 import type { AnyStep } from '../core/step.js';
 import type { OsFamily } from '../inventory/model.js';
+import type { RollingSpec } from '../rolling/model.js';
 
 /** The host a task is for, as a step function sees it. */
 export interface HostView {
@@ -61,6 +62,8 @@ export interface Playbook<K extends string = string> {
   readonly description: string;
   /** `play drift` checks it by default (its desired state is worth watching between runs). */
   readonly drift?: boolean;
+  /** Runs a batch of hosts at a time (play hotfix-windows): docs/rolling.md. */
+  readonly rolling?: RollingSpec;
   readonly tasks: { readonly [P in K]: TaskSpec<K> };
 }
 
@@ -68,6 +71,7 @@ export function definePlaybook<K extends string>(playbook: {
   name: string;
   description: string;
   drift?: boolean;
+  rolling?: RollingSpec;
   tasks: { [P in K]: TaskSpec<NoInfer<K>> };
 }): Playbook<K> {
   return playbook;

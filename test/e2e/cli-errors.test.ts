@@ -219,6 +219,46 @@ const rows: Record<string, Row> = {
     code: 64,
     message: /--report nosuch\/r\.json: directory .*nosuch does not exist/,
   },
+  'a rolling flag on a playbook that is not rolling': {
+    argv: ['ok.ts', '-i', 'inv.yaml', '--max-fail', '1'],
+    files: { 'ok.ts': OK_PLAYBOOK, 'inv.yaml': INVENTORY },
+    code: 64,
+    message: /ok is not a rolling playbook: --max-fail needs --serial \(or a playbook with rolling\)/,
+  },
+  'a bad --serial': {
+    argv: ['ok.ts', '-i', 'inv.yaml', '--serial', '0', '--check'],
+    files: { 'ok.ts': OK_PLAYBOOK, 'inv.yaml': INVENTORY },
+    code: 64,
+    message: /^play: --serial: .*got "0"$/m,
+  },
+  'a bad maintenance window': {
+    argv: ['ok.ts', '-i', 'inv.yaml', '--serial', '1', '--window', 'Sat 25:00-05:00', '--check'],
+    files: { 'ok.ts': OK_PLAYBOOK, 'inv.yaml': INVENTORY },
+    code: 64,
+    message: /--window "Sat 25:00-05:00": 25:00 is not a time/,
+  },
+  "a rolling block with a typo (the playbook's fault)": {
+    argv: ['roll.ts', '-i', 'inv.yaml', '--check'],
+    files: {
+      'roll.ts': playbook(
+        `export default definePlaybook({ name: 'roll', description: 'x', rolling: { serial: 1, maxFial: 1 } as never, tasks: { d: { on: 'linux', step: directory({ path: '/srv/play-cli-errors' }) } } });`,
+      ),
+      'inv.yaml': INVENTORY,
+    },
+    code: 65,
+    message: /roll\.ts: rolling\.maxFial: unknown option/,
+  },
+  '--resume without an unfinished run': {
+    argv: ['ok.ts', '-i', 'inv.yaml', '--serial', '1', '--resume', '--state', 'state.db'],
+    files: { 'ok.ts': OK_PLAYBOOK, 'inv.yaml': INVENTORY },
+    code: 64,
+    message: /--resume: no unfinished ok run on this inventory in .*state\.db/,
+  },
+  'rollouts show of a run that does not exist': {
+    argv: ['rollouts', 'show', '7', '--state', 'state.db'],
+    code: 64,
+    message: /rollouts show: no run 7 in the state store \(play rollouts list\)/,
+  },
 };
 
 interface Result {

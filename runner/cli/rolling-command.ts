@@ -1,0 +1,197 @@
+// `play PLAYBOOK` for a playbook that declares `rolling` (play hotfix-windows), or any playbook with
+// --serial: plan every targeted host, then batches with the journal and its lock in the state store;
+// `--check` prints the plan; `--resume` continues the last unfinished run on the inventory.
+// Exit codes (README): 0 done, 2 (--check) work planned, 3 a node failed or the run stopped, 69 the
+// lock is held, 75 paused outside the maintenance window, 130 interrupted.
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import { InputError, UsageError } from '../core/errors.js';
+import { resolveSecrets } from '../inventory/load.js';
+import type { Host, Inventory } from '../inventory/model.js';
+import { selectHosts } from '../inventory/pattern.js';
+import type { Playbook } from '../playbook/define.js';
+import { HostSession } from '../run/host-session.js';
+import { KubectlCluster } from '../rolling/cluster.js';
+import { GraphRuns } from '../rolling/graph-runs.js';
+import type { RollingPolicy } from '../rolling/model.js';
+import { rollingPolicy, type RollingOverrides } from '../rolling/policy.js';
+import { RollingOptionError } from '../rolling/serial.js';
+import { openSqliteStore } from '../state/sqlite-store.js';
+import { defaultStatePath } from '../state/state-path.js';
+import { ConnectionPool } from '../transport/pool.js';
+import type { RolloutRecord, StateStore } from '../state/store.js';
+import { parseExtraVars } from './extra-vars.js';
+import { nodeNameOfHost, type RollingSession, rollingApply, rollingCheck } from './rolling-run.js';
+import { checkKeyFiles, checkReportFile, type RunArgs } from './run-command.js';
+
+export interface RollingArgs extends RunArgs {
+  readonly overrides: RollingOverrides;
+  readonly resume: boolean;
+  readonly state?: string;
+}
+
+/** Playbook problems are the playbook's (65); flag problems the command line's (64). */
+export function policyFor(playbook: Playbook, file: string, overrides: RollingOverrides): RollingPolicy {
+  try {
+    return rollingPolicy(playbook.rolling ?? {}, overrides, file);
+  } catch (e) {
+    if (!(e instanceof RollingOptionError)) throw e;
+    throw String(e.field).startsWith('--') ? new UsageError(e.message) : new InputError(e.message);
+  }
+}
+
+/** The control host where kubectl runs, and kubectl's path on it (host var `kubectl`). */
+function controlOf(inventory: Inventory, policy: RollingPolicy, file: string): { host: Host; kubectl: string } | null {
+  if (policy.control === null) return null;
+  const host = selectHosts(inventory, policy.control)[0];
+  if (!host)
+    throw new InputError(
+      `${file}: rolling.control '${policy.control}' matches no host of the inventory (the run cordons and drains nodes with kubectl there)`,
+    );
+  const kubectl = host.vars.kubectl ?? 'kubectl';
+  if (typeof kubectl !== 'string' || kubectl === '' || /\s/.test(kubectl) || kubectl.startsWith('-'))
+    throw new InputError(`kubectl of ${host.name} must be the path of kubectl, got ${JSON.stringify(kubectl)}`);
+  return { host, kubectl };
+}
+
+/** The lock's key: the inventory as given, resolved, so two spellings of one path are one inventory. */
+export function inventoryKey(inventory: Inventory): string {
+  return (inventory.sources ?? [inventory.file]).map((s) => resolve(s)).join('\n');
+}
+
+/** The options a run works with: the command line's, or for --resume the run's own (recorded). */
+interface Effective {
+  readonly limit?: string;
+  readonly extraVars: readonly string[];
+  readonly policy: RollingPolicy;
+  readonly resume: RolloutRecord | null;
+}
+
+function effective(
+  args: RollingArgs,
+  playbook: Playbook,
+  file: string,
+  store: StateStore | null,
+  key: string,
+): Effective {
+  const policy = policyFor(playbook, file, args.overrides);
+  if (!args.resume || !store) return { limit: args.limit, extraVars: args.extraVars, policy, resume: null };
+  const given = [
+    ...Object.entries(args.overrides)
+      .filter(([, v]) => v !== undefined)
+      .map(([k]) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`),
+    ...(args.limit !== undefined ? ['--limit'] : []),
+    ...(args.extraVars.length ? ['-e'] : []),
+  ];
+  const found = store.rollouts.latestUnfinished(key, playbook.name);
+  if (!found)
+    throw new UsageError(
+      `--resume: no unfinished ${playbook.name} run on this inventory in ${store.location} (play rollouts list shows the runs)`,
+    );
+  if (given.length)
+    throw new UsageError(
+      `--resume continues run ${found.id} with the options it started with; drop ${given.join(', ')}`,
+    );
+  const a = found.args as { limit?: string | null; extraVars?: string[]; policy?: RollingPolicy };
+  return { limit: a.limit ?? undefined, extraVars: a.extraVars ?? [], policy: a.policy ?? policy, resume: found };
+}
+
+export async function rollingCommand(
+  args: RollingArgs,
+  playbook: Playbook,
+  playbookFile: string,
+  inventory: Inventory,
+  out: Writable,
+  err: Writable,
+  signal?: AbortSignal,
+): Promise<number> {
+  const key = inventoryKey(inventory);
+  const store = args.check ? null : openSqliteStore(args.state ?? defaultStatePath());
+  try {
+    const eff = effective(args, playbook, playbookFile, store, key);
+    const session = await prepare(
+      { ...args, limit: eff.limit, extraVars: [...eff.extraVars] },
+      eff.policy,
+      playbook,
+      playbookFile,
+      inventory,
+      out,
+      err,
+      signal,
+    );
+    try {
+      if (!store) return await rollingCheck(session);
+      return await rollingApply(session, store, {
+        inventoryKey: key,
+        pid: process.pid,
+        controller: hostname(),
+        resume: eff.resume,
+      });
+    } finally {
+      await session.close();
+    }
+  } finally {
+    store?.close();
+  }
+}
+
+/** Everything checked and built before any host is touched: steps, secrets, key files, the control host. */
+async function prepare(
+  args: RollingArgs,
+  policy: RollingPolicy,
+  playbook: Playbook,
+  playbookFile: string,
+  inventory: Inventory,
+  out: Writable,
+  err: Writable,
+  signal?: AbortSignal,
+): Promise<RollingSession & { close(): Promise<void> }> {
+  const control = controlOf(inventory, policy, playbookFile);
+  const hostsByName = new Map(inventory.hosts.map((h) => [h.name, h]));
+  const secrets = new Map<string, ReturnType<typeof resolveSecrets>>();
+  const secretsOf = (h: Host) => {
+    if (!secrets.has(h.name)) secrets.set(h.name, resolveSecrets(h));
+    return secrets.get(h.name)!;
+  };
+  const pool = new ConnectionPool({ knownHostsFile: args.knownHosts, acceptNew: args.acceptNew });
+  const runs = new GraphRuns({
+    playbook,
+    inventory,
+    limit: args.limit,
+    extraVars: parseExtraVars(args.extraVars),
+    forks: args.forks,
+    timeoutMs: args.timeout * 1000,
+    connect: (h) => pool.get(h, secretsOf(h)),
+    release: (name) => void pool.release(name),
+  });
+  runs.prebuild();
+  const targets = runs.targets();
+  const involved = [...targets, ...(control ? [control.host] : [])];
+  for (const h of involved) secretsOf(h);
+  checkKeyFiles(involved);
+  if (args.report) checkReportFile(args.report);
+  return {
+    args,
+    playbook,
+    policy,
+    runs,
+    targets,
+    inventoryNodes: inventory.hosts.map(nodeNameOfHost),
+    cluster: control
+      ? new KubectlCluster(new HostSession(control.host, (h) => pool.get(h, secretsOf(h))), control.kubectl)
+      : null,
+    reachable: async (name) => {
+      const h = hostsByName.get(name)!;
+      await pool.release(name);
+      return pool.get(h, secretsOf(h)).then(
+        () => true,
+        () => false,
+      );
+    },
+    out,
+    err,
+    signal,
+    close: () => pool.closeAll(),
+  };
+}

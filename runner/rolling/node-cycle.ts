@@ -1,0 +1,205 @@
+// One node's way through a rolling run: check, cordon, drain, apply (the playbook's tasks: for
+// hotfix-windows install and reboot), Ready, uncordon. Every phase is recorded before and after it
+// acts, and every phase is idempotent, so a node cut short (a crash, SIGKILL) continues from its last
+// recorded phase: a drained node is not drained again, a node whose tasks ran runs them again only
+// as a check that finds nothing to do.
+//
+// Safety rules (docs/rolling.md):
+// - a node already cordoned before the run is never uncordoned by it (ownership is recorded with the
+//   cordon, before kubectl runs, so a crash between the two cannot lose it);
+// - a failed drain: uncordoned (ours) and failed, or left cordoned with --on-drain-timeout=keep-cordoned;
+// - failed tasks: uncordoned if the node is still Ready (it serves as before), else left cordoned;
+// - a stop request (Ctrl-C, SIGTERM) between drain and apply uncordons the node and records that it
+//   starts over when resumed; a node whose tasks are running finishes its cycle (a half-installed
+//   node is not a safe point).
+import type { ClusterOps, NodeStatus } from './cluster.js';
+import { PHASES, type Phase, type RollingPolicy } from './model.js';
+import { type HostProgress, NO_WORK } from './progress.js';
+
+export type CycleResult = 'done' | 'ok' | 'failed' | 'interrupted' | 'not-started';
+
+export interface TasksOutcome {
+  readonly ok: boolean;
+  /** For the journal: what the tasks did ('hotfix changed, reboot changed'), or why they failed. */
+  readonly detail: string;
+}
+
+export interface CycleDeps {
+  /** null: a serial run without a cluster (no cordon, drain or Ready gate). */
+  readonly cluster: ClusterOps | null;
+  readonly policy: RollingPolicy;
+  /** The Kubernetes node name of a host. */
+  nodeName(host: string): string;
+  /** Appends to the journal (durable when it returns). */
+  record(host: string, phase: string, state: 'begin' | 'end' | 'fail' | 'note', detail?: string, data?: object): void;
+  /** Check mode for the host: does it need work? */
+  check(host: string): Promise<{ work: boolean } | { error: string }>;
+  /** The playbook's tasks on the host, applied. */
+  apply(host: string): Promise<TasksOutcome>;
+  /** Waits until the host answers over SSH (a resumed node may be mid-reboot). */
+  reachable(host: string, timeoutMs: number): Promise<boolean>;
+  sleep(ms: number): Promise<void>;
+  now(): number;
+  /** Aborted: start nothing new (Ctrl-C, SIGTERM). */
+  readonly stop: AbortSignal;
+  /** Polling period of the Ready wait (default 1 s). */
+  readonly pollMs?: number;
+}
+
+const at = (p: Phase | null) => (p === null ? -1 : PHASES.indexOf(p));
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export async function runNodeCycle(p: HostProgress, deps: CycleDeps): Promise<CycleResult> {
+  const host = p.host;
+  const fail = (phase: string, detail: string): CycleResult => {
+    deps.record(host, phase, 'fail', detail);
+    return 'failed';
+  };
+  try {
+    if (at(p.reached) < at('cordon') && p.inFlight !== 'cordon') {
+      if (deps.stop.aborted) return 'not-started';
+      deps.record(host, 'check', 'begin');
+      const c = await deps.check(host);
+      if ('error' in c) return fail('check', c.error);
+      if (!c.work) {
+        deps.record(host, 'planned', 'end', 'already in the desired state: not cordoned', { [NO_WORK]: true });
+        return 'ok';
+      }
+      deps.record(host, 'check', 'end', 'needs work');
+    }
+    if (deps.cluster) {
+      const r = await drainPhases(p, deps, deps.cluster);
+      if (r) return r;
+    }
+    if (at(p.reached) < at('apply')) {
+      if (p.inFlight === 'apply' && !(await deps.reachable(host, deps.policy.readyTimeoutSec * 1000)))
+        return await afterTasksFailed(p, deps, `${host} did not answer over SSH for ${deps.policy.readyTimeoutSec}s`);
+      deps.record(host, 'apply', 'begin');
+      const t = await deps.apply(host);
+      if (!t.ok) return await afterTasksFailed(p, deps, t.detail);
+      deps.record(host, 'apply', 'end', t.detail);
+    }
+    if (deps.cluster) {
+      const r = await readyAndUncordon(p, deps, deps.cluster);
+      if (r) return r;
+    }
+    deps.record(host, 'done', 'end');
+    return 'done';
+  } catch (e) {
+    // kubectl or the connection to the control host failed: the node's state is unknown, so nothing is
+    // undone; the journal says where it stopped.
+    return fail(p.inFlight ?? 'cycle', errorText(e));
+  }
+}
+
+/** Cordon and drain; a CycleResult when the cycle ends here. */
+async function drainPhases(p: HostProgress, deps: CycleDeps, cluster: ClusterOps): Promise<CycleResult | null> {
+  const host = p.host;
+  const node = deps.nodeName(host);
+  if (at(p.reached) < at('cordon')) {
+    const status = await cluster.node(node);
+    if (!status) {
+      deps.record(
+        host,
+        'cordon',
+        'fail',
+        `node ${node} is not in the cluster (kubectl get node ${node}): set node_name?`,
+      );
+      return 'failed';
+    }
+    // A cordon begun by a process that died: ownership was recorded then, before kubectl ran.
+    const wasCordoned = p.inFlight === 'cordon' && p.ownsCordon !== null ? !p.ownsCordon : status.unschedulable;
+    p.ownsCordon = !wasCordoned;
+    deps.record(host, 'cordon', 'begin', undefined, { wasCordoned });
+    if (!status.unschedulable) await cluster.cordon(node);
+    deps.record(
+      host,
+      'cordon',
+      'end',
+      wasCordoned ? 'was cordoned before the run: left cordoned at the end' : undefined,
+    );
+    p.reached = 'cordon';
+  }
+  if (at(p.reached) < at('drain')) {
+    if (deps.stop.aborted) return await backToService(p, deps, cluster, 'stopped before its drain');
+    deps.record(host, 'drain', 'begin');
+    const d = await cluster.drain(node, deps.policy.drainTimeoutSec);
+    if (!d.ok) {
+      const keep = deps.policy.onDrainTimeout === 'keep-cordoned';
+      let what = keep ? 'left cordoned (--on-drain-timeout=keep-cordoned)' : 'left cordoned (cordoned before the run)';
+      if (!keep && p.ownsCordon) {
+        await cluster.uncordon(node);
+        what = 'uncordoned';
+      }
+      deps.record(host, 'drain', 'fail', `${d.message}; ${what}`, { podsLeft: d.podsLeft, budgets: d.budgets });
+      return 'failed';
+    }
+    deps.record(host, 'drain', 'end', `${d.evicted} pod${d.evicted === 1 ? '' : 's'} evicted`);
+    p.reached = 'drain';
+  }
+  if (at(p.reached) < at('apply') && p.inFlight !== 'apply' && deps.stop.aborted)
+    return await backToService(p, deps, cluster, 'stopped after its drain, before its tasks');
+  return null;
+}
+
+/** A stop request before the tasks ran: the node serves again and starts over when resumed. */
+async function backToService(p: HostProgress, deps: CycleDeps, cluster: ClusterOps, why: string): Promise<CycleResult> {
+  if (p.ownsCordon) await cluster.uncordon(deps.nodeName(p.host));
+  deps.record(
+    p.host,
+    'uncordon',
+    'end',
+    `${why}: ${p.ownsCordon ? 'uncordoned' : 'left cordoned (cordoned before the run)'}`,
+    {
+      reset: true,
+    },
+  );
+  return 'interrupted';
+}
+
+async function afterTasksFailed(p: HostProgress, deps: CycleDeps, detail: string): Promise<CycleResult> {
+  let what = '';
+  if (deps.cluster) {
+    const node = deps.nodeName(p.host);
+    const status = await deps.cluster.node(node).catch(() => null);
+    if (status?.ready && p.ownsCordon) {
+      await deps.cluster.uncordon(node);
+      what = '; uncordoned (the node is Ready)';
+    } else
+      what = status?.ready ? '; left cordoned (cordoned before the run)' : '; left cordoned (the node is not Ready)';
+  }
+  deps.record(p.host, 'apply', 'fail', `${detail}${what}`);
+  return 'failed';
+}
+
+/** Waits for Ready, then uncordons a node the run cordoned. */
+async function readyAndUncordon(p: HostProgress, deps: CycleDeps, cluster: ClusterOps): Promise<CycleResult | null> {
+  const host = p.host;
+  const node = deps.nodeName(host);
+  if (at(p.reached) < at('ready')) {
+    deps.record(host, 'ready', 'begin');
+    const limitSec = deps.policy.readyTimeoutSec;
+    const deadline = deps.now() + limitSec * 1000;
+    let status: NodeStatus | null = null;
+    for (;;) {
+      status = await cluster.node(node);
+      if (status?.ready) break;
+      if (deps.now() >= deadline) {
+        deps.record(host, 'ready', 'fail', `node ${node} not Ready ${limitSec}s after its tasks; left cordoned`);
+        return 'failed';
+      }
+      await deps.sleep(deps.pollMs ?? 1000);
+    }
+    deps.record(host, 'ready', 'end');
+  }
+  if (at(p.reached) < at('uncordon')) {
+    deps.record(host, 'uncordon', 'begin');
+    if (p.ownsCordon === false) {
+      deps.record(host, 'uncordon', 'end', 'left cordoned: it was cordoned before the run');
+    } else {
+      await cluster.uncordon(node);
+      deps.record(host, 'uncordon', 'end');
+    }
+  }
+  return null;
+}

@@ -1,0 +1,262 @@
+// play hotfix-windows acceptance (issue 11), end to end in the shared lab with the real CLI: six
+// simulated Windows nodes (lab/windows, a TEST DOUBLE) onboarded at 17763.1158 in two failure domains,
+// the kubectl stand-in on control1 (lab/cluster, a TEST DOUBLE) with workloads and budgets, and the
+// journal in a state file of the test's own. Scenarios, each moving the pin one build further:
+//  - May: --check plans without touching anything; the run upgrades every node that needs it, a batch
+//    at a time, one node per domain at once, the canary first; a node already there is never
+//    cordoned; a second run changes nothing and cordons nothing.
+//  - June: a budget that blocks one node's drain (failed, uncordoned, pod and budget named) and a node
+//    cordoned by hand (left cordoned); the others finish; exit 3.
+//  - July: a canary that never comes back Ready: failed after --ready-timeout, and with maxFail 0 the
+//    run stops before its next batch.
+//  - August: the controller killed with SIGKILL between a drain and its install, and again during a
+//    reboot wait: --resume finishes; no node drained twice or left cordoned; no hotfix installed twice.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import test from 'ava';
+import { setNeverReady } from '../../lab/cluster/ready.js';
+import { updateClusterState } from '../../lab/cluster/cluster-state.js';
+import { kubectl } from '../../lab/cluster/kubectl.js';
+import { addPdb, addReplicaSet } from '../../lab/cluster/workloads.js';
+import { resetWindowsNode, setWindowsNodeFaults } from '../../lab/lab.js';
+import { ensureLab, type Lab } from '../helpers/lab.js';
+import { holdTorHosts } from './fixtures/tor-lock.js';
+import { play, projectRoot } from '../helpers/play.js';
+import { waitFor } from '../helpers/wait.js';
+import {
+  clusterFile,
+  clusterNodes,
+  cordonedAtOnce,
+  DOMAIN,
+  eventsSince,
+  lastSeq,
+  NODES,
+  PINS,
+  pinVars,
+  rollingInventory,
+  WINDOWS_COUNT,
+} from './fixtures/rolling-lab.js';
+
+const NS = 'rolling-e2e';
+let lab: Lab;
+let dir: string;
+let inventory: string;
+let env: NodeJS.ProcessEnv;
+let state: string;
+
+const hotfix = (args: string[]) =>
+  play(['hotfix-windows', '-i', inventory, '--state', state, '--no-live', ...args], env);
+
+test.before(async () => {
+  lab = await ensureLab({ windows: WINDOWS_COUNT, control: 1 });
+  dir = mkdtempSync(join(tmpdir(), 'play-rolling-'));
+  state = join(dir, 'state.db');
+  ({ inventory, env } = rollingInventory(lab, dir));
+  // Resetting and onboarding nodes changes the cluster's pod CIDRs, from which tor-gateway derives the
+  // VIPs other test files plan: they hold the tor hosts' lock while they plan, so this does too.
+  const release = await holdTorHosts();
+  try {
+    await resetAndOnboard();
+  } finally {
+    await release();
+  }
+});
+
+async function resetAndOnboard(): Promise<void> {
+  for (const n of NODES) await resetWindowsNode(n);
+  const onboard = await play(
+    [resolve(projectRoot, 'test/e2e/fixtures/onboard-without-tor.ts'), '-i', inventory, '--no-live'],
+    env,
+  );
+  if (onboard.code !== 0) throw new Error(`onboarding failed: ${onboard.stdout.slice(-3000)}${onboard.stderr}`);
+  updateClusterState(clusterFile(lab), (s) => {
+    for (const p of Object.values(s.pods ?? {})) if (p.namespace === NS) delete s.pods![`${NS}/${p.name}`];
+    for (const b of Object.values(s.pdbs ?? {})) if (b.namespace === NS) delete s.pdbs![`${NS}/${b.name}`];
+    // No budget on these: evicted pods are rescheduled anywhere in the shared cluster, also on nodes
+    // other test files reset. June's budget is the one meant to block.
+    addReplicaSet(s, { name: 'web', namespace: NS, replicas: 6, nodes: [...NODES], labels: { app: 'web' } });
+  });
+}
+
+test.after.always(async () => {
+  if (lab) {
+    setNeverReady(clusterFile(lab), 'node012', false);
+    for (const n of NODES) await setWindowsNodeFaults(n, null).catch(() => undefined);
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test.serial('May: --check plans, the run upgrades batch by batch, a second run changes nothing', async (t) => {
+  // node017 reaches the pin by itself first (the fixture's onboarding, limited to it): never cordoned.
+  const alone = await play(
+    [
+      resolve(projectRoot, 'test/e2e/fixtures/onboard-without-tor.ts'),
+      '-i',
+      inventory,
+      '--limit',
+      'node017',
+      '-e',
+      pinVars(PINS.may),
+      '--no-live',
+    ],
+    env,
+  );
+  t.is(alone.code, 0, alone.stdout.slice(-2000));
+
+  const mark = lastSeq(lab);
+  const check = await hotfix(['--check', '--max-per-domain', '1', '-e', pinVars(PINS.may)]);
+  t.is(check.code, 2, check.stdout + check.stderr);
+  const planLines = check.stdout.split('\n').filter((l) => /^(plan|batch|ok|failed|  \S+: moved)/.test(l));
+  t.deepEqual(planLines, [
+    'plan: 5 nodes to upgrade in 3 batches, 1 already in the desired state, 0 failed to plan; failures allowed: 0',
+    'batch 1: node012 [a]',
+    'batch 2: node013 [a], node015 [b]',
+    'batch 3: node014 [a], node016 [b]',
+    '  node014: moved from batch 2 to 3 (domain a was full)',
+    'ok: node017 (already in the desired state: not cordoned)',
+  ]);
+  t.deepEqual(eventsSince(lab, mark), [], '--check changes nothing in the cluster');
+
+  const run = await hotfix(['--max-per-domain', '1', '-e', pinVars(PINS.may), '--json']);
+  t.is(run.code, 0, run.stderr.slice(-4000));
+  const report = JSON.parse(run.stdout);
+  t.is(report.status, 'done');
+  t.deepEqual(Object.fromEntries(Object.entries(report.hosts).map(([h, x]: [string, any]) => [h, x.outcome])), {
+    node017: 'ok',
+    node012: 'done',
+    node013: 'done',
+    node014: 'done',
+    node015: 'done',
+    node016: 'done',
+  });
+  t.deepEqual(
+    report.batches.map((b: any) => b.hosts),
+    [['node012'], ['node013', 'node015'], ['node014', 'node016']],
+  );
+  const nodes = clusterNodes(lab);
+  for (const n of NODES)
+    t.deepEqual(nodes[n], { ready: true, cordoned: false, kernel: '10.0.17763.1217' }, `${n} at the end`);
+
+  const events = eventsSince(lab, mark);
+  const atOnce = cordonedAtOnce(events);
+  t.true(Math.max(...atOnce.map((c) => c.length)) <= 2, 'never more cordoned than the largest batch');
+  for (const c of atOnce) t.is(new Set(c.map((n) => DOMAIN[n])).size, c.length, `one per domain: ${c}`);
+  const canaryDone = events.find((e) => e.kind === 'uncordon' && e.node === 'node012')!.seq;
+  const othersFirstCordon = events.find((e) => e.kind === 'cordon' && e.node !== 'node012')!.seq;
+  t.true(canaryDone < othersFirstCordon, 'the canary was uncordoned before any other node was cordoned');
+  t.deepEqual(
+    events.filter((e) => e.node === 'node017'),
+    [],
+    'node017 (already at the revision) was never cordoned or drained',
+  );
+  t.log(run.stderr.split('\n').slice(-6).join('\n'));
+
+  const mark2 = lastSeq(lab);
+  const again = await hotfix(['--max-per-domain', '1', '-e', pinVars(PINS.may), '--json']);
+  t.is(again.code, 0, again.stderr.slice(-3000));
+  t.true(Object.values(JSON.parse(again.stdout).hosts).every((h: any) => h.outcome === 'ok'));
+  t.deepEqual(eventsSince(lab, mark2), [], 'a second run cordons nothing');
+});
+
+test.serial('June: a budget blocks one drain, a node cordoned by hand stays cordoned; exit 3', async (t) => {
+  updateClusterState(clusterFile(lab), (s) => {
+    addReplicaSet(s, { name: 'solo', namespace: NS, replicas: 1, nodes: ['node013'], labels: { app: 'solo' } });
+    addPdb(s, { name: 'solo', namespace: NS, selector: { app: 'solo' }, minAvailable: 1 });
+  });
+  t.is(kubectl(clusterFile(lab), ['cordon', 'node016']).code, 0);
+  t.teardown(() => {
+    kubectl(clusterFile(lab), ['uncordon', 'node016']);
+    updateClusterState(clusterFile(lab), (s) => {
+      delete s.pdbs![`${NS}/solo`];
+    });
+  });
+  const r = await hotfix(['--max-fail', '1', '--drain-timeout', '30', '-e', pinVars(PINS.june), '--json']);
+  t.is(r.code, 3, r.stderr.slice(-4000));
+  const report = JSON.parse(r.stdout);
+  const failed = report.hosts.node013;
+  t.is(failed.outcome, 'failed');
+  t.regex(
+    failed.reason,
+    /^drain timed out after 30s; pods still on the node: rolling-e2e\/solo-\S+; held by PodDisruptionBudget rolling-e2e\/solo; uncordoned$/,
+  );
+  for (const n of ['node012', 'node014', 'node015', 'node016', 'node017']) t.is(report.hosts[n].outcome, 'done', n);
+  const nodes = clusterNodes(lab);
+  t.deepEqual(nodes.node013, { ready: true, cordoned: false, kernel: '10.0.17763.1217' });
+  t.deepEqual(nodes.node016, { ready: true, cordoned: true, kernel: '10.0.17763.1282' }, 'left cordoned');
+  t.regex(JSON.stringify(report.hosts.node016.phases), /left cordoned: it was cordoned before the run/);
+});
+
+test.serial('July: a canary that never comes back Ready stops the run before its next batch', async (t) => {
+  setNeverReady(clusterFile(lab), 'node012', true);
+  const r = await hotfix(['--ready-timeout', '15', '-e', pinVars(PINS.july), '--json']);
+  setNeverReady(clusterFile(lab), 'node012', false);
+  t.teardown(() => void kubectl(clusterFile(lab), ['uncordon', 'node012']));
+  t.is(r.code, 3, r.stderr.slice(-4000));
+  const report = JSON.parse(r.stdout);
+  t.is(report.status, 'stopped');
+  t.is(report.reason, 'failure budget spent: 1 failed, 0 allowed');
+  t.is(report.hosts.node012.outcome, 'failed');
+  t.is(report.hosts.node012.reason, 'node node012 not Ready 15s after its tasks; left cordoned');
+  t.deepEqual(
+    report.batches.map((b: any) => b.hosts),
+    [['node012']],
+  );
+  for (const n of ['node013', 'node014', 'node015', 'node016', 'node017']) t.is(report.hosts[n].outcome, 'pending', n);
+  t.true(clusterNodes(lab).node012!.cordoned, 'a node that is not Ready stays cordoned');
+});
+
+/** The CLI as a child process whose output lines a test can wait for. */
+function spawnHotfix(args: string[]): { child: ChildProcess; lines: string[]; exit: Promise<number | null> } {
+  const child = spawn(
+    process.execPath,
+    [resolve(projectRoot, 'bin/play.mjs'), 'hotfix-windows', '-i', inventory, '--state', state, '--no-live', ...args],
+    { cwd: projectRoot, env: { ...process.env, PLAY_INVENTORY: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const lines: string[] = [];
+  let buf = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    buf += d.toString();
+    const parts = buf.split('\n');
+    buf = parts.pop()!;
+    lines.push(...parts);
+  });
+  child.stderr!.on('data', (d: Buffer) => lines.push(d.toString()));
+  return { child, lines, exit: new Promise((r) => child.on('exit', (code) => r(code))) };
+}
+
+test.serial('August: SIGKILL between a drain and its install, and during a reboot; --resume finishes', async (t) => {
+  const mark = lastSeq(lab);
+  const before = clusterNodes(lab).node012!.kernel;
+  const pin = ['-e', pinVars(PINS.august), '--serial', '2'];
+  // Every call to node012 takes 3 s: the kill lands after its drain and before its install.
+  await setWindowsNodeFaults('node012', { latencyMs: 3000 });
+  const first = spawnHotfix(pin);
+  await waitFor('node012 drained', () => first.lines.some((l) => /node012 +drain +ok/.test(l)), 120_000);
+  first.child.kill('SIGKILL');
+  await first.exit;
+  await setWindowsNodeFaults('node012', null);
+  t.deepEqual(clusterNodes(lab).node012, { ready: true, cordoned: true, kernel: before }, 'drained, not installed');
+
+  const second = spawnHotfix(['--resume']);
+  // Killed while a node reboots: the cluster sees it NotReady.
+  await waitFor('a node rebooting', () => Object.values(clusterNodes(lab)).some((n) => n.ready === false), 120_000, 50);
+  second.child.kill('SIGKILL');
+  await second.exit;
+
+  const third = await hotfix(['--resume', '--json']);
+  t.is(third.code, 0, third.stderr.slice(-4000));
+  const report = JSON.parse(third.stdout);
+  t.is(report.status, 'done');
+  for (const n of NODES) {
+    t.is(report.hosts[n].outcome, 'done', n);
+    const installs = report.hosts[n].phases.filter((p: any) => p.phase === 'apply' && /hotfix/.test(p.detail ?? ''));
+    t.true(installs.length <= 1, `${n}: the hotfix was installed at most once: ${JSON.stringify(installs)}`);
+  }
+  const nodes = clusterNodes(lab);
+  for (const n of NODES)
+    t.deepEqual(nodes[n], { ready: true, cordoned: false, kernel: '10.0.17763.1397' }, `${n} at the end`);
+  const drains = eventsSince(lab, mark).filter((e) => e.kind === 'drain');
+  for (const n of NODES) t.is(drains.filter((e) => e.node === n).length, 1, `${n} drained once`);
+});
