@@ -1,12 +1,13 @@
 // hotfix-windows: moves the Windows nodes to the pinned build (os_version, os_revision) by installing
-// its cumulative update (hotfix_kb from hotfix_msu on the node), a batch of nodes at a time, each
+// its cumulative update (hotfix_kb from hotfix_msu on the node, uploaded first from hotfix_msu_local on
+// the controller when that var is set), a batch of nodes at a time, each
 // cordoned and drained on the cluster's control host first and uncordoned once Ready again
 // (docs/rolling.md). The same vars as onboard-windows: bumping the pin there is what starts a rollout.
 //
 // The tasks are only the node's part; the rolling run (runner/rolling/) adds the planning (a node
 // already at the revision is never cordoned), the batches, the drain, the Ready gate and the journal.
 import { definePlaybook } from '../runner/playbook/define.js';
-import { intVar, stringVar } from '../runner/playbook/host-vars.js';
+import { intVar, optionalStringVar, stringVar } from '../runner/playbook/host-vars.js';
 import { type HotfixOutputs, hotfix } from '../tasks/windows/hotfix.js';
 import { osBuild } from '../tasks/windows/os-build.js';
 import { reboot } from '../tasks/windows/reboot.js';
@@ -25,9 +26,17 @@ export default definePlaybook({
   tasks: {
     hotfix: {
       on: WINDOWS_GROUP,
-      description: 'the cumulative update of the pinned build (hotfix_kb, from hotfix_msu on the node), by DISM',
+      description:
+        'the cumulative update of the pinned build (hotfix_kb, from hotfix_msu on the node; uploaded there from hotfix_msu_local first, when set), by DISM',
       timeoutSec: 1800,
-      step: ({ host }) => hotfix({ kb: stringVar(host, 'hotfix_kb'), msuPath: stringVar(host, 'hotfix_msu') }),
+      step: ({ host }) => {
+        const localMsu = optionalStringVar(host, 'hotfix_msu_local');
+        return hotfix({
+          kb: stringVar(host, 'hotfix_kb'),
+          msuPath: stringVar(host, 'hotfix_msu'),
+          ...(localMsu === undefined ? {} : { localMsu }),
+        });
+      },
     },
     reboot: {
       on: WINDOWS_GROUP,

@@ -7,10 +7,8 @@
 // Every value comes from inventory vars and task outputs (onboard/node-values.ts reads them); nothing of
 // a cluster is a constant here. Left out: building and pushing the pause image (done once per cluster
 // on a build host; the node pre-pulls it), nssm (step 13: the services are sc.exe services).
-import { NOOP, type Change } from '../runner/core/change.js';
 import { InputError } from '../runner/core/errors.js';
 import { Secret } from '../runner/core/secret.js';
-import type { Step } from '../runner/core/step.js';
 import { definePlaybook } from '../runner/playbook/define.js';
 import { boolVar, hostVar, listVar, optionalStringVar, showValue, stringVar } from '../runner/playbook/host-vars.js';
 import {
@@ -23,7 +21,6 @@ import {
   type KubectlValueOutputs,
 } from '../tasks/linux/index.js';
 import { parseIPv4 } from '../tasks/common/ipv4.js';
-import { probeCall } from '../tasks/windows/calls.js';
 import {
   autoUpdate,
   dnsClient,
@@ -47,9 +44,7 @@ import {
   type DockerEngineOutputs,
   type HotfixOutputs,
   type NetworkCleanupOutputs,
-  type OsInfo,
 } from '../tasks/windows/index.js';
-import { GET_OS_INFO } from '../tasks/windows/ps-os.js';
 import {
   cidr,
   cleanupToken,
@@ -67,6 +62,7 @@ import {
   podAddresses,
 } from './onboard/node-values.js';
 import { registeredPodCidrs } from './onboard/pod-cidrs.js';
+import { notAsked } from '../tasks/windows/not-asked.js';
 import { CONTROL_GROUP, GET_NODES_ARGS, kubectlOf } from './shared/cluster.js';
 import {
   checkTorVars,
@@ -94,18 +90,6 @@ export {
 
 /** Where the masters are: the kubectl fact tasks run on this group's hosts (var `kubectl` on them). */
 export { CONTROL_GROUP } from './shared/cluster.js';
-
-/** A read-only step for an optional task the inventory did not ask for: probes the OS, never changes. */
-function notAsked(what: string): Step<{ asked: false }, OsInfo, object> {
-  return Object.freeze({
-    kind: 'windows.notAsked',
-    title: `${what}: not asked by the inventory`,
-    desired: Object.freeze({ asked: false as const }),
-    probe: () => probeCall(GET_OS_INFO, {}, (v) => v as unknown as OsInfo),
-    diff: (): Change => NOOP,
-    async apply(): Promise<void> {},
-  });
-}
 
 const DOCKERD = '"C:\\Program Files\\Docker\\dockerd.exe" --run-service';
 const dockerService = (restart: boolean) =>

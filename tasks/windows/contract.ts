@@ -145,6 +145,16 @@ export const CONTRACT = {
     args: z.strictObject({ path: z.string(), maxBytes: z.number() }),
     result: z.strictObject({ sha256: z.string(), size: z.number(), contentBase64: z.string().nullable() }).nullable(),
   },
+  /** Appends one piece of an upload to its temp file (offset 0 creates it afresh). */
+  'Add-PlayFileChunk': {
+    args: z.strictObject({ path: z.string(), offset: z.number(), contentBase64: z.string() }),
+    result: z.strictObject({ size: z.number() }),
+  },
+  /** Checks the uploaded temp file's sha256, then moves it into place. */
+  'Complete-PlayUpload': {
+    args: z.strictObject({ tempPath: z.string(), path: z.string(), sha256: z.string() }),
+    result: z.strictObject({ sha256: z.string() }),
+  },
   /** Writes atomically (temp file, then move); creates missing parent directories. */
   'Set-PlayFile': {
     args: z.strictObject({

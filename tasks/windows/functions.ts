@@ -3,7 +3,14 @@
 import type { PlayFunction } from './calls.js';
 import type { PlayFunctionName } from './contract.js';
 import { GET_DOCKER_ENGINE, GET_DOCKER_IMAGE, INSTALL_DOCKER_ENGINE, INVOKE_DOCKER_PULL } from './ps-docker.js';
-import { GET_FILE, GET_REGISTRY_VALUE, SET_FILE, SET_REGISTRY_VALUE } from './ps-files.js';
+import {
+  ADD_FILE_CHUNK,
+  COMPLETE_UPLOAD,
+  GET_FILE,
+  GET_REGISTRY_VALUE,
+  SET_FILE,
+  SET_REGISTRY_VALUE,
+} from './ps-files.js';
 import {
   GET_HNS_ENDPOINT,
   GET_HNS_NETWORK,
@@ -60,6 +67,8 @@ export const PLAY_FUNCTIONS: { readonly [F in PlayFunctionName]: PlayFunction<F>
   'Invoke-PlayDockerPull': INVOKE_DOCKER_PULL,
   'Get-PlayFile': GET_FILE,
   'Set-PlayFile': SET_FILE,
+  'Add-PlayFileChunk': ADD_FILE_CHUNK,
+  'Complete-PlayUpload': COMPLETE_UPLOAD,
   'Get-PlayRegistryValue': GET_REGISTRY_VALUE,
   'Set-PlayRegistryValue': SET_REGISTRY_VALUE,
   'Get-PlayService': GET_SERVICE,

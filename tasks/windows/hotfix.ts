@@ -1,6 +1,8 @@
-// hotfix({ kb, msuPath, notApplicable? }): the update KBnnnnnnn is installed, from an .msu file
-// already on the host (docs/domain.md#hotfix-to-a-pinned-build: extracted with expand.exe, its CAB
-// added with DISM, to pin the OS build). Field: installed. Output: rebootRequired.
+// hotfix({ kb, msuPath, localMsu?, notApplicable? }): the update KBnnnnnnn is installed, from an .msu
+// file on the host (docs/domain.md#hotfix-to-a-pinned-build: extracted with expand.exe, its CAB added
+// with DISM, to pin the OS build). Field: installed. Output: rebootRequired. With localMsu (the .msu on
+// the controller), apply first uploads it to msuPath unless the host has the same bytes there
+// (uploaded-file.ts); an installed update needs no upload, so a node at the pin is never sent it.
 //
 // Probe: Get-PlayHotfix (Get-HotFix, what DISM returned the last time this step ran for the KB,
 // and whether the .msu is on the host: a plan warns before a rolling upgrade drains the node for an
@@ -20,19 +22,25 @@ import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { invoke, probeCall, stepFailure } from './calls.js';
 import type { ResultOf } from './contract.js';
+import { GET_FILE } from './ps-files.js';
 import { GET_HOTFIX, INSTALL_HOTFIX, TEST_PATH } from './ps-os.js';
+import { localFileFacts, sendFile } from './uploaded-file.js';
 import { windowsPath } from './win-options.js';
 
 export type HotfixOptions = {
   kb: string;
   /** The .msu on the host, e.g. C:\k\windows10.0-kb4549949-x64_....msu */
   msuPath: string;
+  /** The .msu on the machine running play: uploaded to msuPath first unless the host has the same file. */
+  localMsu?: string;
   notApplicable?: 'fail' | 'satisfied';
 };
 
 export interface HotfixDesired {
   readonly kb: string;
   readonly msuPath: string;
+  /** The local .msu with its size and SHA-256, or null: the .msu must already be on the host. */
+  readonly localMsu: { readonly localFile: string; readonly size: number; readonly sha256: string } | null;
   readonly notApplicable: 'fail' | 'satisfied';
 }
 
@@ -84,7 +92,7 @@ export function diffHotfix(d: Readonly<HotfixDesired>, a: HotfixActual | null): 
           `DISM found ${d.kb} not applicable to this host the last time (0x800F081E): apply will fail again unless notApplicable is 'satisfied'`,
         ]
       : [];
-  if (a.msuPresent === false)
+  if (a.msuPresent === false && d.localMsu === null)
     warnings.push(`the update package ${d.msuPath} is not on the host: apply will fail (copy it there first)`);
   return {
     action: 'create',
@@ -119,9 +127,19 @@ export function dismOutcome(d: Readonly<HotfixDesired>, code: number, output = '
   }
 }
 
+/** Sends the local .msu unless the host already has the same bytes at the path. */
+async function uploadUnlessThere(
+  remote: Remote,
+  file: { localFile: string; path: string; sha256: string },
+  title: string,
+): Promise<void> {
+  const there = await invoke(remote, GET_FILE, { path: file.path, maxBytes: 0 }, `${title}: Get-PlayFile`);
+  if (there?.sha256 !== file.sha256) await sendFile(remote, file, `${title}: upload`);
+}
+
 export function hotfix(options: HotfixOptions): Step<HotfixDesired, HotfixActual, HotfixOutputs> {
   const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['kb', 'msuPath', 'notApplicable']);
+  r.only(['kb', 'msuPath', 'localMsu', 'notApplicable']);
   const kb = r.nonEmpty('kb').toUpperCase();
   if (!/^KB[0-9]{6,8}$/.test(kb))
     r.fail('kb', `must be a KB number such as KB4549949, got ${JSON.stringify(r.opts.kb)}`);
@@ -130,7 +148,9 @@ export function hotfix(options: HotfixOptions): Step<HotfixDesired, HotfixActual
   const notApplicable = r.opts.notApplicable ?? 'fail';
   if (notApplicable !== 'fail' && notApplicable !== 'satisfied')
     r.fail('notApplicable', `must be 'fail' or 'satisfied', got ${JSON.stringify(notApplicable)}`);
-  const desired: HotfixDesired = Object.freeze({ kb, msuPath, notApplicable });
+  const local = r.opts.localMsu === undefined ? null : r.nonEmpty('localMsu');
+  const localMsu = local === null ? null : { localFile: local, ...localFileFacts(r, 'localMsu', local) };
+  const desired: HotfixDesired = Object.freeze({ kb, msuPath, localMsu, notApplicable });
   const title = `hotfix ${kb}`;
 
   return Object.freeze({
@@ -141,6 +161,7 @@ export function hotfix(options: HotfixOptions): Step<HotfixDesired, HotfixActual
     diff: diffHotfix,
     async apply(remote: Remote, change: Change): Promise<HotfixOutputs> {
       if (!change.fields.includes('installed')) return { rebootRequired: false };
+      if (localMsu) await uploadUnlessThere(remote, { ...localMsu, path: msuPath }, title);
       const path = await invoke(remote, TEST_PATH, { path: msuPath }, `${title}: Test-PlayPath`);
       if (!path.exists)
         throw stepFailure(

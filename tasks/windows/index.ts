@@ -27,6 +27,12 @@ export {
   type FileContentOutputs,
 } from './file-content.js';
 export {
+  uploadedFile,
+  type UploadedFileDesired,
+  type UploadedFileOptions,
+  type UploadedFileOutputs,
+} from './uploaded-file.js';
+export {
   firewallRule,
   type FirewallRuleActual,
   type FirewallRuleDesired,

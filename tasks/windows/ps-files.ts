@@ -55,6 +55,57 @@ export const SET_FILE = playFunction(
 `,
 );
 
+/**
+ * One piece of an upload (uploaded-file.ts): appends the bytes to a temp file, which the first piece
+ * (offset 0) creates afresh. A temp file whose length is not the offset is what an interrupted upload
+ * left: refused, so the upload starts over rather than gluing two attempts together.
+ */
+export const ADD_FILE_CHUNK = playFunction(
+  'Add-PlayFileChunk',
+  String.raw`
+  $path = [string]$a.path
+  $offset = [int64]$a.offset
+  $bytes = [System.Convert]::FromBase64String([string]$a.contentBase64)
+  $mode = [System.IO.FileMode]::Append
+  if ($offset -eq 0) {
+    $dir = Split-Path -Path $path -Parent
+    if (-not (Test-Path -LiteralPath $dir)) { New-Item -ItemType Directory -Path $dir -Force | Out-Null }
+    $mode = [System.IO.FileMode]::Create
+  } else {
+    $item = Get-Item -LiteralPath $path -Force -ErrorAction SilentlyContinue
+    $has = 0
+    if ($null -ne $item) { $has = [int64]$item.Length }
+    if ($has -ne $offset) { throw ('{0} holds {1} bytes, not the {2} sent so far: the upload starts over' -f $path, $has, $offset) }
+  }
+  $stream = [System.IO.File]::Open($path, $mode)
+  try { $stream.Write($bytes, 0, $bytes.Length) } finally { $stream.Close() }
+  [ordered]@{ size = $offset + $bytes.Length }
+`,
+);
+
+/** The last step of an upload: the temp file's sha256 must be the one sent; then it takes the path's place. */
+export const COMPLETE_UPLOAD = playFunction(
+  'Complete-PlayUpload',
+  String.raw`
+  $tmp = [string]$a.tempPath
+  $path = [string]$a.path
+  $hash = (Get-FileHash -LiteralPath $tmp -Algorithm SHA256).Hash.ToLowerInvariant()
+  if ($hash -ne $a.sha256) {
+    Remove-Item -LiteralPath $tmp -Force -ErrorAction SilentlyContinue
+    throw ('{0} arrived with sha256 {1}, not the {2} sent: not put in place' -f $path, $hash, $a.sha256)
+  }
+  if (Test-Path -LiteralPath $path -PathType Leaf) {
+    [System.IO.File]::Replace($tmp, $path, [NullString]::Value)
+  } elseif (Test-Path -LiteralPath $path) {
+    Remove-Item -LiteralPath $tmp -Force -ErrorAction SilentlyContinue
+    throw ('{0} exists and is not a file: not replaced' -f $path)
+  } else {
+    [System.IO.File]::Move($tmp, $path)
+  }
+  [ordered]@{ sha256 = $hash }
+`,
+);
+
 /** Nested helpers: a registry path (HKLM:\..., HKCU:\..., HKCR:\..., HKU:\...) opened on the 64-bit view. */
 const OPEN_KEY = String.raw`
   function Open-RegistryKey {

@@ -9,10 +9,11 @@
 //    cordoned by hand (left cordoned); the others finish; exit 3.
 //  - July: a canary that never comes back Ready: failed after --ready-timeout, and with maxFail 0 the
 //    run stops before its next batch.
-//  - August: the controller killed with SIGKILL between a drain and its install, and again during a
-//    reboot wait: --resume finishes; no node drained twice or left cordoned; no hotfix installed twice.
+//  - August: the .msu uploaded from the controller; the controller killed with SIGKILL between a drain
+//    and its install, and again during a reboot wait: --resume finishes; no node drained twice or left
+//    cordoned; no hotfix installed twice.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'ava';
@@ -33,6 +34,7 @@ import {
   eventsSince,
   lastSeq,
   NODES,
+  nodeFile,
   PINS,
   pinVars,
   rollingInventory,
@@ -229,7 +231,11 @@ function spawnHotfix(args: string[]): { child: ChildProcess; lines: string[]; ex
 test.serial('August: SIGKILL between a drain and its install, and during a reboot; --resume finishes', async (t) => {
   const mark = lastSeq(lab);
   const before = clusterNodes(lab).node012!.kernel;
-  const pin = ['-e', pinVars(PINS.august), '--serial', '2'];
+  // This time the .msu lives on the controller: each node that needs it is sent it, in pieces.
+  const local = join(dir, 'windows10.0-kb4565349-x64.msu');
+  writeFileSync(local, 'MSCF simulated update package KB4565349\n'.repeat(40_000));
+  const remote = 'C:\\k\\updates';
+  const pin = ['-e', pinVars(PINS.august, { local, dir: remote }), '--serial', '2'];
   // Every call to node012 takes 3 s: the kill lands after its drain and before its install.
   await setWindowsNodeFaults('node012', { latencyMs: 3000 });
   const first = spawnHotfix(pin);
@@ -257,6 +263,8 @@ test.serial('August: SIGKILL between a drain and its install, and during a reboo
   const nodes = clusterNodes(lab);
   for (const n of NODES)
     t.deepEqual(nodes[n], { ready: true, cordoned: false, kernel: '10.0.17763.1397' }, `${n} at the end`);
+  for (const n of NODES)
+    t.deepEqual(nodeFile(lab, n, `${remote}\\windows10.0-kb4565349-x64.msu`), readFileSync(local), `${n} got the .msu`);
   const drains = eventsSince(lab, mark).filter((e) => e.kind === 'drain');
   for (const n of NODES) t.is(drains.filter((e) => e.node === n).length, 1, `${n} drained once`);
 });

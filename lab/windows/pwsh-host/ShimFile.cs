@@ -23,4 +23,26 @@ public static class PlayFile
         Callback.Invoke("File.Replace", Callback.Args("source", source, "destination", destination, "backup", backup));
 
     public static void Delete(string path) => Callback.Invoke("File.Delete", Callback.Args("path", path));
+
+    /** File.Open(path, FileMode.Create | FileMode.Append): a stream to write the file's bytes with. */
+    public static PlayFileStream Open(string path, System.IO.FileMode mode)
+    {
+        Callback.Invoke("File.Open", Callback.Args("path", path, "mode", mode.ToString()));
+        return new PlayFileStream(path);
+    }
+}
+
+/** The FileStream File.Open returns, for writing: each Write appends to the model's file. */
+public sealed class PlayFileStream : IDisposable
+{
+    private readonly string path;
+
+    internal PlayFileStream(string path) => this.path = path;
+
+    public void Write(byte[] array, int offset, int count) =>
+        Callback.Invoke("File.Append", Callback.Args("path", path, "contentBase64", Convert.ToBase64String(array, offset, count)));
+
+    public void Close() { }
+
+    public void Dispose() { }
 }

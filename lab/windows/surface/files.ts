@@ -114,6 +114,34 @@ export const fileOps: Ops = {
     return null;
   },
 
+  /**
+   * File.Open(path, mode) for writing: Create makes the file empty (a new one, or truncated), Append
+   * keeps its bytes (a new one when missing); neither makes its directory. The stream's writes are
+   * File.Append.
+   */
+  'File.Open': (node, a) => {
+    const s = node.state;
+    const p = filePath(str(a, 'path'));
+    const mode = str(a, 'mode');
+    if (mode !== 'Create' && mode !== 'Append')
+      throw new Error(
+        `the simulated File.Open models FileMode Create and Append, not ${mode} (lab/windows/surface/files.ts)`,
+      );
+    if (isDir(s, p)) throw denied(p);
+    if (!parentIsDir(s, p)) throw noPart(p);
+    if (mode === 'Create' || !isFile(s, p)) writeFile(s, p.display, Buffer.alloc(0));
+    return null;
+  },
+
+  /** FileStream.Write on a stream File.Open returned: the bytes go at the file's end. */
+  'File.Append': (node, a) => {
+    const s = node.state;
+    const p = filePath(str(a, 'path'));
+    const old = readBytes(s, p);
+    writeFile(s, p.display, Buffer.concat([old, Buffer.from(str(a, 'contentBase64'), 'base64')]));
+    return null;
+  },
+
   /** File.Exists: true for a file only; a bad path is just false. */
   'File.Exists': (node, a) => {
     try {

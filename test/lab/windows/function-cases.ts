@@ -130,6 +130,37 @@ export const FUNCTION_CASES: { readonly [F in PlayFunctionName]: { happy: Functi
       expect: /changed since it was probed/,
     },
   },
+  'Add-PlayFileChunk': {
+    happy: {
+      args: { path: 'C:\\k\\new\\a.msu.play-upload', offset: 0, contentBase64: 'aGk=' },
+      expect: (v) => v.size === 2,
+    },
+    failure: {
+      seed: (s) => writeFile(s, 'C:\\k\\a.msu.play-upload', Buffer.from('h')),
+      args: { path: 'C:\\k\\a.msu.play-upload', offset: 2, contentBase64: 'aGk=' },
+      expect: /holds 1 bytes, not the 2 sent so far: the upload starts over/,
+    },
+  },
+  'Complete-PlayUpload': {
+    happy: {
+      seed: (s) => writeFile(s, 'C:\\k\\a.msu.play-upload', Buffer.from('hi')),
+      args: {
+        tempPath: 'C:\\k\\a.msu.play-upload',
+        path: 'C:\\k\\a.msu',
+        sha256: '8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4',
+      },
+      expect: (v) => v.sha256 === '8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4',
+    },
+    failure: {
+      seed: (s) => writeFile(s, 'C:\\k\\a.msu.play-upload', Buffer.from('hx')),
+      args: {
+        tempPath: 'C:\\k\\a.msu.play-upload',
+        path: 'C:\\k\\a.msu',
+        sha256: '8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4',
+      },
+      expect: /arrived with sha256 [0-9a-f]{64}, not the 8f434346648f.* sent: not put in place/,
+    },
+  },
   'Get-PlayRegistryValue': {
     happy: {
       args: { path: 'HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion', name: 'UBR' },

@@ -3,6 +3,9 @@
 // the full program of every call each factory makes (probe and apply, run on the simulated node:
 // sim-node.ts) with representative and hostile option values. Each program's calls literal is also
 // read back with PowerShell's quoting rules (‘ ’ ‚ ‛ end a '...' string too) and must give the exact JSON.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import test from 'ava';
 import type { PsCall } from '../../../runner/core/ps-call.js';
 import { isSecret, Secret } from '../../../runner/core/secret.js';
@@ -111,6 +114,13 @@ const fakeClock = () => {
 };
 
 const MSU = "C:\\k\\it's kb4549949.msu";
+/** A local file for uploadedFile: the hostile text as its bytes. */
+const LOCAL = (() => {
+  const file = join(mkdtempSync(join(tmpdir(), 'play-ps-syntax-')), 'upload.msu');
+  writeFileSync(file, HL);
+  return file;
+})();
+test.after.always(() => rmSync(dirname(LOCAL), { recursive: true, force: true }));
 
 /** A node on which every step's apply runs its whole path (the .msu exists, the services exist, ...). */
 function busySeed(s: NodeState): void {
@@ -166,6 +176,7 @@ const CASES: Record<string, (() => AnyStep)[]> = {
     () =>
       windows.dockerDaemonConfig({ config: { bridge: 'none', 'insecure-registries': [H], [H]: [HL, 1, null, true] } }),
   ],
+  uploadedFile: [() => windows.uploadedFile({ localFile: LOCAL, path: PATH })],
   fileContent: [
     () => windows.fileContent({ path: PATH, content: HL }),
     () => windows.fileContent({ path: 'C:\\k\\secret.yaml', content: new Secret(HL, 'env:X') }),

@@ -287,7 +287,7 @@ test('hnsNetwork: a host that stays away is unreachable; other errors and replac
 });
 
 test("DISM's exit codes: what each means for the hotfix step", (t) => {
-  const d = { kb: 'KB4549949', msuPath: 'C:\\k\\kb.msu', notApplicable: 'fail' as const };
+  const d = { kb: 'KB4549949', msuPath: 'C:\\k\\kb.msu', localMsu: null, notApplicable: 'fail' as const };
   t.deepEqual(dismOutcome(d, 0), { rebootRequired: false });
   t.deepEqual(dismOutcome(d, 3010), { rebootRequired: true });
   t.deepEqual(dismOutcome({ ...d, notApplicable: 'satisfied' }, -2146498530), { rebootRequired: false });
