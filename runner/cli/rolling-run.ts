@@ -96,13 +96,12 @@ async function plan(s: RollingSession, signal?: AbortSignal): Promise<Planned> {
 
 export async function rollingCheck(s: RollingSession): Promise<number> {
   const p = await plan(s, s.signal);
-  s.out.write(
-    planText({
-      ...p,
-      allowedFailures: allowedFailures(s.policy.maxFail, s.targets.length),
-      domainOf: domainOf(s),
-    }),
-  );
+  const allowed = allowedFailures(s.policy.maxFail, s.targets.length);
+  const text = planText({ ...p, allowedFailures: allowed, domainOf: domainOf(s) });
+  if (s.args.json) {
+    s.err.write(text);
+    s.out.write(`${JSON.stringify({ ...p, allowedFailures: allowed, policy: s.policy }, null, 2)}\n`);
+  } else s.out.write(text);
   if (s.signal?.aborted) return 130;
   if (p.failed.length > 0) return 3;
   return p.plan.batches.length > 0 ? 2 : 0;

@@ -10,18 +10,19 @@ import { PlayError } from '../core/errors.js';
 
 export type Db = InstanceType<typeof sqlite.Database>;
 
-/** How long a read or a transaction waits for another process's transaction to end. */
-const WAIT_MS = 5_000;
+/** How long a read or a transaction waits for another process's transaction to end: longer than
+ *  STALE_LOCK_MS, so a lock left by a killed process is outlived and removed, never reported. */
+export const WAIT_MS = 15_000;
 
 /**
  * A lock directory older than this was left by a process killed mid-transaction (SIGKILL, power loss):
  * it would block the store forever. Removing it is safe enough because play's transactions last
  * milliseconds (a drift run's save of thousands of items well under a second), so no live process
- * holds the file lock for 30 seconds. Known limit: this VFS's xCheckReservedLock counts our own lock
+ * holds the file lock for 10 seconds. Known limit: this VFS's xCheckReservedLock counts our own lock
  * directory as another's, so SQLite never rolls back a hot journal; a process killed inside COMMIT
  * leaves its transaction half-applied, with or without this removal.
  */
-export const STALE_LOCK_MS = 30_000;
+export const STALE_LOCK_MS = 10_000;
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
@@ -70,9 +71,9 @@ export function removeStaleLock(path: string): boolean {
 
 /** The store's file was locked by another process for longer than a transaction takes: exit 75 (EX_TEMPFAIL). */
 export class StoreBusyError extends PlayError {
-  constructor(path: string) {
+  constructor(path: string, waitedMs: number) {
     super(
-      `state store ${path} stayed locked (${path}.lock) by another play for ${WAIT_MS / 1000} s; ` +
+      `state store ${path} stayed locked (${path}.lock) by another play for ${waitedMs / 1000} s; ` +
         `try again, or if no play is running, remove ${path}.lock`,
       75,
     );
@@ -84,18 +85,19 @@ export class SqliteConnection {
   constructor(
     readonly db: Db,
     readonly path: string,
+    private readonly waitMs = WAIT_MS,
   ) {}
 
   /** Runs `fn` (reads, or a single statement in autocommit) again while the file is locked. */
   retry<T>(fn: (db: Db) => T): T {
-    const deadline = Date.now() + WAIT_MS;
+    const deadline = Date.now() + this.waitMs;
     for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
       try {
         return fn(this.db);
       } catch (e) {
         if (!isBusy(e)) throw e;
         if (removeStaleLock(this.path)) continue;
-        if (Date.now() >= deadline) throw new StoreBusyError(this.path);
+        if (Date.now() >= deadline) throw new StoreBusyError(this.path, this.waitMs);
         // Jittered, so two processes that collided do not retry in step.
         sleep(delay * (0.5 + Math.random()));
       }

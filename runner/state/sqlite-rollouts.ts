@@ -14,6 +14,8 @@ export interface SqliteRolloutOptions {
   isAlive?: (pid: number, controller: string) => boolean;
   /** The clock for updatedAt, events' notes and the lock's since (tests pin it). */
   now?: () => Date;
+  /** How long to wait out another process's file lock (default WAIT_MS; tests shorten it). */
+  busyWaitMs?: number;
 }
 
 type Row = Record<string, unknown>;

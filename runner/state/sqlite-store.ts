@@ -109,7 +109,7 @@ export function openSqliteStore(path: string, options: SqliteRolloutOptions = {}
   try {
     db = new sqlite.Database(path);
     db.exec('PRAGMA foreign_keys = ON');
-    const conn = new SqliteConnection(db, path);
+    const conn = new SqliteConnection(db, path, options.busyWaitMs);
     // One IMMEDIATE transaction: two plays opening an old file at once upgrade it once.
     conn.transaction((d) => upgrade(d, path));
     const open = db;

@@ -9,7 +9,8 @@
 //    cordoned by hand (left cordoned); the others finish; exit 3.
 //  - July: a canary that never comes back Ready: failed after --ready-timeout, and with maxFail 0 the
 //    run stops before its next batch.
-//  - August: the .msu uploaded from the controller; the controller killed with SIGKILL between a drain
+//  - August: the .msu uploaded from the controller; a second play on the inventory refused by the lock
+//    (exit 69, naming the first); SIGTERM (exit 130, nothing left cordoned); the controller killed with SIGKILL between a drain
 //    and its install, and again during a reboot wait: --resume finishes; no node drained twice or left
 //    cordoned; no hotfix installed twice.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -228,43 +229,95 @@ function spawnHotfix(args: string[]): { child: ChildProcess; lines: string[]; ex
   return { child, lines, exit: new Promise((r) => child.on('exit', (code) => r(code))) };
 }
 
-test.serial('August: SIGKILL between a drain and its install, and during a reboot; --resume finishes', async (t) => {
-  const mark = lastSeq(lab);
-  const before = clusterNodes(lab).node012!.kernel;
-  // This time the .msu lives on the controller: each node that needs it is sent it, in pieces.
-  const local = join(dir, 'windows10.0-kb4565349-x64.msu');
-  writeFileSync(local, 'MSCF simulated update package KB4565349\n'.repeat(40_000));
-  const remote = 'C:\\k\\updates';
-  const pin = ['-e', pinVars(PINS.august, { local, dir: remote }), '--serial', '2'];
-  // Every call to node012 takes 3 s: the kill lands after its drain and before its install.
-  await setWindowsNodeFaults('node012', { latencyMs: 3000 });
-  const first = spawnHotfix(pin);
-  await waitFor('node012 drained', () => first.lines.some((l) => /node012 +drain +ok/.test(l)), 120_000);
-  first.child.kill('SIGKILL');
-  await first.exit;
-  await setWindowsNodeFaults('node012', null);
-  t.deepEqual(clusterNodes(lab).node012, { ready: true, cordoned: true, kernel: before }, 'drained, not installed');
+test.serial(
+  'August: a second play refused by the lock; SIGKILL mid-drain and mid-reboot, then SIGTERM; --resume finishes',
+  async (t) => {
+    const mark = lastSeq(lab);
+    const before = clusterNodes(lab).node012!.kernel;
+    // This time the .msu lives on the controller: each node that needs it is sent it, in pieces.
+    const local = join(dir, 'windows10.0-kb4565349-x64.msu');
+    writeFileSync(local, 'MSCF simulated update package KB4565349\n'.repeat(40_000));
+    const remote = 'C:\\k\\updates';
+    const pin = ['-e', pinVars(PINS.august, { local, dir: remote }), '--serial', '2'];
+    // Every call to node012 takes 3 s: the kill lands after its drain and before its install.
+    await setWindowsNodeFaults('node012', { latencyMs: 3000 });
+    const first = spawnHotfix(pin);
+    // While it runs, a second play on the same inventory is refused, naming the first.
+    await waitFor(
+      'the first run to begin',
+      () => first.lines.some((l) => /^run \d+ of hotfix-windows/.test(l)),
+      60_000,
+    );
+    const second = await hotfix(pin);
+    t.is(second.code, 69, second.stdout + second.stderr);
+    t.regex(
+      second.stderr,
+      new RegExp(
+        `another play run holds the rolling lock on this inventory: run \\d+ \\(hotfix-windows\\), pid ${first.child.pid} on `,
+      ),
+    );
+    await waitFor('node012 drained', () => first.lines.some((l) => /node012 +drain +ok/.test(l)), 120_000);
+    first.child.kill('SIGKILL');
+    await first.exit;
+    await setWindowsNodeFaults('node012', null);
+    t.deepEqual(clusterNodes(lab).node012, { ready: true, cordoned: true, kernel: before }, 'drained, not installed');
 
-  const second = spawnHotfix(['--resume']);
-  // Killed while a node reboots: the cluster sees it NotReady.
-  await waitFor('a node rebooting', () => Object.values(clusterNodes(lab)).some((n) => n.ready === false), 120_000, 50);
-  second.child.kill('SIGKILL');
-  await second.exit;
+    const resumed = spawnHotfix(['--resume']);
+    // Killed while a node reboots: the cluster sees it NotReady.
+    await waitFor(
+      'a node rebooting',
+      () => Object.values(clusterNodes(lab)).some((n) => n.ready === false),
+      120_000,
+      50,
+    );
+    resumed.child.kill('SIGKILL');
+    await resumed.exit;
 
-  const third = await hotfix(['--resume', '--json']);
-  t.is(third.code, 0, third.stderr.slice(-4000));
-  const report = JSON.parse(third.stdout);
-  t.is(report.status, 'done');
-  for (const n of NODES) {
-    t.is(report.hosts[n].outcome, 'done', n);
-    const installs = report.hosts[n].phases.filter((p: any) => p.phase === 'apply' && /hotfix/.test(p.detail ?? ''));
-    t.true(installs.length <= 1, `${n}: the hotfix was installed at most once: ${JSON.stringify(installs)}`);
-  }
-  const nodes = clusterNodes(lab);
-  for (const n of NODES)
-    t.deepEqual(nodes[n], { ready: true, cordoned: false, kernel: '10.0.17763.1397' }, `${n} at the end`);
-  for (const n of NODES)
-    t.deepEqual(nodeFile(lab, n, `${remote}\\windows10.0-kb4565349-x64.msu`), readFileSync(local), `${n} got the .msu`);
-  const drains = eventsSince(lab, mark).filter((e) => e.kind === 'drain');
-  for (const n of NODES) t.is(drains.filter((e) => e.node === n).length, 1, `${n} drained once`);
-});
+    // SIGTERM (a service manager stopping play): nothing new starts, nodes in flight reach a safe point,
+    // exit 130; no node is left cordoned by the run.
+    const beforeTerm = lastSeq(lab);
+    const stopped = spawnHotfix(['--resume']);
+    await waitFor('a cordon after the resume', () => stopped.lines.some((l) => / cordon +ok/.test(l)), 120_000, 50);
+    stopped.child.kill('SIGTERM');
+    t.is(await stopped.exit, 130, stopped.lines.join('\n').slice(-3000));
+    t.deepEqual(
+      NODES.filter((n) => clusterNodes(lab)[n]!.cordoned),
+      [],
+      'every node the run cordoned was finished or uncordoned',
+    );
+
+    const third = await hotfix(['--resume', '--json']);
+    t.is(third.code, 0, third.stderr.slice(-4000));
+    const report = JSON.parse(third.stdout);
+    t.is(report.status, 'done');
+    for (const n of NODES) {
+      t.is(report.hosts[n].outcome, 'done', n);
+      const installs = report.hosts[n].phases.filter((p: any) => p.phase === 'apply' && /hotfix/.test(p.detail ?? ''));
+      t.true(installs.length <= 1, `${n}: the hotfix was installed at most once: ${JSON.stringify(installs)}`);
+    }
+    const nodes = clusterNodes(lab);
+    for (const n of NODES)
+      t.deepEqual(nodes[n], { ready: true, cordoned: false, kernel: '10.0.17763.1397' }, `${n} at the end`);
+    for (const n of NODES)
+      t.deepEqual(
+        nodeFile(lab, n, `${remote}\\windows10.0-kb4565349-x64.msu`),
+        readFileSync(local),
+        `${n} got the .msu`,
+      );
+    // Through the two kills no node was drained twice; a node the SIGTERM brought back to service
+    // before its tasks starts over (drained again once), as docs/rolling.md says.
+    const drains = (from: number, to = Number.POSITIVE_INFINITY) =>
+      eventsSince(lab, from).filter((e) => e.kind === 'drain' && e.seq <= to);
+    for (const n of NODES) {
+      const reset = report.hosts[n].phases.some((p: any) => p.phase === 'uncordon' && /^stopped/.test(p.detail ?? ''));
+      t.true(
+        drains(mark, beforeTerm).filter((e) => e.node === n).length <= 1,
+        `${n} drained at most once before SIGTERM`,
+      );
+      t.true(
+        drains(beforeTerm).filter((e) => e.node === n).length <= (reset ? 2 : 1),
+        `${n} drained again only if the SIGTERM sent it back to service before its tasks`,
+      );
+    }
+  },
+);

@@ -319,7 +319,7 @@ test('a file from a newer play is refused (exit 65) and left as it was', (t) => 
   });
 });
 
-test('a file lock left by a killed process (<db>.lock older than 30 s) is removed, not waited on', (t) => {
+test('a file lock left by a killed process (<db>.lock older than 10 s) is removed, not waited on', (t) => {
   const file = tempFile(t);
   openSqliteStore(file).close();
   mkdirSync(`${file}.lock`);
@@ -332,12 +332,13 @@ test('a file lock left by a killed process (<db>.lock older than 30 s) is remove
 
 test('a fresh file lock (another process mid-transaction) is waited on, then reported (exit 75)', (t) => {
   const file = tempFile(t);
-  const store = open(t, file, true);
+  const store = openSqliteStore(file, { busyWaitMs: 1000 });
+  t.teardown(() => store.close());
   mkdirSync(`${file}.lock`);
   const e = t.throws(() => store.rollouts.begin(start()), { instanceOf: StoreBusyError });
   t.is(
     e!.message,
-    `state store ${file} stayed locked (${file}.lock) by another play for 5 s; try again, or if no play is running, remove ${file}.lock`,
+    `state store ${file} stayed locked (${file}.lock) by another play for 1 s; try again, or if no play is running, remove ${file}.lock`,
   );
   t.is(e!.exitCode, 75);
   rmSync(`${file}.lock`, { recursive: true });
