@@ -15,7 +15,7 @@ import { Secret } from '../runner/core/secret.js';
 import { EnvRef, type Host } from '../runner/inventory/model.js';
 import { HostSession } from '../runner/run/host-session.js';
 import { ConnectionPool } from '../runner/transport/pool.js';
-import { PLAY_FUNCTIONS } from '../tasks/windows/functions.js';
+import { PLAY_FUNCTIONS } from '../tasks/windows/remote/functions.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '200' } } });
 const runs = Number(values.runs);

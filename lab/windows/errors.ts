@@ -40,6 +40,6 @@ export const WIN32 = {
 export function badArgument(fn: string, field: string, expected: string, got: unknown): WindowsError {
   const shown = got === undefined ? 'nothing' : JSON.stringify(got);
   return new WindowsError(
-    `${fn}: argument '${field}' must be ${expected}, got ${shown} (SimulatedWindowsNode checks the contract of tasks/windows/contract.ts)`,
+    `${fn}: argument '${field}' must be ${expected}, got ${shown} (SimulatedWindowsNode checks the contract of tasks/windows/remote/contract.ts)`,
   );
 }

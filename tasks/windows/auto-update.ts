@@ -6,9 +6,9 @@
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, probeCall } from './calls.js';
-import type { ResultOf } from './contract.js';
-import { GET_AUTO_UPDATE, SET_AUTO_UPDATE } from './ps-system.js';
+import { invoke, probeCall } from './remote/calls.js';
+import type { ResultOf } from './remote/contract.js';
+import { GET_AUTO_UPDATE, SET_AUTO_UPDATE } from './remote/ps-system.js';
 
 export type AutoUpdateOptions = { enabled: boolean };
 

@@ -5,9 +5,9 @@
 import { diffFields, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import { applyFields, type Remote, type Step } from '../../runner/core/step.js';
-import { invoke, probeCall } from './calls.js';
-import type { ResultOf } from './contract.js';
-import { GET_DNS_CLIENT, SET_DNS_CLIENT } from './ps-network.js';
+import { invoke, probeCall } from './remote/calls.js';
+import type { ResultOf } from './remote/contract.js';
+import { GET_DNS_CLIENT, SET_DNS_CLIENT } from './remote/ps-network.js';
 
 export type DnsClientOptions = { primaryDomain?: string; suffixSearchList?: readonly string[] };
 export interface DnsClientDesired {

@@ -10,10 +10,10 @@
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, probeCall } from './calls.js';
-import type { ResultOf } from './contract.js';
-import { engineVersion, parseDockerVersion } from './docker-version.js';
-import { GET_DOCKER_ENGINE, INSTALL_DOCKER_ENGINE } from './ps-docker.js';
+import { invoke, probeCall } from './remote/calls.js';
+import type { ResultOf } from './remote/contract.js';
+import { engineVersion, parseDockerVersion } from './parse/docker-version.js';
+import { GET_DOCKER_ENGINE, INSTALL_DOCKER_ENGINE } from './remote/ps-docker.js';
 
 export type DockerEngineOptions = { version?: string };
 

@@ -11,9 +11,9 @@
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, probeCall } from './calls.js';
-import type { ResultOf } from './contract.js';
-import { GET_DOCKER_IMAGE, INVOKE_DOCKER_PULL } from './ps-docker.js';
+import { invoke, probeCall } from './remote/calls.js';
+import type { ResultOf } from './remote/contract.js';
+import { GET_DOCKER_IMAGE, INVOKE_DOCKER_PULL } from './remote/ps-docker.js';
 
 export type DockerImageOptions = { reference: string };
 

@@ -18,10 +18,10 @@ import type { Remote, Step } from '../../runner/core/step.js';
 import { sha256Hex, textOf } from '../common/content.js';
 import { readVars, renderTemplate, type TemplateValue } from '../common/template.js';
 import { unifiedDiff } from '../common/text-diff.js';
-import { invoke, probeCall } from './calls.js';
-import type { ResultOf } from './contract.js';
-import { GET_FILE, SET_FILE } from './ps-files.js';
-import { windowsPath } from './win-options.js';
+import { invoke, probeCall } from './remote/calls.js';
+import type { ResultOf } from './remote/contract.js';
+import { GET_FILE, SET_FILE } from './remote/ps-files.js';
+import { windowsPath } from './options/win-options.js';
 
 export type FileFormat = 'text' | 'json';
 

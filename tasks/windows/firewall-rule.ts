@@ -7,10 +7,10 @@
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, probeCall } from './calls.js';
-import type { ResultOf } from './contract.js';
-import { GET_FIREWALL_RULE, SET_FIREWALL_RULE } from './ps-system.js';
-import { matching, oneLine } from './win-options.js';
+import { invoke, probeCall } from './remote/calls.js';
+import type { ResultOf } from './remote/contract.js';
+import { GET_FIREWALL_RULE, SET_FIREWALL_RULE } from './remote/ps-system.js';
+import { matching, oneLine } from './options/win-options.js';
 
 export type FirewallRuleOptions = {
   name: string;

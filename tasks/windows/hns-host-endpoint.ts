@@ -11,11 +11,11 @@ import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { formatCidr } from '../common/ipv4.js';
-import { invoke, probeCall } from './calls.js';
-import type { ResultOf } from './contract.js';
-import { HNS_NAME, hostInside, ipv4, networkPrefix, sameAddress } from './hns-address.js';
-import { GET_HNS_ENDPOINT, NEW_HNS_ENDPOINT, REMOVE_HNS_ENDPOINT, SET_HNS_ENDPOINT_HOST } from './ps-hns.js';
-import { matching } from './win-options.js';
+import { invoke, probeCall } from './remote/calls.js';
+import type { ResultOf } from './remote/contract.js';
+import { HNS_NAME, hostInside, ipv4, networkPrefix, sameAddress } from './options/hns-address.js';
+import { GET_HNS_ENDPOINT, NEW_HNS_ENDPOINT, REMOVE_HNS_ENDPOINT, SET_HNS_ENDPOINT_HOST } from './remote/ps-hns.js';
+import { matching } from './options/win-options.js';
 
 export type HnsHostEndpointOptions = {
   name: string;

@@ -12,13 +12,21 @@ import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { formatCidr } from '../common/ipv4.js';
-import { invoke, probeCall, stepFailure } from './calls.js';
-import { REAL_CLOCK, type Clock } from './clock.js';
-import type { ResultOf } from './contract.js';
-import { surviveConnectionLoss } from './connection-loss.js';
-import { ADAPTER_NAME, HNS_NAME, hostInside, ipv4, networkPrefix, sameAddress, samePrefix } from './hns-address.js';
-import { GET_HNS_NETWORK, NEW_HNS_NETWORK, REMOVE_HNS_NETWORK } from './ps-hns.js';
-import { matching } from './win-options.js';
+import { invoke, probeCall, stepFailure } from './remote/calls.js';
+import { REAL_CLOCK, type Clock } from './remote/clock.js';
+import type { ResultOf } from './remote/contract.js';
+import { surviveConnectionLoss } from './remote/connection-loss.js';
+import {
+  ADAPTER_NAME,
+  HNS_NAME,
+  hostInside,
+  ipv4,
+  networkPrefix,
+  sameAddress,
+  samePrefix,
+} from './options/hns-address.js';
+import { GET_HNS_NETWORK, NEW_HNS_NETWORK, REMOVE_HNS_NETWORK } from './remote/ps-hns.js';
+import { matching } from './options/win-options.js';
 
 export type HnsNetworkOptions = {
   name: string;

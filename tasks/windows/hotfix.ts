@@ -20,12 +20,12 @@
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, probeCall, stepFailure } from './calls.js';
-import type { ResultOf } from './contract.js';
-import { GET_FILE } from './ps-files.js';
-import { GET_HOTFIX, INSTALL_HOTFIX, TEST_PATH } from './ps-os.js';
+import { invoke, probeCall, stepFailure } from './remote/calls.js';
+import type { ResultOf } from './remote/contract.js';
+import { GET_FILE } from './remote/ps-files.js';
+import { GET_HOTFIX, INSTALL_HOTFIX, TEST_PATH } from './remote/ps-os.js';
 import { localFileFacts, sendFile } from './uploaded-file.js';
-import { windowsPath } from './win-options.js';
+import { windowsPath } from './options/win-options.js';
 
 export type HotfixOptions = {
   kb: string;

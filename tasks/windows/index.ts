@@ -18,7 +18,7 @@ export {
   type DockerImageOptions,
   type DockerImageOutputs,
 } from './docker-image.js';
-export { engineVersion, parseDockerVersion, type DockerVersion } from './docker-version.js';
+export { engineVersion, parseDockerVersion, type DockerVersion } from './parse/docker-version.js';
 export {
   fileContent,
   type FileContentActual,
@@ -73,7 +73,7 @@ export {
   type NssmServiceDesired,
   type NssmServiceOptions,
 } from './nssm-service.js';
-export { parseNssmGet, parseNssmList } from './nssm-output.js';
+export { parseNssmGet, parseNssmList } from './parse/nssm-output.js';
 export { osBuild, type OsBuildDesired, type OsBuildOptions, type OsBuildOutputs, type OsInfo } from './os-build.js';
 export { reboot, type RebootDesired, type RebootOptions, type RebootOutputs } from './reboot.js';
 export {
@@ -82,7 +82,7 @@ export {
   type RegistryValueDesired,
   type RegistryValueOptions,
 } from './registry-value.js';
-export { parseScQc, parseScQueryex, type ScQc, type ScQueryex } from './sc-output.js';
+export { parseScQc, parseScQueryex, type ScQc, type ScQueryex } from './parse/sc-output.js';
 export {
   ntpServers,
   timeZone,
@@ -107,4 +107,4 @@ export {
   type WindowsServiceOptions,
   type WindowsServiceOutputs,
 } from './windows-service.js';
-export { PLAY_FUNCTIONS } from './functions.js';
+export { PLAY_FUNCTIONS } from './remote/functions.js';

@@ -14,9 +14,9 @@ import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { cidrContains, parseCidr, parseIPv4 } from '../common/ipv4.js';
-import { invoke, probeCall, stepFailure } from './calls.js';
-import type { ResultOf } from './contract.js';
-import { GET_NET_ADAPTERS, SET_NET_ADAPTER } from './ps-network.js';
+import { invoke, probeCall, stepFailure } from './remote/calls.js';
+import type { ResultOf } from './remote/contract.js';
+import { GET_NET_ADAPTERS, SET_NET_ADAPTER } from './remote/ps-network.js';
 
 export type NetAdapterSpec = {
   mac: string;

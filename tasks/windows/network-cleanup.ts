@@ -10,10 +10,10 @@
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, probeCall } from './calls.js';
-import type { ResultOf } from './contract.js';
-import { GET_NETWORK_CLEANUP, INVOKE_NETWORK_CLEANUP } from './ps-network.js';
-import { oneLine } from './win-options.js';
+import { invoke, probeCall } from './remote/calls.js';
+import type { ResultOf } from './remote/contract.js';
+import { GET_NETWORK_CLEANUP, INVOKE_NETWORK_CLEANUP } from './remote/ps-network.js';
+import { oneLine } from './options/win-options.js';
 
 export type NetworkCleanupOptions = { token: string; removeHnsNetworks?: boolean; removeGhostAdapters?: boolean };
 export interface NetworkCleanupDesired {

@@ -3,9 +3,9 @@
 // its place in the graph and its dependents run.
 import { NOOP, type Change } from '../../runner/core/change.js';
 import type { Step } from '../../runner/core/step.js';
-import { probeCall } from './calls.js';
+import { probeCall } from './remote/calls.js';
 import type { OsInfo } from './os-build.js';
-import { GET_OS_INFO } from './ps-os.js';
+import { GET_OS_INFO } from './remote/ps-os.js';
 
 export function notAsked(what: string): Step<{ asked: false }, OsInfo, object> {
   return Object.freeze({

@@ -12,11 +12,11 @@
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, probeCall, type CallArgs } from './calls.js';
-import type { ArgsOf, ResultOf } from './contract.js';
-import { parseNssmGet, parseNssmList } from './nssm-output.js';
-import { GET_NSSM_SERVICE, SET_NSSM_SERVICE } from './ps-services.js';
-import { matching, oneLine, SERVICE_NAME, stringList, windowsPath } from './win-options.js';
+import { invoke, probeCall, type CallArgs } from './remote/calls.js';
+import type { ArgsOf, ResultOf } from './remote/contract.js';
+import { parseNssmGet, parseNssmList } from './parse/nssm-output.js';
+import { GET_NSSM_SERVICE, SET_NSSM_SERVICE } from './remote/ps-services.js';
+import { matching, oneLine, SERVICE_NAME, stringList, windowsPath } from './options/win-options.js';
 
 export type NssmServiceOptions = {
   name: string;

@@ -6,9 +6,9 @@
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { probeCall, stepFailure } from './calls.js';
-import type { ResultOf } from './contract.js';
-import { GET_OS_INFO } from './ps-os.js';
+import { probeCall, stepFailure } from './remote/calls.js';
+import type { ResultOf } from './remote/contract.js';
+import { GET_OS_INFO } from './remote/ps-os.js';
 
 export type OsBuildOptions = { version: string; revision: number };
 

@@ -9,12 +9,12 @@
 import { RemoteError } from '../../runner/core/errors.js';
 import type { Remote } from '../../runner/core/step.js';
 import { HandshakeError } from '../../runner/transport/errors.js';
-import { invoke } from './calls.js';
-import type { Clock } from './clock.js';
-import { isConnectionProblem } from './connection-loss.js';
-import { GET_OS_INFO } from './ps-os.js';
-import { GET_SERVICE } from './ps-services.js';
-import { parseScQueryex } from './sc-output.js';
+import { invoke } from './remote/calls.js';
+import type { Clock } from './remote/clock.js';
+import { isConnectionProblem } from './remote/connection-loss.js';
+import { GET_OS_INFO } from './remote/ps-os.js';
+import { GET_SERVICE } from './remote/ps-services.js';
+import { parseScQueryex } from './parse/sc-output.js';
 
 export interface RebootWait {
   readonly title: string;

@@ -13,13 +13,13 @@
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, probeCall } from './calls.js';
-import { REAL_CLOCK, type Clock } from './clock.js';
-import { isConnectionProblem } from './connection-loss.js';
+import { invoke, probeCall } from './remote/calls.js';
+import { REAL_CLOCK, type Clock } from './remote/clock.js';
+import { isConnectionProblem } from './remote/connection-loss.js';
 import type { OsInfo } from './os-build.js';
-import { RESTART_COMPUTER, GET_OS_INFO } from './ps-os.js';
+import { RESTART_COMPUTER, GET_OS_INFO } from './remote/ps-os.js';
 import { waitForReboot } from './reboot-wait.js';
-import { SERVICE_NAME, stringList } from './win-options.js';
+import { SERVICE_NAME, stringList } from './options/win-options.js';
 
 export type RebootOptions = {
   required: boolean;

@@ -7,10 +7,10 @@
 import { NOOP, deepEqual, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, probeCall } from './calls.js';
-import { REGISTRY_TYPE, type RegistryType, type ResultOf } from './contract.js';
-import { GET_REGISTRY_VALUE, SET_REGISTRY_VALUE } from './ps-files.js';
-import { registryPath } from './win-options.js';
+import { invoke, probeCall } from './remote/calls.js';
+import { REGISTRY_TYPE, type RegistryType, type ResultOf } from './remote/contract.js';
+import { GET_REGISTRY_VALUE, SET_REGISTRY_VALUE } from './remote/ps-files.js';
+import { registryPath } from './options/win-options.js';
 
 export type RegistryData = string | number | readonly string[] | readonly number[];
 

@@ -8,10 +8,10 @@
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, probeCall } from './calls.js';
-import type { ResultOf } from './contract.js';
-import { GET_NTP, GET_TIME_ZONE, SET_NTP, SET_TIME_ZONE } from './ps-system.js';
-import { matching, stringList } from './win-options.js';
+import { invoke, probeCall } from './remote/calls.js';
+import type { ResultOf } from './remote/contract.js';
+import { GET_NTP, GET_TIME_ZONE, SET_NTP, SET_TIME_ZONE } from './remote/ps-system.js';
+import { matching, stringList } from './options/win-options.js';
 
 export type TimeZoneOptions = { id: string };
 

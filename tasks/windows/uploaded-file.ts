@@ -16,10 +16,10 @@ import type { Change } from '../../runner/core/change.js';
 import { NOOP } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, probeCall } from './calls.js';
+import { invoke, probeCall } from './remote/calls.js';
 import { readFileActual, type FileContentActual } from './file-content.js';
-import { ADD_FILE_CHUNK, COMPLETE_UPLOAD, GET_FILE } from './ps-files.js';
-import { windowsPath } from './win-options.js';
+import { ADD_FILE_CHUNK, COMPLETE_UPLOAD, GET_FILE } from './remote/ps-files.js';
+import { windowsPath } from './options/win-options.js';
 
 export type UploadedFileOptions = {
   /** The file on the machine running play. */

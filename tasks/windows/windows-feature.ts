@@ -7,14 +7,14 @@
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Probe, Remote, Step } from '../../runner/core/step.js';
-import { invoke, probeCall, stepFailure } from './calls.js';
+import { invoke, probeCall, stepFailure } from './remote/calls.js';
 import {
   ADD_WINDOWS_CAPABILITY,
   GET_WINDOWS_CAPABILITY,
   GET_WINDOWS_FEATURE,
   INSTALL_WINDOWS_FEATURE,
-} from './ps-os.js';
-import { matching } from './win-options.js';
+} from './remote/ps-os.js';
+import { matching } from './options/win-options.js';
 
 export type ComponentOptions = { name: string };
 

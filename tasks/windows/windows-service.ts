@@ -19,11 +19,11 @@ import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import { isSecret, type Secret } from '../../runner/core/secret.js';
 import { applyFields, type Remote, type Step } from '../../runner/core/step.js';
-import { invoke, probeCall, type CallArgs } from './calls.js';
-import type { ArgsOf, ResultOf, ServiceStartMode, ServiceState } from './contract.js';
-import { SET_SERVICE, SET_SERVICE_STATE, GET_SERVICE } from './ps-services.js';
-import { parseScQc, parseScQueryex, type ScQc, type ScQueryex } from './sc-output.js';
-import { matching, oneLine, SERVICE_NAME, stringList } from './win-options.js';
+import { invoke, probeCall, type CallArgs } from './remote/calls.js';
+import type { ArgsOf, ResultOf, ServiceStartMode, ServiceState } from './remote/contract.js';
+import { SET_SERVICE, SET_SERVICE_STATE, GET_SERVICE } from './remote/ps-services.js';
+import { parseScQc, parseScQueryex, type ScQc, type ScQueryex } from './parse/sc-output.js';
+import { matching, oneLine, SERVICE_NAME, stringList } from './options/win-options.js';
 
 export type StartMode = 'auto' | 'manual' | 'disabled';
 

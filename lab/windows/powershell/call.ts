@@ -8,8 +8,8 @@ import type { Script } from '../../../runner/core/quote.js';
 import { decodeClixml } from '../../../runner/transport/powershell/clixml.js';
 import { BOOTSTRAP, encodeCommand } from '../../../runner/transport/powershell/bootstrap.js';
 import { parseResults, program } from '../../../runner/transport/powershell/program.js';
-import { CONTRACT, type PlayFunctionName } from '../../../tasks/windows/contract.js';
-import { validateResult } from '../../../tasks/windows/validate.js';
+import { CONTRACT, type PlayFunctionName } from '../../../tasks/windows/remote/contract.js';
+import { validateResult } from '../../../tasks/windows/remote/validate.js';
 import type { SimulatedWindowsNode } from '../model.js';
 import { sharedPowerShellHost } from './host.js';
 import { runPowerShell } from './run-program.js';
@@ -18,7 +18,7 @@ const ENCODED_BOOTSTRAP = encodeCommand(BOOTSTRAP);
 
 /**
  * Runs the calls as one program on the node; one result per call. What a contract function returns
- * is checked against its schema (tasks/windows/contract.ts), as the steps check it: a result of the
+ * is checked against its schema (tasks/windows/remote/contract.ts), as the steps check it: a result of the
  * wrong shape throws here, naming the function and the field.
  */
 export async function callNode(node: SimulatedWindowsNode, calls: readonly PsCall[]): Promise<PsCallResult[]> {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { type ClusterState, newClusterState } from '../../../lab/cluster/cluster-state.js';
 import { setNeverReady } from '../../../lab/cluster/ready.js';
 import { flagValue } from '../../../lab/windows/cluster-registration.js';
-import type { PlayFunctionName } from '../../../tasks/windows/contract.js';
+import type { PlayFunctionName } from '../../../tasks/windows/remote/contract.js';
 import { run, startNode, tempDir } from '../windows/helpers.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');

@@ -1,8 +1,8 @@
-// Every remote function (the list comes from tasks/windows/functions.ts, so a new one cannot be
+// Every remote function (the list comes from tasks/windows/remote/functions.ts, so a new one cannot be
 // forgotten) runs under real PowerShell against the simulated Windows surface: its happy path and its
 // main failure (function-cases.ts), each on a fresh node.
 import test from 'ava';
-import { PLAY_FUNCTIONS } from '../../../tasks/windows/functions.js';
+import { PLAY_FUNCTIONS } from '../../../tasks/windows/remote/functions.js';
 import { FUNCTION_CASES } from './function-cases.js';
 import { closingLine, runEveryFunction } from './every-function.js';
 

@@ -5,8 +5,8 @@ import { SimulatedWindowsNode } from '../../../lab/windows/model.js';
 import { callNode } from '../../../lab/windows/powershell/call.js';
 import { sharedPowerShellHost } from '../../../lab/windows/powershell/host.js';
 import { psCall } from '../../../runner/core/ps-call.js';
-import type { PlayFunctionName } from '../../../tasks/windows/contract.js';
-import { PLAY_FUNCTIONS } from '../../../tasks/windows/functions.js';
+import type { PlayFunctionName } from '../../../tasks/windows/remote/contract.js';
+import { PLAY_FUNCTIONS } from '../../../tasks/windows/remote/functions.js';
 import { FUNCTION_CASES, type FunctionCase } from './function-cases.js';
 
 export interface CaseOutcome {

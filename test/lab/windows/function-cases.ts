@@ -1,4 +1,4 @@
-// Every remote function of tasks/windows/contract.ts with two cases to run under real PowerShell on
+// Every remote function of tasks/windows/remote/contract.ts with two cases to run under real PowerShell on
 // a fresh simulated node: its happy path and its main failure (an error it throws, or the absent
 // answer a probe gives). The Record type makes a function without cases a compile error, so a new
 // function cannot be forgotten. Used by every-function.test.ts and `npm run test:powershell`.
@@ -6,7 +6,7 @@ import { DOWNLOADS } from '../../../lab/windows/defaults.js';
 import { writeFile } from '../../../lab/windows/file-store.js';
 import type { NodeState } from '../../../lab/windows/node-state.js';
 import { withDocker } from '../../tasks/windows/sim-node.js';
-import type { PlayFunctionName } from '../../../tasks/windows/contract.js';
+import type { PlayFunctionName } from '../../../tasks/windows/remote/contract.js';
 
 export interface FunctionCase {
   /** Sets the node up before the call (a fresh default node otherwise). */

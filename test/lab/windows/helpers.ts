@@ -10,11 +10,11 @@ import { Secret } from '../../../runner/core/secret.js';
 import { EnvRef, type Host } from '../../../runner/inventory/model.js';
 import { HostSession } from '../../../runner/run/host-session.js';
 import { ConnectionPool, type PoolOptions } from '../../../runner/transport/pool.js';
-import type { ArgsOf, PlayFunctionName } from '../../../tasks/windows/contract.js';
+import type { ArgsOf, PlayFunctionName } from '../../../tasks/windows/remote/contract.js';
 import { SimulatedWindowsNode } from '../../../lab/windows/model.js';
 import { WindowsError } from '../../../lab/windows/errors.js';
 import { callNode } from '../../../lab/windows/powershell/call.js';
-import { PLAY_FUNCTIONS } from '../../../tasks/windows/functions.js';
+import { PLAY_FUNCTIONS } from '../../../tasks/windows/remote/functions.js';
 import {
   startSimulatedWindowsNode,
   type RunningSimulatedWindowsNode,

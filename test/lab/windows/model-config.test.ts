@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import test from 'ava';
 import { callNode } from '../../../lab/windows/powershell/call.js';
 import { psCall } from '../../../runner/core/ps-call.js';
-import { PLAY_FUNCTIONS } from '../../../tasks/windows/functions.js';
+import { PLAY_FUNCTIONS } from '../../../tasks/windows/remote/functions.js';
 import { model, run } from './helpers.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -374,7 +374,7 @@ test('HNS: the L2Bridge network drops every connection once as it is created; en
   t.deepEqual(await run(node, 'Remove-PlayHnsNetwork', { name: 'l2bridge' }), {});
 });
 
-// The contract is checked when the calls are compiled (ArgsOf of tasks/windows/contract.ts); on the
+// The contract is checked when the calls are compiled (ArgsOf of tasks/windows/remote/contract.ts); on the
 // node, PowerShell resolves the function names as Windows does.
 test('the contract is a compile-time check; PowerShell resolves names case-insensitively and names a missing one', async (t) => {
   const node = model(t);

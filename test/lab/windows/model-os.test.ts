@@ -7,7 +7,7 @@ import { DOWNLOADS } from '../../../lab/windows/defaults.js';
 import { SimulatedWindowsNode } from '../../../lab/windows/model.js';
 import { sharedPowerShellHost } from '../../../lab/windows/powershell/host.js';
 import { surfaceOf } from '../../../lab/windows/surface/index.js';
-import { INVOKE_NATIVE } from '../../../tasks/windows/ps-native.js';
+import { INVOKE_NATIVE } from '../../../tasks/windows/remote/ps-native.js';
 import { model, run, tempDir } from './helpers.js';
 
 const KB4549949 = `${DOWNLOADS}\\windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7609b9a9e68d81.msu`;

@@ -6,7 +6,7 @@ import test from 'ava';
 import type { SimulatedWindowsNode } from '../../../lab/windows/model.js';
 import { sharedPowerShellHost } from '../../../lab/windows/powershell/host.js';
 import { surfaceOf } from '../../../lab/windows/surface/index.js';
-import { INVOKE_NATIVE } from '../../../tasks/windows/ps-native.js';
+import { INVOKE_NATIVE } from '../../../tasks/windows/remote/ps-native.js';
 import { model, run } from './helpers.js';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');

@@ -10,7 +10,7 @@ import { parseResults, program } from '../../../runner/transport/powershell/prog
 import { sharedPowerShellHost } from '../../../lab/windows/powershell/host.js';
 import { runPowerShell } from '../../../lab/windows/powershell/run-program.js';
 import { calledFunctions } from '../../../lab/windows/powershell/called-functions.js';
-import { PLAY_FUNCTIONS } from '../../../tasks/windows/functions.js';
+import { PLAY_FUNCTIONS } from '../../../tasks/windows/remote/functions.js';
 import { model, ps, run as runFunction } from './helpers.js';
 
 const HOSTILE = "it's a \u2019quote\u2019 ''; $(Remove-Item C:\\ -Recurse) `n `$x; & calc.exe\r\nline2 \"dq\" @'here'@";

@@ -1,4 +1,4 @@
-// The contract's schemas at run time (tasks/windows/contract.ts, validate.ts): a step's call whose
+// The contract's schemas at run time (tasks/windows/remote/contract.ts, validate.ts): a step's call whose
 // arguments do not fit fails before it leaves, in one line naming the function, the argument and
 // what it must be; a result that does not fit fails in probeCall's parse and in invoke alike, naming
 // the function, the field and the value. Messages are compared whole: they are what a person reads.
@@ -12,9 +12,9 @@ import {
   validateArgs,
   validateResult,
   type PlayFunction,
-} from '../../../tasks/windows/calls.js';
-import { CONTRACT, type PlayFunctionName } from '../../../tasks/windows/contract.js';
-import { PLAY_FUNCTIONS } from '../../../tasks/windows/functions.js';
+} from '../../../tasks/windows/remote/calls.js';
+import { CONTRACT, type PlayFunctionName } from '../../../tasks/windows/remote/contract.js';
+import { PLAY_FUNCTIONS } from '../../../tasks/windows/remote/functions.js';
 
 const fn = (name: PlayFunctionName): PlayFunction<PlayFunctionName> => PLAY_FUNCTIONS[name];
 /** A call as a buggy step would make it: the compiler would refuse these arguments. */

@@ -4,7 +4,7 @@ import type { Change } from '../../../runner/core/change.js';
 import { Secret } from '../../../runner/core/secret.js';
 import type { AnyStep } from '../../../runner/core/step.js';
 import * as w from '../../../tasks/windows/index.js';
-import { parseScQc, parseScQueryex } from '../../../tasks/windows/sc-output.js';
+import { parseScQc, parseScQueryex } from '../../../tasks/windows/parse/sc-output.js';
 import { fixture } from './fixtures.js';
 
 type Row = { name: string; step: AnyStep; actual: unknown; expect: Partial<Change> & { warning?: RegExp } };

@@ -2,9 +2,9 @@
 // citing its field note) and the variations a real node adds (CRLF, UTF-16 read as bytes, several
 // dependencies, errors).
 import test from 'ava';
-import { engineVersion, parseDockerVersion } from '../../../tasks/windows/docker-version.js';
-import { parseNssmGet, parseNssmList } from '../../../tasks/windows/nssm-output.js';
-import { parseScQc, parseScQueryex } from '../../../tasks/windows/sc-output.js';
+import { engineVersion, parseDockerVersion } from '../../../tasks/windows/parse/docker-version.js';
+import { parseNssmGet, parseNssmList } from '../../../tasks/windows/parse/nssm-output.js';
+import { parseScQc, parseScQueryex } from '../../../tasks/windows/parse/sc-output.js';
 import { crlf, fixture, utf16AsBytes } from './fixtures.js';
 
 const QC_KUBELET = {

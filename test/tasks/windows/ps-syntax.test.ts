@@ -13,7 +13,7 @@ import type { AnyStep } from '../../../runner/core/step.js';
 import { BOOTSTRAP } from '../../../runner/transport/powershell/bootstrap.js';
 import { program } from '../../../runner/transport/powershell/program.js';
 import * as windows from '../../../tasks/windows/index.js';
-import { PLAY_FUNCTIONS } from '../../../tasks/windows/functions.js';
+import { PLAY_FUNCTIONS } from '../../../tasks/windows/remote/functions.js';
 import { writeFile } from '../../../lab/windows/file-store.js';
 import { createNetwork } from '../../../lab/windows/hns-store.js';
 import type { SimulatedWindowsNode } from '../../../lab/windows/model.js';

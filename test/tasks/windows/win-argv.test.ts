@@ -7,7 +7,7 @@ import {
   parseWindowsCommandLine,
   quoteWindowsArg,
   windowsCommandLine,
-} from '../../../tasks/windows/ps-native.js';
+} from '../../../tasks/windows/remote/ps-native.js';
 
 const BIN_PATHS = [
   'C:\\k\\kubelet.exe --windows-service',

@@ -4,7 +4,7 @@
 // back, from a real node or a simulated one: PowerShell that misnames a property or returns a number
 // as a string fails here with the function, the field and the value, never further down in a step.
 import type { z } from 'zod';
-import { isSecret, masked } from '../../runner/core/secret.js';
+import { isSecret, masked } from '../../../runner/core/secret.js';
 import type { CallArgs } from './calls.js';
 import { CONTRACT, type ArgsOf, type PlayFunctionName, type ResultOf } from './contract.js';
 

@@ -1,6 +1,6 @@
 // The remote half of the OS steps (PowerShell 5.1, Windows Server 2019): OS build and boot time,
 // reboots, paths, hotfixes, Windows features and capabilities. Each returns exactly the result
-// type of its contract entry (tasks/windows/contract.ts); enums and dates are converted to strings
+// type of its contract entry (tasks/windows/remote/contract.ts); enums and dates are converted to strings
 // here, because ConvertTo-Json in 5.1 writes enums as numbers and dates as "\/Date(...)\/".
 import { playFunction } from './calls.js';
 import { INVOKE_NATIVE } from './ps-native.js';

@@ -1,7 +1,7 @@
 // Address checks of the HNS steps, made when the step is built (docs/field-notes.md#a-hns-network-and-endpoint: pod CIDR
 // 10.160.11.0/24, gateway .1 = the ToR VIP, host endpoint cbr0 at .2 with gateway 0.0.0.0).
-import type { OptionReader } from '../../runner/core/options.js';
-import { cidrContains, formatCidr, formatIPv4, parseCidr, parseIPv4, type Cidr } from '../common/ipv4.js';
+import type { OptionReader } from '../../../runner/core/options.js';
+import { cidrContains, formatCidr, formatIPv4, parseCidr, parseIPv4, type Cidr } from '../../common/ipv4.js';
 
 /** A pod CIDR as a network address: `10.160.11.0/24`, not `10.160.11.5/24`. */
 export function networkPrefix(r: OptionReader, field: string): Cidr {

@@ -2,7 +2,7 @@
 // data to the remote half (JSON arguments), so these checks are about meaning, not quoting: a
 // name that PowerShell would read as a wildcard, a path that is not absolute, a line break where
 // Windows allows none.
-import type { OptionReader } from '../../runner/core/options.js';
+import type { OptionReader } from '../../../runner/core/options.js';
 
 /** Characters Windows forbids in a path component (and the wildcards of -Path parameters). */
 const ILLEGAL_IN_PATH = /[<>"|?*\u0000-\u001f]/;

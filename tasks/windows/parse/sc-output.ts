@@ -13,7 +13,7 @@
 // and `sc queryex`, whose STATE is followed by a line of flags in parentheses. Keys are padded with
 // spaces; a value is everything after the first ': ' (a binPath may contain ' : '), trailing spaces
 // and CR removed. sc.exe prints the keys in English whatever the Windows language. Pure.
-import type { ServiceState } from './contract.js';
+import type { ServiceState } from '../remote/contract.js';
 
 export type StartType = 'boot' | 'system' | 'auto' | 'manual' | 'disabled';
 

@@ -1,13 +1,13 @@
 // Typed access to the remote half of the Windows steps: a PowerShell function is declared with its
-// contract name (tasks/windows/contract.ts), so a call's arguments and the value it returns are
+// contract name (tasks/windows/remote/contract.ts), so a call's arguments and the value it returns are
 // checked against the contract at compile time, and again at run time (validate.ts): arguments
 // before the call leaves, the JSON coming back before a step reads it (a probe that returns
 // nonsense fails with the function's name and the field, never guesses).
-import { RemoteError } from '../../runner/core/errors.js';
-import { psCall, psFunction, type PsCall, type PsFunction } from '../../runner/core/ps-call.js';
-import { mustRun } from '../../runner/core/remote.js';
-import type { Secret } from '../../runner/core/secret.js';
-import type { ExecResult, Probe, Remote } from '../../runner/core/step.js';
+import { RemoteError } from '../../../runner/core/errors.js';
+import { psCall, psFunction, type PsCall, type PsFunction } from '../../../runner/core/ps-call.js';
+import { mustRun } from '../../../runner/core/remote.js';
+import type { Secret } from '../../../runner/core/secret.js';
+import type { ExecResult, Probe, Remote } from '../../../runner/core/step.js';
 import type { ArgsOf, PlayFunctionName, ResultOf } from './contract.js';
 import { validateArgs, validateResult } from './validate.js';
 

@@ -4,7 +4,7 @@
 // call had its effect is unknown: the step treats it as "maybe applied", waits until the host
 // answers again (each command reopens the connection once), and leaves the verdict to the runner's
 // probe after apply, which compares the host with the desired state as always.
-import { UnreachableError } from '../../runner/core/errors.js';
+import { UnreachableError } from '../../../runner/core/errors.js';
 import type { Clock } from './clock.js';
 
 /** How long a step waits for a host to answer again after a drop it caused. */
