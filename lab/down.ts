@@ -3,15 +3,15 @@
 import { existsSync, readFileSync, rmSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkPreconditions, mapLimit } from './exec.js';
-import { removeEtcNetnsIfEmpty, removeHostEtc } from './host-files.js';
+import { removeEtcNetnsIfEmpty, removeHostEtc } from './hosts/host-files.js';
 import { withLabLock } from './lock.js';
-import { bridgePorts, removeBridge, removeHostNetworks, restoreNeighbourThresholds } from './netns.js';
+import { bridgePorts, removeBridge, removeHostNetworks, restoreNeighbourThresholds } from './hosts/netns.js';
 import { LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { LabOptions, LabPaths } from './paths.js';
-import { pidsInNamespaces, runningSshd, terminate } from './sshd.js';
+import { pidsInNamespaces, runningSshd, terminate } from './hosts/sshd.js';
 import { readState } from './lab-state.js';
 import type { LabState } from './lab-state.js';
-import { hostOfVeth, parseHostName, planHost, vethName } from './topology.js';
+import { hostOfVeth, parseHostName, planHost, vethName } from './hosts/topology.js';
 import { stopSimulator } from './windows-simulators.js';
 
 export async function labDown(options: LabOptions = {}): Promise<void> {

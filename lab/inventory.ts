@@ -2,7 +2,7 @@
 // which works as-is with `ansible -i`, with `play -i`, and (its values) with plain OpenSSH.
 import YAML from 'yaml';
 import { KUBECTL_PATH } from './paths.js';
-import { HOST_IFACE, type LabGroup } from './topology.js';
+import { HOST_IFACE, type LabGroup } from './hosts/topology.js';
 
 export interface InventoryHost {
   name: string;

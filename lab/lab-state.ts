@@ -1,7 +1,7 @@
 // What the lab is: state.json in the lab dir, written after every `up`, read by status/down/inventory.
 import { readFileSync } from 'node:fs';
-import type { NeighbourThresholds } from './netns.js';
-import type { LabCounts, LabGroup } from './topology.js';
+import type { NeighbourThresholds } from './hosts/netns.js';
+import type { LabCounts, LabGroup } from './hosts/topology.js';
 import { writeIfChanged } from './write.js';
 
 export interface LabHostState {

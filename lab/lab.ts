@@ -8,7 +8,7 @@ export type { LabHostStatus, LabStatus } from './status.js';
 export type { LabHostState, LabState } from './lab-state.js';
 export type { LabOptions } from './paths.js';
 export { DEFAULT_LAB_DIR } from './paths.js';
-export type { LabCounts, LabGroup } from './topology.js';
+export type { LabCounts, LabGroup } from './hosts/topology.js';
 export { resetWindowsNode, setWindowsNodeFaults } from './windows-reset.js';
 export type { WindowsNodeReset } from './windows-reset.js';
 export type { WindowsNodeFaults } from './windows/faults.js';

@@ -3,13 +3,13 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { UsageError } from '../runner/core/errors.js';
 import { checkPreconditions } from './exec.js';
-import { bridgeExists, namespaceExists } from './netns.js';
+import { bridgeExists, namespaceExists } from './hosts/netns.js';
 import { hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { LabOptions } from './paths.js';
-import { readPid, runningSshd } from './sshd.js';
+import { readPid, runningSshd } from './hosts/sshd.js';
 import { readState } from './lab-state.js';
-import { inLabRange } from './topology.js';
-import type { LabGroup } from './topology.js';
+import { inLabRange } from './hosts/topology.js';
+import type { LabGroup } from './hosts/topology.js';
 import { runningSimulator } from './windows-simulators.js';
 
 export interface LabHostStatus {

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../runner/core/errors.js';
 import { checkPreconditions, mapLimit } from './exec.js';
-import { ensureClientKey, ensureHostFiles, hostPublicKey } from './host-files.js';
+import { ensureClientKey, ensureHostFiles, hostPublicKey } from './hosts/host-files.js';
 import { inventoryYaml, knownHostsText } from './inventory.js';
 import { withLabLock } from './lock.js';
 import {
@@ -15,10 +15,18 @@ import {
   namespaceBatch,
   raiseNeighbourThresholds,
   routesPresent,
-} from './netns.js';
+} from './hosts/netns.js';
 import { ETC_NETNS, LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { HostPaths, LabOptions } from './paths.js';
-import { pidsInNamespaces, readPid, runningSshd, startSshd, strayListeners, terminate, waitExited } from './sshd.js';
+import {
+  pidsInNamespaces,
+  readPid,
+  runningSshd,
+  startSshd,
+  strayListeners,
+  terminate,
+  waitExited,
+} from './hosts/sshd.js';
 import { readState, writeState } from './lab-state.js';
 import { writeIfChanged } from './write.js';
 import type { LabHostState, LabState } from './lab-state.js';
@@ -31,8 +39,8 @@ import {
   parseHostName,
   planTopology,
   validateCounts,
-} from './topology.js';
-import type { HostPlan, LabCounts } from './topology.js';
+} from './hosts/topology.js';
+import type { HostPlan, LabCounts } from './hosts/topology.js';
 import { ensureCluster } from './cluster/install.js';
 import { onboardVars } from './onboard-vars.js';
 import { WINDOWS_PASSWORD_ENV, ensureLabSecrets } from './secrets.js';

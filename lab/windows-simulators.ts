@@ -8,8 +8,8 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IP, SETSID } from './exec.js';
 import type { WindowsNodePaths } from './paths.js';
-import { logTail, namespacePath, netnsId, pidsInNamespace, readPid, terminate, waitExited } from './sshd.js';
-import type { HostPlan } from './topology.js';
+import { logTail, namespacePath, netnsId, pidsInNamespace, readPid, terminate, waitExited } from './hosts/sshd.js';
+import type { HostPlan } from './hosts/topology.js';
 import { WINDOWS_PASSWORD_ENV } from './secrets.js';
 import { loadOrCreateHostKey } from './windows/host-key.js';
 

@@ -9,7 +9,7 @@
 // registers the node in the simulated cluster (cluster-registration.ts) once that file exists.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { inLabRange } from '../topology.js';
+import { inLabRange } from '../hosts/topology.js';
 import type { WindowsNodeFaults } from './faults.js';
 import { startSimulatedWindowsNode } from './start.js';
 

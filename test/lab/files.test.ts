@@ -4,8 +4,8 @@ import YAML from 'yaml';
 import { preconditionProblem } from '../../lab/exec.js';
 import { inventoryYaml, knownHostsText } from '../../lab/inventory.js';
 import { DEFAULT_LAB_DIR, hostPaths, resolveLabDir } from '../../lab/paths.js';
-import { sshdConfig } from '../../lab/sshd.js';
-import { planHost } from '../../lab/topology.js';
+import { sshdConfig } from '../../lab/hosts/sshd.js';
+import { planHost } from '../../lab/hosts/topology.js';
 
 const files = { key: '/var/lib/play-lab/id_ed25519', knownHosts: '/var/lib/play-lab/known_hosts' };
 

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ed25519KeyPair } from '../../lab/ssh-key.js';
+import { ed25519KeyPair } from '../../lab/hosts/ssh-key.js';
 
 test("the key pair is in OpenSSH's formats: ssh-keygen reads the private key and derives the same public key", (t) => {
   const key = ed25519KeyPair('root@linux7');

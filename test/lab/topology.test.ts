@@ -1,6 +1,6 @@
 import test from 'ava';
 import { UsageError } from '../../runner/core/errors.js';
-import { neighbourThresholdsFor } from '../../lab/netns.js';
+import { neighbourThresholdsFor } from '../../lab/hosts/netns.js';
 import {
   BRIDGE,
   BRIDGE_ADDRESS,
@@ -20,8 +20,8 @@ import {
   planTopology,
   validateCounts,
   vethName,
-} from '../../lab/topology.js';
-import type { LabGroup } from '../../lab/topology.js';
+} from '../../lab/hosts/topology.js';
+import type { LabGroup } from '../../lab/hosts/topology.js';
 
 test('plans linux1..N then tor1..M with fixed addresses, eth1 inside, a veth per host', (t) => {
   const plan = planTopology({ linux: 3, tor: 2, windows: 0 });

@@ -21,7 +21,7 @@ import {
   parseHostName,
   planHost,
   planTopology,
-} from '../../lab/topology.js';
+} from '../../lab/hosts/topology.js';
 import { holdTorHosts } from '../e2e/fixtures/tor-lock.js';
 import { ensureLab, type Lab } from '../helpers/lab.js';
 import { play, projectRoot } from '../helpers/play.js';

@@ -7,7 +7,7 @@ import {
   parseCidr,
   registerNode,
 } from '../../../lab/cluster/cluster-state.js';
-import { inLabRange } from '../../../lab/topology.js';
+import { inLabRange } from '../../../lab/hosts/topology.js';
 
 const cases: [string, string, string[], string][] = [
   ['empty cluster: the first /24', '198.19.0.0/16', [], '198.19.0.0/24'],

@@ -5,7 +5,7 @@ import test from 'ava';
 import YAML from 'yaml';
 import { readFileSync } from 'node:fs';
 import { KUBECTL_PATH } from '../../../lab/paths.js';
-import { planHost } from '../../../lab/topology.js';
+import { planHost } from '../../../lab/hosts/topology.js';
 import { inventoryYaml } from '../../../lab/inventory.js';
 import { ensureLab, sshRun } from '../../helpers/lab.js';
 

@@ -2,7 +2,7 @@
 // touches lies in 198.18.0.0/15 (the benchmarking range) and stays on this machine: a bridge in the
 // root namespace, one veth per host, no default route inside the hosts.
 
-import { UsageError } from '../runner/core/errors.js';
+import { UsageError } from '../../runner/core/errors.js';
 
 export type LabGroup = 'linux' | 'tor' | 'windows' | 'control';
 

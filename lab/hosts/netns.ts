@@ -3,7 +3,7 @@
 // Every function is idempotent: it checks /run/netns and /sys/class/net and fixes what is missing.
 import { existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { mapLimit, run, runInput, BRIDGE_TOOL, IP } from './exec.js';
+import { mapLimit, run, runInput, BRIDGE_TOOL, IP } from '../exec.js';
 import { namespacePath } from './sshd.js';
 import { BRIDGE, BRIDGE_ADDRESS, BRIDGE_MAC, LAB_ROUTE, PREFIX_LENGTH, inLabRange } from './topology.js';
 import type { HostPlan } from './topology.js';

@@ -3,11 +3,11 @@
 // may have written to the host's /etc/sysctl.d, and its host key must not change under known_hosts.
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { SSH_KEYGEN, run } from './exec.js';
+import { SSH_KEYGEN, run } from '../exec.js';
 import { ed25519KeyPair } from './ssh-key.js';
-import { ETC_NETNS, type HostPaths } from './paths.js';
+import { ETC_NETNS, type HostPaths } from '../paths.js';
 import { sshdConfig } from './sshd.js';
-import { writeIfChanged } from './write.js';
+import { writeIfChanged } from '../write.js';
 import type { HostPlan } from './topology.js';
 
 const PLAIN_BASHRC = "# ~/.bashrc of a play lab host: plain on purpose (the machine's own is slow to read).\n";

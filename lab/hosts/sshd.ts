@@ -3,8 +3,8 @@
 // pids are reused, so `kill -0` alone would call a stale pidfile healthy.
 import { readFileSync, readlinkSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import type { HostPaths } from './paths.js';
-import { IP, SSHD, UNSHARE, run } from './exec.js';
+import type { HostPaths } from '../paths.js';
+import { IP, SSHD, UNSHARE, run } from '../exec.js';
 import type { HostPlan } from './topology.js';
 
 export function sshdConfig(host: HostPlan, paths: HostPaths, authorizedKeys: string): string {
