@@ -1,6 +1,5 @@
-// One SSH connection to one host, reused by every step. Built on ssh2's Client directly (node-ssh
-// wraps the same Client but takes stdin only as a string and has no per-command timeout or
-// channel limit). At most `maxChannels` commands run at once (sshd's MaxSessions is 10; we keep
+// One SSH connection to one host, reused by every step. Built on ssh2's Client directly (why not
+// node-ssh: ssh-handshake.ts says it, once). At most `maxChannels` commands run at once (sshd's MaxSessions is 10; we keep
 // two spare). A connection that dropped is reopened once, with the same host key verification,
 // by the next command: Windows hosts drop connections (HNS network changes, reboots).
 import type { Client as SshClient } from 'ssh2';

@@ -1,8 +1,16 @@
 // One attempt at an authenticated SSH connection, and what its failure means: every failure
 // becomes a HandshakeError whose `failure` decides retries (handshake-throttle.ts) and whose
 // message is for people. Retrying is not done here.
-import { NodeSSH } from 'node-ssh';
-import type { Client as SshClient, KexAlgorithm, ServerHostKeyAlgorithm } from 'ssh2';
+//
+// ssh2's Client directly, not node-ssh (which wraps the same Client), and this is the one place that
+// says why: node-ssh's connect() rejects on the first 'error' event, but ssh2 reports a failing
+// ssh-agent or key signature as an 'error' and goes on with the next authentication method, so only
+// the final verdict may fail the handshake; node-ssh reports a server that closes the connection as
+// "No response from server" (ETIMEDOUT), where we tell a dropped handshake (retried: sshd's
+// MaxStartups) from a refused host key; and node-ssh takes stdin only as a string and has no
+// per-command timeout or channel limit (ssh-connection.ts). Every option below is ssh2's documented
+// ConnectConfig.
+import { type ConnectConfig, Client as SshClient, type KexAlgorithm, type ServerHostKeyAlgorithm } from 'ssh2';
 import { redact } from '../core/secret.js';
 import { formatMs, HandshakeError } from './errors.js';
 import { HostKeyCheck } from './host-key-check.js';
@@ -96,45 +104,15 @@ export function handshake(target: SshTarget, o: HandshakeOptions): Promise<SshCl
       ),
     );
   }
-  // node-ssh opens the connection (its connect() creates the ssh2 Client synchronously when no
-  // key path is given: keys, agent and password go through our authHandler). We keep the ssh2
-  // Client it made, because verification, error classification and channels need its events.
-  const nodeSsh = new NodeSSH();
-  let connecting: Promise<unknown> | null = null;
-  const start = (config: Parameters<NodeSSH['connect']>[0]) => {
-    connecting = nodeSsh.connect(config);
-    connecting.catch(() => undefined); // failures are classified by our own listeners below
-  };
+  const client = new SshClient();
   return new Promise<SshClient>((resolve, reject) => {
     let settled = false;
     const fail = (e: HandshakeError) => {
       if (settled) return;
       settled = true;
-      nodeSsh.connection?.destroy();
+      client.destroy();
       reject(e);
     };
-    try {
-      start({
-        host: target.address,
-        port: target.port,
-        username: target.user,
-        readyTimeout: o.readyTimeoutMs,
-        keepaliveInterval: o.keepaliveIntervalMs,
-        keepaliveCountMax: o.keepaliveCountMax,
-        hostVerifier: check.verify,
-        algorithms: { kex: KEX, serverHostKey: check.algorithms() as ServerHostKeyAlgorithm[] },
-        authHandler: auth.handler,
-      } as Parameters<NodeSSH['connect']>[0]);
-    } catch (e) {
-      return fail(new HandshakeError(target.hostName, 'config', `host ${where(target)}: ${(e as Error).message}`));
-    }
-    const client = nodeSsh.connection;
-    if (!client || !connecting)
-      return fail(
-        new HandshakeError(target.hostName, 'config', `host ${where(target)}: node-ssh did not start a connection`),
-      );
-    // Commands and their replies are small packets: Nagle's delay would cost a round trip each.
-    client.setNoDelay(true);
     // Listeners stay attached after a failure: a destroyed socket may still emit errors.
     client.on('error', (err: SshError) => {
       if (err.level === 'agent') return auth.note(`ssh-agent: ${err.message}`);
@@ -166,5 +144,24 @@ export function handshake(target: SshTarget, o: HandshakeOptions): Promise<SshCl
       settled = true;
       resolve(client);
     });
+    const config: ConnectConfig = {
+      host: target.address,
+      port: target.port,
+      username: target.user,
+      readyTimeout: o.readyTimeoutMs,
+      keepaliveInterval: o.keepaliveIntervalMs,
+      keepaliveCountMax: o.keepaliveCountMax,
+      hostVerifier: check.verify,
+      algorithms: { kex: KEX, serverHostKey: check.algorithms() as ServerHostKeyAlgorithm[] },
+      authHandler: auth.handler,
+    };
+    try {
+      client.connect(config);
+      // Commands and their replies are small packets: Nagle's delay would cost a round trip each
+      // (the socket exists once connect() has been called).
+      client.setNoDelay(true);
+    } catch (e) {
+      fail(new HandshakeError(target.hostName, 'config', `host ${where(target)}: ${(e as Error).message}`));
+    }
   });
 }
