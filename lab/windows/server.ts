@@ -43,6 +43,9 @@ export interface ServerStats {
   peakSessions: number;
   /** Commands left hanging by the hangFunction fault. */
   hung: number;
+  /** What the latencyMs fault held programs back: how many, and for how long in all (ms). */
+  delayed: number;
+  delayedMs: number;
 }
 
 interface Live {
@@ -64,6 +67,8 @@ export class SimulatedWindowsSshServer {
     refusedSessions: 0,
     peakSessions: 0,
     hung: 0,
+    delayed: 0,
+    delayedMs: 0,
   };
   readonly #net: NetServer;
   readonly #live = new Set<Live>();
@@ -251,7 +256,11 @@ export class SimulatedWindowsSshServer {
   }
 
   async #runProgram(live: Live, stream: ServerChannel, encoded: string, text: string): Promise<void> {
-    if (this.faults.latencyMs > 0) await sleep(this.faults.latencyMs);
+    if (this.faults.latencyMs > 0) {
+      this.stats.delayed++;
+      this.stats.delayedMs += this.faults.latencyMs;
+      await sleep(this.faults.latencyMs);
+    }
     if (live.gone) return;
     const hang = this.faults.hangFunction?.toLowerCase();
     if (hang && calledFunctions(text).includes(hang)) {

@@ -6,18 +6,20 @@ import { ConnectionLostError, TimeoutError } from '../../../runner/transport/err
 import { DOWNLOADS } from '../../../lab/windows/defaults.js';
 import { ps, session, startNode, untilUp } from './helpers.js';
 
-test('latency: every command waits as long as asked', async (t) => {
+test('latency: every command waits as long as asked, and the transport waits with it', async (t) => {
   const node = await startNode(t, { faults: { latencyMs: 250 } });
   const { session: s } = session(t, node);
-  await s.callPowerShell([ps('Get-PlayOsInfo', {})]);
-  const t0 = performance.now();
-  await s.callPowerShell([ps('Get-PlayOsInfo', {})]);
-  const slow = performance.now() - t0;
-  t.true(slow >= 245, `${slow} ms`);
+  const answers = [await s.callPowerShell([ps('Get-PlayOsInfo', {})])];
+  answers.push(await s.callPowerShell([ps('Get-PlayOsInfo', {})]));
+  t.deepEqual(
+    { delayed: node.stats.delayed, delayedMs: node.stats.delayedMs },
+    { delayed: 2, delayedMs: 500 },
+    'both programs were held back 250 ms',
+  );
   node.setFault({ latencyMs: 0 });
-  const t1 = performance.now();
-  await s.callPowerShell([ps('Get-PlayOsInfo', {})]);
-  t.true(performance.now() - t1 < 200);
+  answers.push(await s.callPowerShell([ps('Get-PlayOsInfo', {})]));
+  t.is(node.stats.delayed, 2, 'none once the fault is cleared');
+  t.true(answers.every((a) => a[0]!.ok));
 });
 
 test('a connection dropped on the 2nd command: the transport reconnects and the command still runs once', async (t) => {
@@ -129,7 +131,6 @@ test('a reboot over SSH: connections drop, the node refuses them for rebootSecon
     failures.some((f) => /connection refused/.test(f)),
     failures.join('\n'),
   );
-  t.true(cycle >= 1000, `${cycle} ms`);
   t.log(
     `reboot cycle (Restart-PlayComputer to the first answer, rebootSeconds 1): ${cycle} ms, ${failures.length} failed attempts, e.g. ${failures[0]}`,
   );
