@@ -10,6 +10,7 @@ import { InputError, UsageError } from '../core/errors.js';
 import { resolveSecrets } from '../inventory/load.js';
 import type { Host, Inventory } from '../inventory/model.js';
 import { selectHosts } from '../inventory/pattern.js';
+import { defaultWaiversFile, inventoryResolver, loadWaiversIfPresent } from '../drift/waivers.js';
 import type { Playbook } from '../playbook/define.js';
 import { HostSession } from '../run/host-session.js';
 import { KubectlCluster } from '../rolling/cluster.js';
@@ -177,6 +178,9 @@ async function prepare(
     policy,
     runs,
     targets,
+    // The file play drift reads: a waiver of this playbook's task keeps a node out of the rollout.
+    waivers: loadWaiversIfPresent(defaultWaiversFile(inventory.file)),
+    resolve: inventoryResolver(inventory),
     inventoryNodes: inventory.hosts.map(nodeNameOfHost),
     cluster: control
       ? new KubectlCluster(new HostSession(control.host, (h) => pool.get(h, secretsOf(h))), control.kubectl)

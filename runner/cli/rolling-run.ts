@@ -10,7 +10,9 @@ import type { ClusterOps } from '../rolling/cluster.js';
 import { checkOutcome, type GraphRuns, applyOutcome } from '../rolling/graph-runs.js';
 import type { BatchPlan, RollingPolicy } from '../rolling/model.js';
 import type { CycleDeps } from '../rolling/node-cycle.js';
-import { foldEvent, hostProgress, NO_WORK } from '../rolling/progress.js';
+import { foldEvent, hostProgress, NO_WORK, WAIVED } from '../rolling/progress.js';
+import { waivedReason } from '../rolling/waived.js';
+import type { HostResolver, Waiver } from '../drift/waivers.js';
 import { rolloutReport } from '../rolling/report.js';
 import { runRollout } from '../rolling/rollout.js';
 import { allowedFailures } from '../rolling/serial.js';
@@ -25,6 +27,9 @@ export interface RollingSession {
   readonly policy: RollingPolicy;
   readonly runs: GraphRuns;
   readonly targets: readonly Host[];
+  /** The waivers beside the inventory (waivers.yml, as play drift reads them) and their host patterns' resolver. */
+  readonly waivers: readonly Waiver[];
+  readonly resolve: HostResolver;
   /** The Kubernetes node names of every inventory host (node_name, else the host name lower-cased). */
   readonly inventoryNodes: readonly string[];
   readonly cluster: ClusterOps | null;
@@ -37,6 +42,7 @@ export interface RollingSession {
 interface Planned {
   plan: BatchPlan;
   ok: string[];
+  waived: { host: string; reason: string }[];
   failed: { host: string; reason: string }[];
   changes: Record<string, string[]>;
 }
@@ -69,20 +75,34 @@ async function plan(s: RollingSession, signal?: AbortSignal): Promise<Planned> {
   );
   const ok: string[] = [];
   const failed: { host: string; reason: string }[] = [];
+  const waived: { host: string; reason: string }[] = [];
   const work: string[] = [];
   const changes: Record<string, string[]> = {};
+  const now = new Date();
   for (const h of s.targets) {
     const hr = report.hosts[h.name];
     const o = checkOutcome(hr);
+    const changed = (hr?.steps ?? []).filter((x) => x.status === 'changed' || x.status === 'unknown');
+    const waiver =
+      'work' in o && o.work
+        ? waivedReason(
+            h.name,
+            s.playbook.name,
+            // Unknown steps wait on an earlier task's output (reboot on hotfix): the changes decide.
+            [...new Set(changed.filter((x) => x.status === 'changed').map((x) => x.task))],
+            s.waivers,
+            s.resolve,
+            now,
+          )
+        : null;
     if ('error' in o) failed.push({ host: h.name, reason: o.error });
     else if (!o.work) ok.push(h.name);
+    else if (waiver !== null) waived.push({ host: h.name, reason: waiver });
     else {
       work.push(h.name);
-      changes[h.name] = (hr?.steps ?? [])
-        .filter((x) => x.status === 'changed' || x.status === 'unknown')
-        .map(
-          (x) => `${x.task}: ${x.status === 'unknown' ? (x.error ?? 'unknown') : `${x.action} ${x.fields.join(', ')}`}`,
-        );
+      changes[h.name] = changed.map(
+        (x) => `${x.task}: ${x.status === 'unknown' ? (x.error ?? 'unknown') : `${x.action} ${x.fields.join(', ')}`}`,
+      );
     }
   }
   const domain = domainOf(s);
@@ -91,7 +111,7 @@ async function plan(s: RollingSession, signal?: AbortSignal): Promise<Planned> {
     s.policy.serial,
     s.policy.maxPerDomain,
   );
-  return { plan: batches, ok, failed, changes };
+  return { plan: batches, ok, waived, failed, changes };
 }
 
 export async function rollingCheck(s: RollingSession): Promise<number> {
@@ -178,6 +198,7 @@ async function firstPlan(s: RollingSession, record: Record_, signal: AbortSignal
   const p = await plan(s, signal);
   for (const f of p.failed) record(f.host, 'check', 'fail', f.reason);
   for (const h of p.ok) record(h, 'planned', 'end', 'already in the desired state: not cordoned', { [NO_WORK]: true });
+  for (const w of p.waived) record(w.host, 'planned', 'end', `waived: ${w.reason}`, { [WAIVED]: true });
   record('', 'plan', 'note', `${p.plan.batches.length} batches`, {
     batches: p.plan.batches,
     deferred: p.plan.deferred,

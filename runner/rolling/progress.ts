@@ -7,6 +7,7 @@ export type HostOutcome =
   | 'pending' // planned, not finished (not started, or cut short: see inFlight)
   | 'done' // every phase passed
   | 'ok' // needed nothing: never cordoned
+  | 'waived' // its changes are waived (waivers.yml): never cordoned
   | 'failed';
 
 export interface PhaseSpan {
@@ -32,6 +33,7 @@ export interface HostProgress {
 
 /** Events a run writes about a host (all through this module's constructors, so the fold reads them back). */
 export const NO_WORK = 'no-work';
+export const WAIVED = 'waived';
 
 function fresh(host: string): HostProgress {
   return {
@@ -66,6 +68,10 @@ function apply(p: HostProgress, e: JournalEvent): void {
       // Only the node phases move a host on ('check' is a look, not a step of the cycle).
       if (PHASES.includes(phase)) p.reached = phase;
       if (phase === 'planned' && data[NO_WORK] === true) p.outcome = 'ok';
+      if (phase === 'planned' && data[WAIVED] === true) {
+        p.outcome = 'waived';
+        p.reason = e.detail;
+      }
       if (phase === 'done') p.outcome = 'done';
       if (phase === 'uncordon' && data.reset === true) {
         // Brought back to service before its tasks ran (an interrupt): it starts over when resumed.

@@ -8,6 +8,8 @@ export interface PlanView {
   readonly plan: BatchPlan;
   /** Hosts that need nothing, with why. */
   readonly ok: readonly string[];
+  /** Hosts whose changes a waiver covers, with its reason. */
+  readonly waived: readonly { host: string; reason: string }[];
   /** Hosts whose check failed or that did not answer: they count against the budget. */
   readonly failed: readonly { host: string; reason: string }[];
   /** What each host in a batch would change (task: fields). */
@@ -21,7 +23,7 @@ export function planText(v: PlanView): string {
   const n = v.plan.batches.reduce((s, b) => s + b.length, 0);
   lines.push(
     `plan: ${n} node${n === 1 ? '' : 's'} to upgrade in ${v.plan.batches.length} batch${v.plan.batches.length === 1 ? '' : 'es'}` +
-      `, ${v.ok.length} already in the desired state, ${v.failed.length} failed to plan; failures allowed: ${v.allowedFailures}`,
+      `, ${v.ok.length} already in the desired state, ${v.waived.length} waived, ${v.failed.length} failed to plan; failures allowed: ${v.allowedFailures}`,
   );
   for (const [i, b] of v.plan.batches.entries()) {
     lines.push(`batch ${i + 1}: ${b.map((h) => withDomain(h, v.domainOf(h))).join(', ')}`);
@@ -30,6 +32,7 @@ export function planText(v: PlanView): string {
   for (const d of v.plan.deferred)
     lines.push(`  ${d.host}: moved from batch ${d.fromBatch} to ${d.toBatch} (domain ${d.domain} was full)`);
   for (const h of v.ok) lines.push(`ok: ${h} (already in the desired state: not cordoned)`);
+  for (const w of v.waived) lines.push(`waived: ${w.host} (${w.reason}): not cordoned`);
   for (const f of v.failed) lines.push(`failed: ${f.host}: ${f.reason}`);
   return `${lines.join('\n')}\n`;
 }

@@ -5,8 +5,9 @@
 //  - May: --check plans without touching anything; the run upgrades every node that needs it, a batch
 //    at a time, one node per domain at once, the canary first; a node already there is never
 //    cordoned; a second run changes nothing and cordons nothing.
-//  - June: a budget that blocks one node's drain (failed, uncordoned, pod and budget named) and a node
-//    cordoned by hand (left cordoned); the others finish; exit 3.
+//  - June: a budget that blocks one node's drain (failed, uncordoned, pod and budget named), a node
+//    cordoned by hand (left cordoned) and a node whose changes are waived (never cordoned); the others
+//    finish; exit 3.
 //  - July: a canary that never comes back Ready: failed after --ready-timeout, and with maxFail 0 the
 //    run stops before its next batch.
 //  - August: the .msu uploaded from the controller; a second play on the inventory refused by the lock
@@ -113,7 +114,7 @@ test.serial('May: --check plans, the run upgrades batch by batch, a second run c
   t.is(check.code, 2, check.stdout + check.stderr);
   const planLines = check.stdout.split('\n').filter((l) => /^(plan|batch|ok|failed|  \S+: moved)/.test(l));
   t.deepEqual(planLines, [
-    'plan: 5 nodes to upgrade in 3 batches, 1 already in the desired state, 0 failed to plan; failures allowed: 0',
+    'plan: 5 nodes to upgrade in 3 batches, 1 already in the desired state, 0 waived, 0 failed to plan; failures allowed: 0',
     'batch 1: node012 [a]',
     'batch 2: node013 [a], node015 [b]',
     'batch 3: node014 [a], node016 [b]',
@@ -163,33 +164,60 @@ test.serial('May: --check plans, the run upgrades batch by batch, a second run c
   t.deepEqual(eventsSince(lab, mark2), [], 'a second run cordons nothing');
 });
 
-test.serial('June: a budget blocks one drain, a node cordoned by hand stays cordoned; exit 3', async (t) => {
-  updateClusterState(clusterFile(lab), (s) => {
-    addReplicaSet(s, { name: 'solo', namespace: NS, replicas: 1, nodes: ['node013'], labels: { app: 'solo' } });
-    addPdb(s, { name: 'solo', namespace: NS, selector: { app: 'solo' }, minAvailable: 1 });
-  });
-  t.is(kubectl(clusterFile(lab), ['cordon', 'node016']).code, 0);
-  t.teardown(() => {
-    kubectl(clusterFile(lab), ['uncordon', 'node016']);
+test.serial(
+  'June: a budget blocks one drain, a node cordoned by hand stays cordoned, a waived one untouched; exit 3',
+  async (t) => {
+    const mark = lastSeq(lab);
     updateClusterState(clusterFile(lab), (s) => {
-      delete s.pdbs![`${NS}/solo`];
+      addReplicaSet(s, { name: 'solo', namespace: NS, replicas: 1, nodes: ['node013'], labels: { app: 'solo' } });
+      addPdb(s, { name: 'solo', namespace: NS, selector: { app: 'solo' }, minAvailable: 1 });
     });
-  });
-  const r = await hotfix(['--max-fail', '1', '--drain-timeout', '30', '-e', pinVars(PINS.june), '--json']);
-  t.is(r.code, 3, r.stderr.slice(-4000));
-  const report = JSON.parse(r.stdout);
-  const failed = report.hosts.node013;
-  t.is(failed.outcome, 'failed');
-  t.regex(
-    failed.reason,
-    /^drain timed out after 30s; pods still on the node: rolling-e2e\/solo-\S+; held by PodDisruptionBudget rolling-e2e\/solo; uncordoned$/,
-  );
-  for (const n of ['node012', 'node014', 'node015', 'node016', 'node017']) t.is(report.hosts[n].outcome, 'done', n);
-  const nodes = clusterNodes(lab);
-  t.deepEqual(nodes.node013, { ready: true, cordoned: false, kernel: '10.0.17763.1217' });
-  t.deepEqual(nodes.node016, { ready: true, cordoned: true, kernel: '10.0.17763.1282' }, 'left cordoned');
-  t.regex(JSON.stringify(report.hosts.node016.phases), /left cordoned: it was cordoned before the run/);
-});
+    t.is(kubectl(clusterFile(lab), ['cordon', 'node016']).code, 0);
+    // node017 is held back by a waiver (the waivers file play drift reads, beside the inventory).
+    const waivers = join(dir, 'waivers.yml');
+    writeFileSync(
+      waivers,
+      ['hotfix', 'osBuild']
+        .map(
+          (task) =>
+            `- hosts: node017\n  playbook: hotfix-windows\n  task: ${task}\n  reason: vendor hold, OPS-77\n  expires: 2099-12-31\n`,
+        )
+        .join(''),
+    );
+    t.teardown(() => {
+      rmSync(waivers, { force: true });
+      kubectl(clusterFile(lab), ['uncordon', 'node016']);
+      updateClusterState(clusterFile(lab), (s) => {
+        delete s.pdbs![`${NS}/solo`];
+      });
+    });
+    const r = await hotfix(['--max-fail', '1', '--drain-timeout', '30', '-e', pinVars(PINS.june), '--json']);
+    t.is(r.code, 3, r.stderr.slice(-4000));
+    const report = JSON.parse(r.stdout);
+    const failed = report.hosts.node013;
+    t.is(failed.outcome, 'failed');
+    t.regex(
+      failed.reason,
+      /^drain timed out after 30s; pods still on the node: rolling-e2e\/solo-\S+; held by PodDisruptionBudget rolling-e2e\/solo; uncordoned$/,
+    );
+    for (const n of ['node012', 'node014', 'node015', 'node016']) t.is(report.hosts[n].outcome, 'done', n);
+    t.is(report.hosts.node017.outcome, 'waived');
+    t.is(
+      report.hosts.node017.reason,
+      'waived: hotfix: vendor hold, OPS-77 (until 2099-12-31); osBuild: vendor hold, OPS-77 (until 2099-12-31)',
+    );
+    const nodes = clusterNodes(lab);
+    t.deepEqual(nodes.node013, { ready: true, cordoned: false, kernel: '10.0.17763.1217' });
+    t.deepEqual(nodes.node016, { ready: true, cordoned: true, kernel: '10.0.17763.1282' }, 'left cordoned');
+    t.deepEqual(nodes.node017, { ready: true, cordoned: false, kernel: '10.0.17763.1217' }, 'waived: untouched');
+    t.deepEqual(
+      eventsSince(lab, mark).filter((e) => e.node === 'node017'),
+      [],
+      'the waived node was never cordoned',
+    );
+    t.regex(JSON.stringify(report.hosts.node016.phases), /left cordoned: it was cordoned before the run/);
+  },
+);
 
 test.serial('July: a canary that never comes back Ready stops the run before its next batch', async (t) => {
   setNeverReady(clusterFile(lab), 'node012', true);

@@ -164,6 +164,7 @@ test('the plan as --check prints it', (t) => {
       deferred: [{ host: 'n3', domain: 'a', fromBatch: 2, toBatch: 3 }],
     },
     ok: ['n5'],
+    waived: [{ host: 'n7', reason: 'hotfix: vendor certification pending (until 2026-12-31)' }],
     failed: [{ host: 'n6', reason: 'unreachable' }],
     changes: { n1: ['hotfix: create installed'] },
     allowedFailures: 0,
@@ -172,12 +173,13 @@ test('the plan as --check prints it', (t) => {
   t.is(
     text,
     [
-      'plan: 3 nodes to upgrade in 2 batches, 1 already in the desired state, 1 failed to plan; failures allowed: 0',
+      'plan: 3 nodes to upgrade in 2 batches, 1 already in the desired state, 1 waived, 1 failed to plan; failures allowed: 0',
       'batch 1: n1 [a]',
       '    n1: hotfix: create installed',
       'batch 2: n2 [a], n4 [b]',
       '  n3: moved from batch 2 to 3 (domain a was full)',
       'ok: n5 (already in the desired state: not cordoned)',
+      'waived: n7 (hotfix: vendor certification pending (until 2026-12-31)): not cordoned',
       'failed: n6: unreachable',
       '',
     ].join('\n'),
