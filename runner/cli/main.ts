@@ -210,34 +210,68 @@ function labCommands<T>(y: Argv<T>, io: Io) {
   );
 }
 
-/** `play rollouts list|show [RUN]|unlock RUN`: the rolling runs' journal. */
+/** `play rollouts list|show [RUN]|unlock RUN`: the rolling runs' journal; `play resume [RUN]`. */
 function rolloutCommands<T>(y: Argv<T>, io: Io) {
-  return y.command(
-    'rollouts <action> [run]',
-    'the rolling runs in the state store: list, show [RUN|latest] (its report), unlock RUN',
-    (c) =>
-      c
-        .positional('action', { choices: ['list', 'show', 'unlock'] as const, demandOption: true })
-        .positional('run', { type: 'string', describe: 'a run number, or latest' })
-        .option('state', {
-          type: 'string',
-          describe: 'the state store (default: $PLAY_STATE, else ~/.local/state/play/state.db)',
-        })
-        .option('json', { type: 'boolean', default: false, describe: 'print as JSON' })
-        .option('runs', {
-          type: 'string',
-          default: '20',
-          coerce: positiveInteger('--runs'),
-          describe: 'list: how many, newest first',
-        }),
-    async (a) => {
-      const { rolloutsCommand } = await import('./rollouts-command.js');
-      io.code = rolloutsCommand(
-        { action: a.action, run: a.run, state: a.state, json: a.json, limit: a.runs as unknown as number },
-        io.out,
-      );
-    },
-  );
+  return y
+    .command(
+      'resume [run]',
+      'continue an unfinished rolling run (RUN from play rollouts list; default: the newest unfinished one)',
+      (c) =>
+        c
+          .positional('run', { type: 'string', describe: 'a run number' })
+          .option('state', {
+            type: 'string',
+            describe: 'the state store (default: $PLAY_STATE, else ~/.local/state/play/state.db)',
+          })
+          .option('json', { type: 'boolean', default: false, describe: 'print the JSON report on stdout' })
+          .option('report', { type: 'string', describe: 'write the JSON report to this file' })
+          .option('live', { type: 'boolean', default: true, describe: 'live view on a terminal' })
+          .option('accept-new', { type: 'boolean', default: false, describe: 'record unknown host keys' })
+          .option('known-hosts', { type: 'string', describe: 'known_hosts file for every host' }),
+      async (a) => {
+        const { resumeCommand } = await import('./resume-command.js');
+        io.code = await resumeCommand(
+          {
+            run: a.run,
+            state: a.state,
+            json: a.json,
+            report: a.report,
+            live: a.live ? 'auto' : 'never',
+            acceptNew: a.acceptNew,
+            knownHosts: a.knownHosts,
+          },
+          io.out,
+          io.err,
+          io.signal,
+        );
+      },
+    )
+    .command(
+      'rollouts <action> [run]',
+      'the rolling runs in the state store: list, show [RUN|latest] (its report), unlock RUN',
+      (c) =>
+        c
+          .positional('action', { choices: ['list', 'show', 'unlock'] as const, demandOption: true })
+          .positional('run', { type: 'string', describe: 'a run number, or latest' })
+          .option('state', {
+            type: 'string',
+            describe: 'the state store (default: $PLAY_STATE, else ~/.local/state/play/state.db)',
+          })
+          .option('json', { type: 'boolean', default: false, describe: 'print as JSON' })
+          .option('runs', {
+            type: 'string',
+            default: '20',
+            coerce: positiveInteger('--runs'),
+            describe: 'list: how many, newest first',
+          }),
+      async (a) => {
+        const { rolloutsCommand } = await import('./rollouts-command.js');
+        io.code = rolloutsCommand(
+          { action: a.action, run: a.run, state: a.state, json: a.json, limit: a.runs as unknown as number },
+          io.out,
+        );
+      },
+    );
 }
 
 /** `play PLAYBOOK [options]`, the default command. */
@@ -401,7 +435,7 @@ function runCommandLine<T>(y: Argv<T>, io: Io) {
   );
 }
 
-const COMMANDS = ['hosts', 'inventory', 'list', 'graph', 'lab', 'drift', 'rollouts'];
+const COMMANDS = ['hosts', 'inventory', 'list', 'graph', 'lab', 'drift', 'rollouts', 'resume'];
 
 /** yargs' messages, which can span lines and name no command, as one line with a pointer to --help. */
 export function usageMessage(msg: string | undefined, argv: readonly string[]): string {

@@ -30,6 +30,8 @@ export interface RollingArgs extends RunArgs {
   readonly overrides: RollingOverrides;
   readonly resume: boolean;
   readonly state?: string;
+  /** `play resume RUN`: this run, not the newest unfinished one. */
+  readonly resumeRun?: number;
 }
 
 /** Playbook problems are the playbook's (65); flag problems the command line's (64). */
@@ -85,7 +87,10 @@ function effective(
     ...(args.limit !== undefined ? ['--limit'] : []),
     ...(args.extraVars.length ? ['-e'] : []),
   ];
-  const found = store.rollouts.latestUnfinished(key, playbook.name);
+  const found =
+    args.resumeRun === undefined
+      ? store.rollouts.latestUnfinished(key, playbook.name)
+      : store.rollouts.get(args.resumeRun);
   if (!found)
     throw new UsageError(
       `--resume: no unfinished ${playbook.name} run on this inventory in ${store.location} (play rollouts list shows the runs)`,
@@ -175,6 +180,7 @@ async function prepare(
   return {
     args,
     playbook,
+    playbookFile,
     policy,
     runs,
     targets,

@@ -24,6 +24,8 @@ import type { RollingArgs } from './rolling-command.js';
 export interface RollingSession {
   readonly args: RollingArgs;
   readonly playbook: Playbook;
+  /** The playbook's file, absolute. */
+  readonly playbookFile: string;
   readonly policy: RollingPolicy;
   readonly runs: GraphRuns;
   readonly targets: readonly Host[];
@@ -139,7 +141,14 @@ export async function rollingApply(s: RollingSession, store: StateStore, who: Co
   const journal = store.rollouts;
   const stop = stopSignal(s.signal);
   const view = s.args.json ? s.err : s.out;
-  const argsRecord = { limit: s.args.limit ?? null, policy: s.policy, extraVars: s.args.extraVars };
+  // What a resume needs to run the same again: `play resume RUN` finds the playbook file and the
+  // inventory from here (the inventory is the run's key).
+  const argsRecord = {
+    limit: s.args.limit ?? null,
+    policy: s.policy,
+    extraVars: s.args.extraVars,
+    playbookFile: s.playbookFile,
+  };
   let run: RolloutRecord;
   const startMs = Date.now();
   const record = (host: string, phase: string, state: JournalEvent['state'], detail?: string, data?: object) => {

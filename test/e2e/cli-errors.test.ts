@@ -254,6 +254,16 @@ const rows: Record<string, Row> = {
     code: 64,
     message: /--resume: no unfinished ok run on this inventory in .*state\.db/,
   },
+  'play resume with no unfinished run': {
+    argv: ['resume', '--state', 'state.db'],
+    code: 64,
+    message: /resume: no unfinished rolling run in .*state\.db \(play rollouts list shows the runs\)/,
+  },
+  'play resume of something that is not a run number': {
+    argv: ['resume', 'abc', '--state', 'state.db'],
+    code: 64,
+    message: /resume: a run is a number \(play rollouts list\), got 'abc'/,
+  },
   'rollouts show of a run that does not exist': {
     argv: ['rollouts', 'show', '7', '--state', 'state.db'],
     code: 64,

@@ -1,0 +1,72 @@
+// `play resume [RUN]`: continues an unfinished rolling run (RUN from `play rollouts list`, else the
+// newest unfinished one) with its own playbook, inventory and options, as `play PLAYBOOK -i INV
+// --resume` would: both end in rolling-command.ts.
+import type { Writable } from 'node:stream';
+import { UsageError } from '../core/errors.js';
+import { UNFINISHED } from '../rolling/model.js';
+import { openSqliteStore } from '../state/sqlite-store.js';
+import { defaultStatePath } from '../state/state-path.js';
+import type { RolloutRecord } from '../state/store.js';
+import { type RunArgs, runCommand } from './run-command.js';
+
+export interface ResumeArgs {
+  run?: string;
+  state?: string;
+  json: boolean;
+  report?: string;
+  live: 'auto' | 'never';
+  acceptNew: boolean;
+  knownHosts?: string;
+}
+
+function findRun(args: ResumeArgs): { run: RolloutRecord; location: string } {
+  const store = openSqliteStore(args.state ?? defaultStatePath());
+  try {
+    if (args.run !== undefined && !/^\d+$/.test(args.run))
+      throw new UsageError(`resume: a run is a number (play rollouts list), got '${args.run}'`);
+    const run =
+      args.run === undefined
+        ? store.rollouts.list(1000).find((r) => UNFINISHED.includes(r.status))
+        : store.rollouts.get(Number(args.run));
+    if (!run)
+      throw new UsageError(
+        args.run === undefined
+          ? `resume: no unfinished rolling run in ${store.location} (play rollouts list shows the runs)`
+          : `resume: no run ${args.run} in ${store.location} (play rollouts list)`,
+      );
+    if (!UNFINISHED.includes(run.status))
+      throw new UsageError(
+        `resume: run ${run.id} is ${run.status}${run.reason ? ` (${run.reason})` : ''}: nothing to resume`,
+      );
+    return { run, location: store.location };
+  } finally {
+    store.close();
+  }
+}
+
+export async function resumeCommand(
+  args: ResumeArgs,
+  out: Writable,
+  err: Writable,
+  signal?: AbortSignal,
+): Promise<number> {
+  const { run } = findRun(args);
+  const recorded = run.args as { playbookFile?: string };
+  const runArgs: RunArgs = {
+    // Runs recorded before play kept the file are found by name, as `play NAME` finds them.
+    playbook: recorded.playbookFile ?? run.playbook,
+    inventory: run.inventoryKey.split('\n') as unknown as string,
+    check: false,
+    diff: false,
+    forks: 20,
+    timeout: 300,
+    report: args.report,
+    json: args.json,
+    extraVars: [],
+    acceptNew: args.acceptNew,
+    knownHosts: args.knownHosts,
+    live: args.live,
+    rolling: { overrides: {}, resume: true, state: args.state, resumeRun: run.id },
+  };
+  return (await runCommand(runArgs, out, err, signal)).code;
+}
