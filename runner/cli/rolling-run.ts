@@ -2,6 +2,8 @@
 // nothing, no lock) and apply (lock and journal in the state store, plan or resume, batches, report).
 import { writeFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { PlayError, RemoteError, UnreachableError } from '../core/errors.js';
+import { redact } from '../core/secret.js';
 import type { Host } from '../inventory/model.js';
 import type { Playbook } from '../playbook/define.js';
 import type { RunReport } from '../report/model.js';
@@ -179,13 +181,33 @@ export async function rollingApply(s: RollingSession, store: StateStore, who: Co
       controller: who.controller,
     });
     view.write(`run ${run.id} of ${s.playbook.name} (journal: ${store.location})\n`);
-    await firstPlan(s, record, stop.signal);
   }
   try {
+    if (!who.resume) await firstPlan(s, record, stop.signal);
     return await batchesAndReport(s, store, run.id, record, stop.signal);
+  } catch (e) {
+    throw stoppedBy(e, journal, run.id);
   } finally {
     stop.dispose();
   }
+}
+
+/**
+ * The control host or kubectl failing between nodes (a node's own failures stay in its cycle): the
+ * run is recorded as interrupted, so `play resume` carries on once the cause is fixed, and the error
+ * is one message (exit 3) saying where to look. Anything else is a bug in play and stays one.
+ */
+function stoppedBy(e: unknown, journal: StateStore['rollouts'], runId: number): unknown {
+  const known = e instanceof PlayError || e instanceof RemoteError || e instanceof UnreachableError;
+  if (!known) return e;
+  const message = redact((e as Error).message);
+  journal.setStatus(runId, 'interrupted', `stopped by an error: ${message}`);
+  return e instanceof PlayError
+    ? e
+    : new PlayError(
+        `run ${runId} stopped: ${message}; where every node is: play rollouts show ${runId}; to go on: play resume ${runId}`,
+        3,
+      );
 }
 
 type Record_ = (

@@ -19,6 +19,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'ava';
+import YAML from 'yaml';
 import { setNeverReady } from '../../lab/cluster/ready.js';
 import { updateClusterState } from '../../lab/cluster/cluster-state.js';
 import { kubectl } from '../../lab/cluster/kubectl.js';
@@ -350,3 +351,22 @@ test.serial(
     }
   },
 );
+
+test.serial('a control host whose kubectl fails: one message naming the run and how to go on, exit 3', async (t) => {
+  const inv = YAML.parse(readFileSync(inventory, 'utf8'));
+  const control = Object.keys(inv.all.children.control.hosts)[0]!;
+  inv.all.children.control.hosts[control].kubectl = '/opt/play-none/kubectl';
+  const broken = join(dir, 'broken-kubectl.yaml');
+  writeFileSync(broken, YAML.stringify(inv));
+  const mark = lastSeq(lab);
+  const r = await play(['hotfix-windows', '-i', broken, '--state', state, '--no-live', '-e', pinVars(PINS.may)], env);
+  t.is(r.code, 3, r.stdout + r.stderr);
+  t.regex(
+    r.stderr,
+    /^play: run (\d+) stopped: kubectl get nodes on control1 failed \(exit 127\): .*not found; where every node is: play rollouts show \1; to go on: play resume \1\n$/m,
+  );
+  t.false(/internal error|\n\s+at /.test(r.stderr), 'no stack trace');
+  t.deepEqual(eventsSince(lab, mark), [], 'no node was touched');
+  const runs = await play(['rollouts', 'list', '--state', state, '--json'], env);
+  t.is(JSON.parse(runs.stdout)[0].status, 'interrupted');
+});
