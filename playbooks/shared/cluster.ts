@@ -1,21 +1,14 @@
 // What the shipped playbooks share about the Kubernetes cluster: the control host where kubectl runs,
 // and the pod CIDRs the cluster allocated to the Windows nodes (their pod gateways are the ToR VIPs).
 // Pure, except that values come from inventory vars and kubectl's output.
-import { InputError } from '../../runner/core/errors.js';
 import type { HostView } from '../../runner/playbook/define.js';
-import { showValue, stringVar } from '../../runner/playbook/host-vars.js';
 
 /** The cluster's masters: where kubectl runs (its path in the host var `kubectl`). */
 export const CONTROL_GROUP = 'control';
 /** The Windows nodes: each gets a pod gateway VIP on the ToR hosts. */
 export const WINDOWS_GROUP = 'windows';
 
-export function kubectlOf(runsOn: HostView): string {
-  const k = stringVar(runsOn, 'kubectl', 'kubectl');
-  if (/\s/.test(k) || k.startsWith('-'))
-    throw new InputError(`kubectl of ${runsOn.name} must be the path of kubectl, got ${showValue(k)}`);
-  return k;
-}
+export { kubectlOf } from '../../runner/rolling/cluster.js';
 
 /** `kubectl get nodes -o json`: every node of the cluster with its pod CIDR. */
 export const GET_NODES_ARGS: readonly string[] = Object.freeze(['get', 'nodes', '-o', 'json']);

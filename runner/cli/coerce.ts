@@ -49,3 +49,6 @@ export function optionalNonNegativeNumber(flag: string) {
     return n;
   };
 }
+
+/** The command-line flag of an option's camelCase key: maxPerDomain -> --max-per-domain. */
+export const flagOf = (key: string): string => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;

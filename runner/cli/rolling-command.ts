@@ -13,7 +13,7 @@ import { selectHosts } from '../inventory/pattern.js';
 import { defaultWaiversFile, inventoryResolver, loadWaiversIfPresent } from '../drift/waivers.js';
 import type { Playbook } from '../playbook/define.js';
 import { HostSession } from '../run/host-session.js';
-import { KubectlCluster } from '../rolling/cluster.js';
+import { KubectlCluster, kubectlOf } from '../rolling/cluster.js';
 import { GraphRuns } from '../rolling/graph-runs.js';
 import type { RollingPolicy } from '../rolling/model.js';
 import { rollingPolicy, type RollingOverrides } from '../rolling/policy.js';
@@ -22,6 +22,7 @@ import { openSqliteStore } from '../state/sqlite-store.js';
 import { defaultStatePath } from '../state/state-path.js';
 import { ConnectionPool } from '../transport/pool.js';
 import type { RolloutRecord, StateStore } from '../state/store.js';
+import { flagOf } from './coerce.js';
 import { parseExtraVars } from './extra-vars.js';
 import { nodeNameOfHost, type RollingSession, rollingApply, rollingCheck } from './rolling-run.js';
 import { checkKeyFiles, checkReportFile, type RunArgs } from './run-command.js';
@@ -52,10 +53,7 @@ function controlOf(inventory: Inventory, policy: RollingPolicy, file: string): {
     throw new InputError(
       `${file}: rolling.control '${policy.control}' matches no host of the inventory (the run cordons and drains nodes with kubectl there)`,
     );
-  const kubectl = host.vars.kubectl ?? 'kubectl';
-  if (typeof kubectl !== 'string' || kubectl === '' || /\s/.test(kubectl) || kubectl.startsWith('-'))
-    throw new InputError(`kubectl of ${host.name} must be the path of kubectl, got ${JSON.stringify(kubectl)}`);
-  return { host, kubectl };
+  return { host, kubectl: kubectlOf(host) };
 }
 
 /** The lock's key: the inventory as given, resolved, so two spellings of one path are one inventory. */
@@ -83,7 +81,7 @@ function effective(
   const given = [
     ...Object.entries(args.overrides)
       .filter(([, v]) => v !== undefined)
-      .map(([k]) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`),
+      .map(([k]) => flagOf(k)),
     ...(args.limit !== undefined ? ['--limit'] : []),
     ...(args.extraVars.length ? ['-e'] : []),
   ];

@@ -175,7 +175,6 @@ export async function rollingApply(s: RollingSession, store: StateStore, who: Co
       playbook: s.playbook.name,
       inventoryKey: who.inventoryKey,
       args: argsRecord,
-      plan: null,
       startedAt: new Date().toISOString(),
       pid: who.pid,
       controller: who.controller,

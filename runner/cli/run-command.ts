@@ -14,6 +14,7 @@ import { CompactRenderer, type Renderer } from '../report/renderer.js';
 import { prebuildSteps, runGraph } from '../run/run-graph.js';
 import { ConnectionPool } from '../transport/pool.js';
 import { keyFileProblem } from '../transport/ssh-auth.js';
+import { flagOf } from './coerce.js';
 import { parseExtraVars } from './extra-vars.js';
 import { openInventory } from './open-inventory.js';
 import type { RollingOverrides } from '../rolling/policy.js';
@@ -60,7 +61,7 @@ export async function runCommand(
   const given = Object.entries(rolling?.overrides ?? {}).find(([, v]) => v !== undefined);
   if (given)
     throw new UsageError(
-      `${playbook.name} is not a rolling playbook: --${given[0].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --serial (or a playbook with rolling)`,
+      `${playbook.name} is not a rolling playbook: ${flagOf(given[0])} needs --serial (or a playbook with rolling)`,
     );
   const graph = compileGraph(playbook, inventory, { limit: args.limit });
   const extraVars = parseExtraVars(args.extraVars);

@@ -12,13 +12,16 @@ export function showValue(v: unknown): string {
   return JSON.stringify(v) ?? String(v);
 }
 
+/** What reading a var needs of a host: an inventory Host or a step's HostView. */
+export type VarsOf = Pick<HostView, 'name' | 'vars'>;
+
 /** `host.vars[name]`, with null meaning unset (as an empty YAML value does). */
-export function hostVar(h: HostView, name: string): unknown {
+export function hostVar(h: VarsOf, name: string): unknown {
   const v = h.vars[name];
   return v === null ? undefined : v;
 }
 
-export function stringVar(h: HostView, name: string, fallback?: string): string {
+export function stringVar(h: VarsOf, name: string, fallback?: string): string {
   const v = hostVar(h, name) ?? fallback;
   if (typeof v !== 'string' || v.trim() === '')
     throw new InputError(`${name} of ${h.name} must be a non-empty string, got ${showValue(v)}`);

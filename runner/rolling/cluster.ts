@@ -8,11 +8,21 @@
 // stop it (no --force: deleting a bare pod loses it for good, an operator decides that). When a drain
 // fails, the pods left on the node and the budgets that hold them are read back and named
 // (blocking.ts), since kubectl's timeout message names only the pods.
-import { RemoteError } from '../core/errors.js';
+import { InputError, RemoteError } from '../core/errors.js';
+import { showValue, stringVar, type VarsOf } from '../playbook/host-vars.js';
 import { sh } from '../core/quote.js';
 import { redact } from '../core/secret.js';
 import type { Remote } from '../core/step.js';
 import { blockingBudgets, type PdbObject, type PodObject } from './blocking.js';
+
+/** kubectl's path on a control host: its host var `kubectl` (default: kubectl from PATH). Shared
+ *  with the playbooks' delegated kubectl steps (playbooks/shared/cluster.ts). */
+export function kubectlOf(runsOn: VarsOf): string {
+  const k = stringVar(runsOn, 'kubectl', 'kubectl');
+  if (/\s/.test(k) || k.startsWith('-'))
+    throw new InputError(`kubectl of ${runsOn.name} must be the path of kubectl, got ${showValue(k)}`);
+  return k;
+}
 
 export interface NodeStatus {
   readonly name: string;

@@ -4,7 +4,7 @@
 import type { AnyStep } from '../core/step.js';
 import type { Host, Inventory } from '../inventory/model.js';
 import type { Playbook } from '../playbook/define.js';
-import { compileGraph } from '../playbook/compile.js';
+import { compileGraph, type TaskGraph } from '../playbook/compile.js';
 import type { HostReport, Mode, RunReport } from '../report/model.js';
 import { prebuildSteps, type RunEvent, runGraph } from '../run/run-graph.js';
 import type { ShellConnection } from '../run/host-session.js';
@@ -22,19 +22,26 @@ export interface GraphRunsOptions {
 }
 
 export class GraphRuns {
+  #full: TaskGraph | undefined;
+
   constructor(private readonly o: GraphRunsOptions) {}
+
+  /** The playbook over every targeted host, compiled once for targets() and prebuild(). */
+  #graph(): TaskGraph {
+    this.#full ??= compileGraph(this.o.playbook, this.o.inventory, { limit: this.o.limit });
+    return this.#full;
+  }
 
   /** The hosts the playbook's tasks target (not the hosts they are delegated to), in inventory order. */
   targets(): Host[] {
-    const graph = compileGraph(this.o.playbook, this.o.inventory, { limit: this.o.limit });
+    const graph = this.#graph();
     const targeted = new Set(graph.nodes.map((n) => n.target.name));
     return graph.hosts.filter((h) => targeted.has(h.name));
   }
 
   /** Every step that can be built now: bad options or vars stop the run before any host is touched. */
   prebuild(): void {
-    const graph = compileGraph(this.o.playbook, this.o.inventory, { limit: this.o.limit });
-    prebuildSteps(graph, this.o.inventory, this.o.extraVars);
+    prebuildSteps(this.#graph(), this.o.inventory, this.o.extraVars);
   }
 
   async run(hosts: readonly string[], mode: Mode, signal?: AbortSignal): Promise<RunReport> {

@@ -48,7 +48,7 @@ function fresh(host: string): HostProgress {
   };
 }
 
-function apply(p: HostProgress, e: JournalEvent): void {
+function applyEvent(p: HostProgress, e: JournalEvent): void {
   const phase = e.phase as Phase;
   const data = e.data ?? {};
   if (typeof data.batch === 'number') p.batch = data.batch;
@@ -99,7 +99,7 @@ export function foldEvent(hosts: Map<string, HostProgress>, e: JournalEvent): vo
   if (e.host === '') return;
   let p = hosts.get(e.host);
   if (!p) hosts.set(e.host, (p = fresh(e.host)));
-  apply(p, e);
+  applyEvent(p, e);
 }
 
 /** Every host the run's events mention, in the order they first appear. */

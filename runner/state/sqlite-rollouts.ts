@@ -1,5 +1,5 @@
 // The rolling runs' journal and the rolling lock in the SQLite state store (tables rollout_*, made by
-// sqlite-store.ts). A run is a row (the keys as columns, args and plan as JSON); its events are rows
+// sqlite-store.ts). A run is a row (the keys as columns, its args as JSON; its plan is a journal note); its events are rows
 // numbered per run; the lock is one row per inventory key naming the run and the process holding it.
 // The lock lives in the same file as the journal so that taking it and creating the run is one
 // transaction: no run without its lock, no lock without its run.
@@ -28,13 +28,12 @@ const UNFINISHED_WORDS = `${UNFINISHED.slice(0, -1).join(', ')} or ${UNFINISHED.
 type LockState = { kind: 'free' } | { kind: 'ours' } | { kind: 'stale'; holder: LockHolder };
 
 function toRecord(r: Row): RolloutRecord {
-  const { args, plan } = JSON.parse(String(r.record)) as { args: Record<string, unknown>; plan?: unknown };
+  const { args } = JSON.parse(String(r.record)) as { args: Record<string, unknown> };
   return {
     id: Number(r.id),
     playbook: String(r.playbook),
     inventoryKey: String(r.inventory_key),
     args,
-    plan: plan ?? null,
     status: String(r.status) as RolloutStatus,
     reason: r.reason == null ? null : String(r.reason),
     startedAt: String(r.started_at),
@@ -96,7 +95,7 @@ export class SqliteRolloutJournal implements RolloutJournal {
             run.pid,
             run.controller,
             took,
-            JSON.stringify({ args: run.args, plan: run.plan }),
+            JSON.stringify({ args: run.args }),
           ],
         ).lastInsertRowid,
       );

@@ -33,8 +33,6 @@ export interface RolloutRecord {
   readonly inventoryKey: string;
   /** What the run was started with (limit, policy, extra vars): a resume runs with the same. JSON. */
   readonly args: Readonly<Record<string, unknown>>;
-  /** The batch plan as planned at the start. JSON. */
-  readonly plan: unknown;
   readonly status: RolloutStatus;
   /** Why the run stopped, paused or failed. */
   readonly reason: string | null;

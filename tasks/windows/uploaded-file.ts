@@ -43,15 +43,19 @@ const KIND = 'windows.uploadedFile';
 /** Bytes per call (see the header: ConvertFrom-Json's limit in Windows PowerShell 5.1). */
 export const UPLOAD_CHUNK = 1024 * 1024;
 
-/** Calls `each` with the file's successive pieces, one buffer reused: memory stays at one piece. */
-export function forEachPiece(file: string, each: (piece: Buffer, offset: number) => void): void {
+/**
+ * The file's successive pieces, read into one reused buffer (use each before taking the next): memory
+ * stays at one piece. The last piece is the first one shorter than UPLOAD_CHUNK, so an empty file is
+ * one empty piece and a file of whole pieces ends with an empty one.
+ */
+export function* pieces(file: string): Generator<{ piece: Buffer; offset: number }> {
   const fd = openSync(file, 'r');
   const buf = Buffer.allocUnsafe(UPLOAD_CHUNK);
   try {
     for (let offset = 0; ; ) {
       const n = readSync(fd, buf, 0, UPLOAD_CHUNK, offset);
-      if (n === 0) break;
-      each(buf.subarray(0, n), offset);
+      yield { piece: buf.subarray(0, n), offset };
+      if (n < UPLOAD_CHUNK) return;
       offset += n;
     }
   } finally {
@@ -78,7 +82,7 @@ export function localFileFacts(r: OptionReader, field: string, file: string): { 
   let f = facts.get(key);
   if (!f) {
     const h = createHash('sha256');
-    forEachPiece(file, (piece) => h.update(piece));
+    for (const { piece } of pieces(file)) h.update(piece);
     f = { size: st.size, sha256: h.digest('hex') };
     facts.set(key, f);
   }
@@ -95,17 +99,13 @@ export async function sendFile(
   title: string,
 ): Promise<void> {
   const tempPath = `${file.path}.play-upload`;
-  // A piece shorter than UPLOAD_CHUNK is the last (an empty one for an empty file, or at the end).
-  for (let offset = 0; ; ) {
-    const piece = readPiece(file.localFile, offset);
+  for (const { piece, offset } of pieces(file.localFile)) {
     await invoke(
       remote,
       ADD_FILE_CHUNK,
       { path: tempPath, offset, contentBase64: piece.toString('base64') },
       `${title}: Add-PlayFileChunk at ${offset}`,
     );
-    offset += piece.length;
-    if (piece.length < UPLOAD_CHUNK) break;
   }
   await invoke(
     remote,
@@ -149,15 +149,4 @@ export function uploadedFile(
     },
     outputs: (): UploadedFileOutputs => ({ uploaded: false }),
   });
-}
-
-/** The piece of the file at offset (empty at its end). */
-function readPiece(file: string, offset: number): Buffer {
-  const fd = openSync(file, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(UPLOAD_CHUNK);
-    return buf.subarray(0, readSync(fd, buf, 0, UPLOAD_CHUNK, offset));
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -12,19 +12,7 @@ import { foldEvent, type HostProgress, hostProgress } from '../../runner/rolling
 import type { JournalEvent } from '../../runner/state/store.js';
 import { cluster } from '../lab/cluster/fixture.js';
 import { InProcessKubectl } from './in-process-kubectl.js';
-
-const POLICY: RollingPolicy = {
-  serial: [1],
-  maxFail: 0,
-  domainVar: 'failure_domain',
-  maxPerDomain: null,
-  soakSec: 0,
-  control: 'control',
-  drainTimeoutSec: 30,
-  onDrainTimeout: 'uncordon',
-  readyTimeoutSec: 10,
-  window: null,
-};
+import { TEST_POLICY } from './test-policy.js';
 
 type Line = [host: string, phase: string, state: JournalEvent['state'], detail?: string | null, data?: object | null];
 
@@ -58,7 +46,7 @@ function setup(t: ExecutionContext, o: Setup = {}) {
   const stop = new AbortController();
   const deps: CycleDeps = {
     cluster: new KubectlCluster(remote, '/opt/play-lab/bin/kubectl'),
-    policy: { ...POLICY, ...o.policy },
+    policy: { ...TEST_POLICY, ...o.policy },
     nodeName: (h) => h,
     record(host, phase, state, detail, data) {
       const line: Line = [host, phase, state, detail ?? null, data ?? null];

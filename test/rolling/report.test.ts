@@ -68,7 +68,6 @@ const RUN: RolloutRecord = {
   playbook: 'hotfix-windows',
   inventoryKey: '/inv.yaml',
   args: {},
-  plan: null,
   status: 'done',
   reason: null,
   startedAt: '2026-11-23T01:00:00.000Z',

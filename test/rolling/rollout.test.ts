@@ -4,26 +4,13 @@
 import test, { type ExecutionContext } from 'ava';
 import { updateClusterState } from '../../lab/cluster/cluster-state.js';
 import { KubectlCluster } from '../../runner/rolling/cluster.js';
-import type { RollingPolicy } from '../../runner/rolling/model.js';
 import { foldEvent, hostProgress } from '../../runner/rolling/progress.js';
 import { runRollout } from '../../runner/rolling/rollout.js';
 import { parseWindow } from '../../runner/rolling/window.js';
 import type { JournalEvent } from '../../runner/state/store.js';
 import { cluster } from '../lab/cluster/fixture.js';
 import { InProcessKubectl } from './in-process-kubectl.js';
-
-const POLICY: RollingPolicy = {
-  serial: [1],
-  maxFail: 0,
-  domainVar: 'failure_domain',
-  maxPerDomain: null,
-  soakSec: 0,
-  control: 'control',
-  drainTimeoutSec: 30,
-  onDrainTimeout: 'uncordon',
-  readyTimeoutSec: 10,
-  window: null,
-};
+import { TEST_POLICY } from './test-policy.js';
 
 interface Options {
   batches: string[][];
@@ -55,7 +42,7 @@ async function roll(t: ExecutionContext, o: Options) {
   const stop = new AbortController();
   const end = await runRollout({
     cluster: new KubectlCluster(new InProcessKubectl(c.file), 'kubectl'),
-    policy: { ...POLICY, soakSec: o.soakSec ?? 0 },
+    policy: { ...TEST_POLICY, soakSec: o.soakSec ?? 0 },
     nodeName: (h) => h,
     record(host, phase, state, detail) {
       if (host === '') notes.push(`${phase} ${state}${detail ? `: ${detail}` : ''}`);

@@ -46,7 +46,6 @@ const start = (inventoryKey = 'inv:lab', pid = 4242, controller = 'ctl-1') => ({
   playbook: 'hotfix-windows',
   inventoryKey,
   args: { limit: 'win*', serial: [1, '25%'], extraVars: { kb: 'KB5031356' } },
-  plan: { batches: [['win1'], ['win2', 'win3']], deferred: [] },
   startedAt: at(0),
   pid,
   controller,
@@ -356,7 +355,7 @@ const { openSqliteStore } = await import(storeModule);
 const store = openSqliteStore(file);
 let out;
 try {
-  const run = store.rollouts.begin({ playbook: 'hotfix-windows', inventoryKey: 'inv:lab', args: {}, plan: null,
+  const run = store.rollouts.begin({ playbook: 'hotfix-windows', inventoryKey: 'inv:lab', args: {},
     startedAt: new Date().toISOString(), pid: process.pid, controller: hostname() });
   out = { won: run.id, pid: process.pid };
 } catch (e) {
