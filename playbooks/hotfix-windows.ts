@@ -8,7 +8,7 @@
 // already at the revision is never cordoned), the batches, the drain, the Ready gate and the journal.
 import { definePlaybook } from '../runner/playbook/define.js';
 import { intVar, optionalStringVar, stringVar } from '../runner/playbook/host-vars.js';
-import { type HotfixOutputs, hotfix } from '../tasks/windows/hotfix.js';
+import { hotfix } from '../tasks/windows/hotfix.js';
 import { osBuild } from '../tasks/windows/os-build.js';
 import { reboot } from '../tasks/windows/reboot.js';
 import { CONTROL_GROUP, WINDOWS_GROUP } from './shared/cluster.js';
@@ -38,20 +38,20 @@ export default definePlaybook({
         });
       },
     },
-    reboot: {
-      on: WINDOWS_GROUP,
-      needs: ['hotfix'],
-      description: 'reboot when the update asks for it (or a reboot is pending), and wait until the node is back',
-      timeoutSec: 900,
-      step: ({ output }) =>
-        reboot({ required: output<HotfixOutputs>('hotfix').rebootRequired, ifPending: true, timeoutSec: 600 }),
-    },
-    osBuild: {
-      on: WINDOWS_GROUP,
-      needs: ['reboot'],
-      description: 'the node runs the pinned build (os_version, os_revision)',
-      step: ({ host }) =>
-        osBuild({ version: stringVar(host, 'os_version'), revision: intVar(host, 'os_revision', undefined, 0, 99999) }),
-    },
+  },
+}).andThen({
+  reboot: {
+    on: WINDOWS_GROUP,
+    needs: ['hotfix'],
+    description: 'reboot when the update asks for it (or a reboot is pending), and wait until the node is back',
+    timeoutSec: 900,
+    step: ({ output }) => reboot({ required: output('hotfix').rebootRequired, ifPending: true, timeoutSec: 600 }),
+  },
+  osBuild: {
+    on: WINDOWS_GROUP,
+    needs: ['reboot'],
+    description: 'the node runs the pinned build (os_version, os_revision)',
+    step: ({ host }) =>
+      osBuild({ version: stringVar(host, 'os_version'), revision: intVar(host, 'os_revision', undefined, 0, 99999) }),
   },
 });

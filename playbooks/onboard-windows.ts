@@ -11,15 +11,7 @@ import { InputError } from '../runner/core/errors.js';
 import { Secret } from '../runner/core/secret.js';
 import { definePlaybook } from '../runner/playbook/define.js';
 import { boolVar, hostVar, listVar, optionalStringVar, showValue, stringVar } from '../runner/playbook/host-vars.js';
-import {
-  keepalivedConf,
-  kubectlNodeRegistered,
-  kubectlValue,
-  pkg,
-  sysctl,
-  type KubectlNodeRegisteredOutputs,
-  type KubectlValueOutputs,
-} from '../tasks/linux/index.js';
+import { keepalivedConf, kubectlNodeRegistered, kubectlValue, pkg, sysctl } from '../tasks/linux/index.js';
 import { parseIPv4 } from '../tasks/common/ipv4.js';
 import {
   autoUpdate,
@@ -40,10 +32,6 @@ import {
   timeZone,
   windowsFeature,
   windowsService,
-  type ComponentOutputs,
-  type DockerEngineOutputs,
-  type HotfixOutputs,
-  type NetworkCleanupOutputs,
 } from '../tasks/windows/index.js';
 import {
   cidr,
@@ -95,42 +83,7 @@ const DOCKERD = '"C:\\Program Files\\Docker\\dockerd.exe" --run-service';
 const dockerService = (restart: boolean) =>
   windowsService({ name: 'docker', binPath: DOCKERD, state: 'running', restart });
 
-type T =
-  | 'networkCleanup'
-  | 'nics'
-  | 'dnsClient'
-  | 'timezone'
-  | 'ntp'
-  | 'autoUpdate'
-  | 'sshdFirewall'
-  | 'hotfix'
-  | 'containers'
-  | 'docker'
-  | 'reboot'
-  | 'osBuild'
-  | 'daemonJson'
-  | 'dockerRestart'
-  | 'dockerRunning'
-  | 'pauseImage'
-  | 'kubeletExe'
-  | 'kubeProxyExe'
-  | 'cniPlugin'
-  | 'kubeconfig'
-  | 'dnsIp'
-  | 'kubelet'
-  | 'register'
-  | 'clusterNodes'
-  | 'hnsNetwork'
-  | 'hnsEndpoint'
-  | 'cniConfig'
-  | 'kubeProxy'
-  | 'torForwarding'
-  | 'torPackage'
-  | 'torConfig'
-  | 'torRestart'
-  | 'torService';
-
-export default definePlaybook<T>({
+export default definePlaybook({
   name: 'onboard-windows',
   drift: true,
   description:
@@ -142,7 +95,9 @@ export default definePlaybook<T>({
       description: 'destructive: remove stale HNS networks and ghost adapters, once per token (var network_cleanup)',
       step: ({ host }) => {
         const token = cleanupToken(host);
-        return token === undefined ? notAsked('network clean-up') : networkCleanup({ token });
+        return token === undefined
+          ? notAsked('network clean-up', { rebootRequired: false })
+          : networkCleanup({ token });
       },
     },
     nics: {
@@ -200,6 +155,10 @@ export default definePlaybook<T>({
       step: ({ host }) =>
         dockerEngine(optionalStringVar(host, 'docker_version') ? { version: stringVar(host, 'docker_version') } : {}),
     },
+  },
+})
+  // what reads the outputs above: the reboot they ask for, then the node's software
+  .andThen({
     reboot: {
       on: NODE_GROUP,
       needs: ['networkCleanup', 'hotfix', 'containers', 'docker'],
@@ -208,10 +167,10 @@ export default definePlaybook<T>({
       step: ({ output }) =>
         reboot({
           required:
-            output<HotfixOutputs>('hotfix').rebootRequired ||
-            output<ComponentOutputs>('containers').rebootRequired ||
-            output<DockerEngineOutputs>('docker').rebootRequired ||
-            output<Partial<NetworkCleanupOutputs>>('networkCleanup').rebootRequired === true,
+            output('hotfix').rebootRequired ||
+            output('containers').rebootRequired ||
+            output('docker').rebootRequired ||
+            output('networkCleanup').rebootRequired,
           ifPending: true,
           timeoutSec: 600,
         }),
@@ -300,6 +259,9 @@ export default definePlaybook<T>({
           args: ['get', 'svc', '-n', 'kube-system', 'kube-dns', '-o', 'jsonpath={.spec.clusterIP}'],
         }),
     },
+  })
+  // kubelet reads the kube-dns IP above; the cluster's view of the node after it registered
+  .andThen({
     clusterNodes: {
       on: NODE_GROUP,
       delegateTo: CONTROL_GROUP,
@@ -315,7 +277,7 @@ export default definePlaybook<T>({
         const binPath = kubeletBinPath(host); // vars checked before the output is read (and before any host is touched)
         return windowsService({
           name: 'kubelet',
-          binPath: binPath(output<KubectlValueOutputs>('dnsIp').value),
+          binPath: binPath(output('dnsIp').value),
           displayName: 'Kubernetes Node Agent',
           startMode: 'auto',
           dependencies: ['docker'],
@@ -332,6 +294,9 @@ export default definePlaybook<T>({
       step: ({ host, runsOn }) =>
         kubectlNodeRegistered({ kubectl: kubectlOf(runsOn), node: nodeName(host), timeoutSec: 300 }),
     },
+  })
+  // the node's network on the pod CIDR its registration gave it
+  .andThen({
     // ---- networking (steps 8, 9, 12) ----
     hnsNetwork: {
       on: NODE_GROUP,
@@ -339,7 +304,7 @@ export default definePlaybook<T>({
       description: 'HNS L2Bridge network on the pod CIDR, gateway .1 (cluster_adapter)',
       step: ({ host, output }) => {
         const adapterName = stringVar(host, 'cluster_adapter', 'eth1');
-        const podCidr = output<KubectlNodeRegisteredOutputs>('register').podCidr;
+        const podCidr = output('register').podCidr;
         return hnsNetwork({
           name: NETWORK,
           type: 'L2Bridge',
@@ -354,7 +319,7 @@ export default definePlaybook<T>({
       needs: ['register', 'hnsNetwork'],
       description: 'host endpoint cbr0 (.2), attached to compartment 1 with forwarding',
       step: ({ host, output }) => {
-        const podCidr = output<KubectlNodeRegisteredOutputs>('register').podCidr;
+        const podCidr = output('register').podCidr;
         return hnsHostEndpoint({
           name: ENDPOINT,
           network: NETWORK,
@@ -373,7 +338,7 @@ export default definePlaybook<T>({
           clusterPodCidr: cidr(host, 'cluster_pod_cidr'),
           serviceCidr: cidr(host, 'service_cidr'),
         };
-        const dnsIp = output<KubectlValueOutputs>('dnsIp').value;
+        const dnsIp = output('dnsIp').value;
         if (parseIPv4(dnsIp) === null)
           throw new Error(`the kube-dns service IP read for ${host.name} is not an IPv4 address: ${showValue(dnsIp)}`);
         return fileContent({
@@ -440,5 +405,4 @@ export default definePlaybook<T>({
       description: 'keepalived running on the tor hosts',
       step: ({ runsOn }) => keepalivedService(runsOn, false),
     },
-  },
-});
+  });

@@ -4,7 +4,7 @@
 // shares.
 import { definePlaybook } from '../runner/playbook/define.js';
 import { keepalivedConf, pkg, sysctl } from '../tasks/linux/index.js';
-import { kubectlValue, type KubectlValueOutputs } from '../tasks/linux/kubectl-fact.js';
+import { kubectlValue } from '../tasks/linux/kubectl-fact.js';
 import { CONTROL_GROUP, GET_NODES_ARGS, kubectlOf, windowsNodeCidrs } from './shared/cluster.js';
 import {
   checkTorVars,
@@ -37,13 +37,17 @@ export default definePlaybook({
       description: 'the pod CIDRs the cluster allocated, read on a master (when the inventory has a control group)',
       step: ({ runsOn }) => kubectlValue({ kubectl: kubectlOf(runsOn), args: GET_NODES_ARGS }),
     },
+  },
+})
+  // The config reads the cluster's pod CIDRs above.
+  .andThen({
     config: {
       on: TOR_GROUP,
       needs: ['package', 'clusterNodes'],
       description: 'keepalived.conf: one VIP per Windows node, checked with keepalived -t',
       step: (ctx) => {
         checkTorVars(ctx);
-        const cluster = ctx.optionalOutput<KubectlValueOutputs>('clusterNodes');
+        const cluster = ctx.optionalOutput('clusterNodes');
         return keepalivedConf({
           path: KEEPALIVED_CONF,
           config: torGatewayConfig(ctx, cluster ? windowsNodeCidrs(ctx.inventory, cluster.value) : {}),
@@ -64,5 +68,4 @@ export default definePlaybook({
       description: 'keepalived running (and enabled where systemd runs)',
       step: ({ runsOn }) => keepalivedService(runsOn, false),
     },
-  },
-});
+  });

@@ -12,13 +12,15 @@ import { NODE_GROUP } from '../shared/tor-gateway.js';
  * of a node onboarded earlier), and the nodes registered in this run as far as already known. Whichever
  * node's config is written last on a tor host has seen every registration of the run before it.
  */
-export function registeredPodCidrs(ctx: TaskContext<'register' | 'clusterNodes'>): Record<string, string> {
-  const cidrs = windowsNodeCidrs(ctx.inventory, ctx.output<KubectlValueOutputs>('clusterNodes').value);
-  cidrs[ctx.host.name] = ctx.output<KubectlNodeRegisteredOutputs>('register').podCidr;
+export function registeredPodCidrs(
+  ctx: TaskContext<{ register: KubectlNodeRegisteredOutputs; clusterNodes: KubectlValueOutputs }>,
+): Record<string, string> {
+  const cidrs = windowsNodeCidrs(ctx.inventory, ctx.output('clusterNodes').value);
+  cidrs[ctx.host.name] = ctx.output('register').podCidr;
   for (const h of ctx.inventory) {
     if (h.name === ctx.host.name || !h.groups.includes(NODE_GROUP)) continue;
     try {
-      cidrs[h.name] = ctx.output<KubectlNodeRegisteredOutputs>('register', h.name).podCidr;
+      cidrs[h.name] = ctx.output('register', h.name).podCidr;
     } catch (e) {
       if (!(e instanceof UnknownOutput)) throw e;
     }

@@ -1,6 +1,10 @@
-// The playbook DSL: a default-exported definePlaybook({...}) with tasks keyed by id. `needs` and
-// `triggeredBy` only accept ids of the same playbook: a typo is a TypeScript compile error.
-import type { AnyStep } from '../core/step.js';
+// The playbook DSL: a default-exported definePlaybook({...}) with tasks keyed by id, and .andThen({...})
+// for tasks that read outputs of the ones above. `needs` and `triggeredBy` only accept ids of the same
+// playbook, and `output('id')` only ids of earlier blocks, typed by that task's step: a typo is a
+// TypeScript compile error. (One object cannot type its functions by its own members' types: TypeScript
+// infers the object from them, a cycle; a block reads only the blocks above, so there is none.)
+import { InputError } from '../core/errors.js';
+import type { AnyStep, Step } from '../core/step.js';
 import type { OsFamily } from '../inventory/model.js';
 import type { RollingSpec } from '../rolling/model.js';
 
@@ -12,7 +16,7 @@ export interface HostView {
   readonly os: OsFamily;
 }
 
-export interface TaskContext<K extends string = string> {
+export interface TaskContext<Outputs extends object = Record<string, object>> {
   /** The target host (for a delegated task: the host it runs for, not where it runs). */
   readonly host: HostView;
   /** Where the step runs: the target, or the delegate host. */
@@ -22,28 +26,39 @@ export interface TaskContext<K extends string = string> {
   /** Hosts of a group, in inventory order. */
   group(name: string): readonly HostView[];
   /**
-   * Outputs of an earlier task (listed in `needs`) for a host (default: the target host). When
-   * they cannot be known yet (check mode before that task ran), the task is planned as unknown.
+   * Outputs of an earlier task (listed in `needs`) for a host (default: the target host), typed by
+   * that task's step. When they cannot be known yet (check mode before that task ran), the task is
+   * planned as unknown.
    */
-  output<O extends object = Record<string, unknown>>(task: K, host?: string): O;
+  output<K extends keyof Outputs & string>(task: K, host?: string): Outputs[K];
   /**
    * The same for a task declared `optional`: undefined when that task has no node for the host (its
    * hosts are not in the inventory); like `output` otherwise (unknown while it has not run).
    */
-  optionalOutput<O extends object = Record<string, unknown>>(task: K, host?: string): O | undefined;
+  optionalOutput<K extends keyof Outputs & string>(task: K, host?: string): Outputs[K] | undefined;
 }
 
-export type StepSource<K extends string> = AnyStep | ((ctx: TaskContext<K>) => AnyStep);
+/** What a step's outputs are (`Step<D, A, O>`'s O). */
+export type OutputsOf<S> = S extends Step<any, any, infer O> ? O : never;
 
-export interface TaskSpec<K extends string = string> {
+/** A step, or a function of the task's context that makes it (values from host vars and outputs). */
+export type StepSource<Outputs extends object = Record<string, object>, S = AnyStep> =
+  | S
+  | ((ctx: TaskContext<Outputs>) => S);
+
+/**
+ * One task. `Id` is the ids `needs` and `triggeredBy` may name; `Outputs` the outputs its step
+ * function may read (the tasks of earlier blocks); `S` its step, whose outputs other tasks read.
+ */
+export interface TaskSpec<Id extends string = string, Outputs extends object = Record<string, object>, S = AnyStep> {
   /** A group or host pattern (Ansible's grammar): the target hosts, narrowed by --limit. */
   on: string;
-  step: StepSource<K>;
+  step: StepSource<Outputs, S>;
   description?: string;
   /** Tasks that must have finished (successfully) for the same target host first. */
-  needs?: readonly K[];
+  needs?: readonly Id[];
   /** Runs only when one of these tasks changed something (like handlers); implies needs. */
-  triggeredBy?: readonly K[];
+  triggeredBy?: readonly Id[];
   /** Runs for each target host, but on every host matching this pattern (e.g. 'tor'). */
   delegateTo?: string;
   /** Per-step time limit in seconds (default: the run's --timeout). */
@@ -57,22 +72,54 @@ export interface TaskSpec<K extends string = string> {
   optional?: boolean;
 }
 
-export interface Playbook<K extends string = string> {
+/** A block of tasks keyed by id; `Before` are the outputs of the blocks above it. */
+type TaskBlock<Steps, Before extends object> = {
+  [Id in keyof Steps]: TaskSpec<NoInfer<(keyof Steps | keyof Before) & string>, Before, Steps[Id]>;
+};
+type BlockOutputs<Steps> = { [Id in keyof Steps]: OutputsOf<Steps[Id]> };
+
+export interface Playbook<Outputs extends object = Record<string, object>> {
   readonly name: string;
   readonly description: string;
   /** `play drift` checks it by default (its desired state is worth watching between runs). */
   readonly drift?: boolean;
   /** Runs a batch of hosts at a time (play hotfix-windows): docs/rolling.md. */
   readonly rolling?: RollingSpec;
-  readonly tasks: { readonly [P in K]: TaskSpec<K> };
+  /** Every task of every block, by id. */
+  readonly tasks: { readonly [id: string]: TaskSpec };
+  /**
+   * More tasks, whose step functions read the outputs of the tasks above (typed by their steps:
+   * `output('hotfix').rebootRequired` is a boolean). Blocks are a scope for types only: the order
+   * of execution still comes from `needs` alone.
+   */
+  andThen<Steps extends Record<string, AnyStep>>(
+    tasks: TaskBlock<Steps, Outputs>,
+  ): Playbook<Outputs & BlockOutputs<Steps>>;
 }
 
-export function definePlaybook<K extends string>(playbook: {
+export function definePlaybook<Steps extends Record<string, AnyStep>>(playbook: {
   name: string;
   description: string;
   drift?: boolean;
   rolling?: RollingSpec;
-  tasks: { [P in K]: TaskSpec<NoInfer<K>> };
-}): Playbook<K> {
-  return playbook;
+  // biome-ignore lint/complexity/noBannedTypes: the first block reads no outputs: {} has no task ids.
+  tasks: TaskBlock<Steps, {}>;
+}): Playbook<BlockOutputs<Steps>> {
+  return withTasks(playbook, playbook.tasks as Playbook['tasks']);
+}
+
+function withTasks<O extends object>(head: Omit<Playbook, 'tasks' | 'andThen'>, tasks: Playbook['tasks']): Playbook<O> {
+  const { name, description, drift, rolling } = head;
+  return Object.freeze({
+    name,
+    description,
+    ...(drift === undefined ? {} : { drift }),
+    ...(rolling === undefined ? {} : { rolling }),
+    tasks: Object.freeze({ ...tasks }),
+    andThen(more: Playbook['tasks']) {
+      const twice = Object.keys(more).filter((id) => Object.hasOwn(tasks, id));
+      if (twice.length > 0) throw new InputError(`playbook ${name}: task ids defined twice: ${twice.join(', ')}`);
+      return withTasks(head, { ...tasks, ...more });
+    },
+  }) as unknown as Playbook<O>;
 }

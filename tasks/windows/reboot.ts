@@ -4,8 +4,9 @@
 // then wait (reboot-wait.ts) until LastBootUpTime changed and the listed services run, within
 // timeoutSec (default 900). Field: reboot (action `run`). Outputs: { rebooted, lastBootUpTime }.
 //
-// A task reboots only when told to: `required` is a boolean, typically an upstream step's output
-//   reboot: { on: 'windows', needs: ['kb'], step: (ctx) => reboot({ required: ctx.output<HotfixOutputs>('kb').rebootRequired }) }
+// A task reboots only when told to: `required` is a boolean, typically an upstream step's output (a
+// task of an earlier block, see docs/architecture.md#playbooks-and-the-task-graph)
+//   reboot: { on: 'windows', needs: ['kb'], step: (ctx) => reboot({ required: ctx.output('kb').rebootRequired }) }
 // and `ifPending: true` also reboots when the host reports a pending reboot (CBS RebootPending or
 // Windows Update RebootRequired, from Get-PlayOsInfo). Otherwise the step is a noop. The task's own
 // timeoutSec must allow for the wait. A rebooted host no longer needs the reboot, but `required`

@@ -11,7 +11,7 @@ import { InputError } from '../../runner/core/errors.js';
 import type { AnyStep } from '../../runner/core/step.js';
 import { loadInventory } from '../../runner/inventory/load.js';
 import { compileGraph, type TaskGraph } from '../../runner/playbook/compile.js';
-import type { HostView, TaskContext } from '../../runner/playbook/define.js';
+import type { HostView } from '../../runner/playbook/define.js';
 import { UnknownOutput } from '../../runner/run/context.js';
 import { prebuildSteps } from '../../runner/run/run-graph.js';
 import onboard, {
@@ -259,12 +259,12 @@ test("VIP pod CIDRs: nodes the cluster knows, the target's registration, others'
       inventory,
       group: () => [],
       optionalOutput: () => undefined,
-      output: <O extends object>(task: string, host = target): O => {
-        if (task === 'clusterNodes') return { value: cluster } as O;
+      output: (task: string, host = target) => {
+        if (task === 'clusterNodes') return { value: cluster };
         if (!(host in registered)) throw new UnknownOutput('register', host);
-        return { podCidr: registered[host] } as O;
+        return { podCidr: registered[host] };
       },
-    }) as TaskContext<'register' | 'clusterNodes'>;
+    }) as Parameters<typeof registeredPodCidrs>[0];
   t.deepEqual(registeredPodCidrs(ctx('node009')), {
     node009: '198.19.1.0/24',
     node011: '198.19.3.0/24',

@@ -17,7 +17,6 @@ import {
   registryValue,
   timeZone,
   windowsService,
-  type HotfixOutputs,
 } from '../../tasks/windows/index.js';
 import { PASSWORD, runOne, runPlaybook, startWindowsNode } from '../helpers/simulated-windows-node.js';
 
@@ -74,14 +73,15 @@ test('a reboot in the middle of a run: hotfix -> reboot (its rebootRequired outp
     description: '',
     tasks: {
       kb: { on: 'windows', step: hotfix({ kb: 'KB4549949', msuPath: MSU }) },
-      reboot: {
-        on: 'windows',
-        needs: ['kb'],
-        timeoutSec: 60,
-        step: (ctx) => reboot({ required: ctx.output<HotfixOutputs>('kb').rebootRequired, timeoutSec: 45 }),
-      },
-      build: { on: 'windows', needs: ['reboot'], step: osBuild({ version: '10.0.17763', revision: 1158 }) },
     },
+  }).andThen({
+    reboot: {
+      on: 'windows',
+      needs: ['kb'],
+      timeoutSec: 60,
+      step: (ctx) => reboot({ required: ctx.output('kb').rebootRequired, timeoutSec: 45 }),
+    },
+    build: { on: 'windows', needs: ['reboot'], step: osBuild({ version: '10.0.17763', revision: 1158 }) },
   });
   const before = node.snapshot();
   const plan = await runPlaybook([node], pb, { mode: 'check' });

@@ -6,14 +6,7 @@ import test from 'ava';
 import { definePlaybook } from '../../runner/playbook/define.js';
 import { labMac } from '../../lab/windows/defaults.js';
 import { getValue } from '../../lab/windows/registry-store.js';
-import {
-  dnsClient,
-  hnsNetwork,
-  netAdapters,
-  networkCleanup,
-  reboot,
-  type NetworkCleanupOutputs,
-} from '../../tasks/windows/index.js';
+import { dnsClient, hnsNetwork, netAdapters, networkCleanup, reboot } from '../../tasks/windows/index.js';
 import { runOne, runPlaybook, startWindowsNode, threeRuns } from '../helpers/simulated-windows-node.js';
 
 const MAC0 = labMac('node009', 0),
@@ -120,17 +113,15 @@ test('networkCleanup (docs/domain.md step 1): stale HNS network and ghost adapte
   t.regex(check.warnings![0]!, /destructive: removes 1 HNS network\(s\) \(stale\) and 1 ghost adapter/);
 
   // As onboard-windows wires them: the reboot is required by the clean-up's output, once.
-  const pb = definePlaybook<'cleanup' | 'reboot'>({
+  const pb = definePlaybook({
     name: 'cleanup-reboot',
     description: '',
-    tasks: {
-      cleanup: { on: 'node009', step: networkCleanup({ token: '2026-11-21' }) },
-      reboot: {
-        on: 'node009',
-        needs: ['cleanup'],
-        step: ({ output }) =>
-          reboot({ required: output<NetworkCleanupOutputs>('cleanup').rebootRequired, timeoutSec: 30 }),
-      },
+    tasks: { cleanup: { on: 'node009', step: networkCleanup({ token: '2026-11-21' }) } },
+  }).andThen({
+    reboot: {
+      on: 'node009',
+      needs: ['cleanup'],
+      step: ({ output }) => reboot({ required: output('cleanup').rebootRequired, timeoutSec: 30 }),
     },
   });
   const first = await runPlaybook([node], pb);

@@ -192,13 +192,14 @@ test('dockerDaemonConfig: daemon.json written byte for byte; a triggered docker 
           restart: true,
         }),
       },
-      seen: {
-        on: 'windows',
-        triggeredBy: ['restart'],
-        step: (ctx) => {
-          restarted = ctx.output<WindowsServiceOutputs>('restart');
-          return timeZone({ id: 'UTC' });
-        },
+    },
+  }).andThen({
+    seen: {
+      on: 'windows',
+      triggeredBy: ['restart'],
+      step: (ctx) => {
+        restarted = ctx.output('restart');
+        return timeZone({ id: 'UTC' });
       },
     },
   });
@@ -284,13 +285,14 @@ test("dockerImage (docs/domain.md step 10): the pause image from the lab's plain
     description: '',
     tasks: {
       pause: { on: 'windows', step: dockerImage({ reference: pause }) },
-      after: {
-        on: 'windows',
-        needs: ['pause'],
-        step: (ctx) => {
-          seen = ctx.output<DockerImageOutputs>('pause');
-          return timeZone({ id: 'UTC' });
-        },
+    },
+  }).andThen({
+    after: {
+      on: 'windows',
+      needs: ['pause'],
+      step: (ctx) => {
+        seen = ctx.output('pause');
+        return timeZone({ id: 'UTC' });
       },
     },
   });

@@ -165,11 +165,12 @@ test('check mode changes nothing, reports changes, and outputs it cannot know ar
     description: 'b reads what a produced',
     tasks: {
       a: { on: 'web', step: ({ host }) => marker(`${host.vars.dir}/a`, 'from-a') },
-      b: {
-        on: 'web',
-        needs: ['a'],
-        step: ({ host, output }) => marker(`${host.vars.dir}/b`, `copy of ${output<{ content: string }>('a').content}`),
-      },
+    },
+  }).andThen({
+    b: {
+      on: 'web',
+      needs: ['a'],
+      step: ({ host, output }) => marker(`${host.vars.dir}/b`, `copy of ${output('a').content}`),
     },
   });
   const checked = await run(pb, ['h1'], { check: true });
@@ -280,12 +281,12 @@ const optionalRead = (on: string, delegateTo?: string) =>
         optional: true,
         step: ({ host }) => marker(`${host.vars.dir}/read`, 'R'),
       },
-      use: {
-        on: 'web',
-        needs: ['read'],
-        step: ({ host, optionalOutput }) =>
-          marker(`${host.vars.dir}/use`, optionalOutput<{ content: string }>('read')?.content ?? 'no read'),
-      },
+    },
+  }).andThen({
+    use: {
+      on: 'web',
+      needs: ['read'],
+      step: ({ host, optionalOutput }) => marker(`${host.vars.dir}/use`, optionalOutput('read')?.content ?? 'no read'),
     },
   });
 
