@@ -10,6 +10,7 @@ import { LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodeP
 import type { LabOptions, LabPaths } from './paths.js';
 import { pidsInNamespaces, runningSshd, terminate } from './hosts/sshd.js';
 import { readState } from './lab-state.js';
+import { removeSudoUsers } from './hosts/sudo-users.js';
 import type { LabState } from './lab-state.js';
 import { hostOfVeth, parseHostName, planHost, vethName } from './hosts/topology.js';
 import { stopSimulator } from './windows-simulators.js';
@@ -57,6 +58,7 @@ async function down(dir: string): Promise<void> {
   await removeBridge();
   if (state?.neighbourTable) restoreNeighbourThresholds(state.neighbourTable);
   if (state?.etcNetnsCreated) removeEtcNetnsIfEmpty();
+  await removeSudoUsers(dir);
   removeLabFiles(paths, [...names]);
   try {
     if (readFileSync(OWNER_FILE, 'utf8').trim() === dir) rmSync(OWNER_FILE, { force: true });

@@ -14,6 +14,8 @@ export const LAB_SECRETS = Object.freeze({
   PLAY_LAB_WINDOWS_PASSWORD: () => randomBytes(18).toString('base64url'),
   /** keepalived's auth_pass: keepalived reads only its first 8 characters, so 8 it is. */
   VRRP_AUTH_PASS: () => randomBytes(6).toString('base64url'),
+  /** The password the lab's become user (playlab, lab/hosts/sudo-users.ts) gives sudo. */
+  PLAY_LAB_SUDO_PASSWORD: () => randomBytes(12).toString('base64url'),
 });
 
 export type LabSecretName = keyof typeof LAB_SECRETS;

@@ -44,6 +44,7 @@ import type { HostPlan, LabCounts } from './hosts/topology.js';
 import { ensureCluster } from './cluster/install.js';
 import { onboardVars } from './onboard-vars.js';
 import { WINDOWS_PASSWORD_ENV, ensureLabSecrets } from './secrets.js';
+import { ensureSudoUsers } from './hosts/sudo-users.js';
 import { ensureWindowsNodeFiles, runningSimulator, startSimulator, stopSimulator } from './windows-simulators.js';
 
 export interface LabUpOptions extends LabOptions {
@@ -116,6 +117,7 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
   const neighbourTable = raiseNeighbourThresholds(plan.length, previous?.neighbourTable);
   // The lab's secrets (lab.env), made once; a new Windows password means running simulators have the old one.
   const secrets = ensureLabSecrets(paths);
+  const sudoNote = await ensureSudoUsers(dir, secrets.values.PLAY_LAB_SUDO_PASSWORD);
   const hasWindows = plan.some((h) => h.group === 'windows');
   const windows = hasWindows
     ? { password: secrets.values[WINDOWS_PASSWORD_ENV], created: secrets.created.includes(WINDOWS_PASSWORD_ENV) }
@@ -168,7 +170,9 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
       kept,
       started,
       previous,
-      secrets.created.length > 0 ? `new lab secrets (${secrets.created.join(', ')}) in ${paths.env}` : undefined,
+      [secrets.created.length > 0 ? `new lab secrets (${secrets.created.join(', ')}) in ${paths.env}` : '', sudoNote]
+        .filter(Boolean)
+        .join('; ') || undefined,
     ),
     etcNetnsCreated,
     ...(neighbourTable ? { neighbourTable } : {}),

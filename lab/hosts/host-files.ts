@@ -17,6 +17,8 @@ export const ETC_ENTRIES: readonly { name: string; kind: 'dir' | 'file'; content
   { name: 'sysctl.d', kind: 'dir' },
   { name: 'sysctl.conf', kind: 'file', content: () => '' },
   { name: 'hostname', kind: 'file', content: (host) => `${host}\n` },
+  // The host's own name resolves, as on a real host (sudo warns "unable to resolve host" otherwise).
+  { name: 'hosts', kind: 'file', content: (host) => `127.0.0.1 localhost\n127.0.1.1 ${host}\n::1 localhost\n` },
   { name: 'keepalived', kind: 'dir' },
 ];
 
@@ -85,5 +87,8 @@ export async function ensureClientKey(key: string, publicKey: string, authorized
     rmSync(publicKey, { force: true });
     await run(SSH_KEYGEN, ['-q', '-t', 'ed25519', '-N', '', '-C', 'play-lab', '-f', key]);
   }
-  writeIfChanged(authorizedKeys, await readFile(publicKey, 'utf8'), 0o600);
+  // Readable by all: sshd reads it as the user logging in, and the lab's become users are not root
+  // (a public key is no secret).
+  writeIfChanged(authorizedKeys, await readFile(publicKey, 'utf8'), 0o644);
+  await chmod(authorizedKeys, 0o644);
 }

@@ -102,7 +102,7 @@ async function checkPlaybook(
     mode: 'check',
     forks: args.forks,
     timeoutMs: args.timeout * 1000,
-    connect: (host) => pool.get(host, secrets.get(host.name)!),
+    connect: (host) => pool.shell(host, secrets.get(host.name)!),
     extraVars: {},
   });
   return { collected: collect(report), hosts: graph.hosts.map((h) => h.name) };

@@ -166,7 +166,7 @@ async function prepare(
     extraVars: parseExtraVars(args.extraVars),
     forks: args.forks,
     timeoutMs: args.timeout * 1000,
-    connect: (h) => pool.get(h, secretsOf(h)),
+    connect: (h) => pool.shell(h, secretsOf(h)),
     release: (name) => void pool.release(name),
   });
   runs.prebuild();
@@ -187,7 +187,7 @@ async function prepare(
     resolve: inventoryResolver(inventory),
     inventoryNodes: inventory.hosts.map(nodeNameOfHost),
     cluster: control
-      ? new KubectlCluster(new HostSession(control.host, (h) => pool.get(h, secretsOf(h))), control.kubectl)
+      ? new KubectlCluster(new HostSession(control.host, (h) => pool.shell(h, secretsOf(h))), control.kubectl)
       : null,
     reachable: async (name) => {
       const h = hostsByName.get(name)!;

@@ -85,7 +85,7 @@ export async function runCommand(
       mode: args.check ? 'check' : 'apply',
       forks: args.forks,
       timeoutMs: args.timeout * 1000,
-      connect: (host) => pool.get(host, secrets.get(host.name)!),
+      connect: (host) => pool.shell(host, secrets.get(host.name)!),
       release: (host) => void pool.release(host),
       extraVars,
       signal,

@@ -6,6 +6,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { EnvRef, type ConnectionSpec, type OsFamily } from './model.js';
 import type { VarDef } from './graph.js';
 import type { Origin, Reporter } from './source.js';
+import { becomeSpec } from './become.js';
+import { pick } from './var-pick.js';
 import { describe } from './vars.js';
 
 const SSH_CONNECTIONS = new Set([
@@ -24,15 +26,6 @@ const SHELLS: Record<string, OsFamily> = {
   powershell: 'windows',
   cmd: 'windows',
 };
-
-/** The definition of the first-set variable among aliases, ansible-style: the last alias wins. */
-function pick(vars: ReadonlyMap<string, VarDef>, ...names: string[]): (VarDef & { name: string }) | undefined {
-  for (const name of [...names].reverse()) {
-    const def = vars.get(name);
-    if (def && def.value !== null && def.value !== undefined) return { ...def, name };
-  }
-  return undefined;
-}
 
 /** `~` and `~/x` expanded, then a relative path taken from the inventory's directory. */
 export function resolvePath(path: string, baseDir: string): string {
@@ -181,6 +174,9 @@ export function connectionSpec(
     const def = pick(vars, ...names);
     if (def?.value instanceof EnvRef) spec[field] = def.value;
   }
+
+  const become = becomeSpec(src, host, os, vars);
+  if (become) spec.become = become;
 
   const knownDef = pick(vars, 'play_known_hosts');
   const known = text(knownDef, 'a file path');

@@ -12,6 +12,12 @@ export class EnvRef {
   }
 }
 
+/** Privilege escalation: sudo to `user` (ansible_become_user, default root). */
+export interface BecomeSpec {
+  readonly method: 'sudo';
+  readonly user: string;
+}
+
 export interface ConnectionSpec {
   /** ansible_host, or the host name. */
   address: string;
@@ -26,6 +32,8 @@ export interface ConnectionSpec {
   password?: EnvRef;
   /** ansible_become_password / ansible_become_pass, always from the environment. */
   becomePassword?: EnvRef;
+  /** ansible_become: commands run through sudo as this user (runner/inventory/become.ts). */
+  become?: BecomeSpec;
   /** known_hosts path from ansible_ssh_common_args/extra_args `-o UserKnownHostsFile=...` or play_known_hosts. */
   knownHostsFile?: string;
 }

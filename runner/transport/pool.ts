@@ -4,6 +4,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Host, ResolvedSecrets } from '../inventory/model.js';
+import { type ExecConnection, SudoConnection } from './become.js';
 import { HandshakeThrottle, type ThrottleOptions } from './handshake-throttle.js';
 import { SshConnection, type ConnectionOptions } from './ssh-connection.js';
 import type { SshTarget } from './target.js';
@@ -68,6 +69,23 @@ export class ConnectionPool {
       pending = opening;
     }
     return pending;
+  }
+
+  /**
+   * What a run's steps use: the host's connection, through sudo when the host becomes another user
+   * (ansible_become). One per host session, so sudo's check is made once per host and run.
+   */
+  async shell(host: Host, secrets: ResolvedSecrets = {}): Promise<ExecConnection> {
+    const connection = await this.get(host, secrets);
+    const become = host.connection.become;
+    if (!become) return connection;
+    return new SudoConnection(connection, {
+      hostName: host.name,
+      loginUser: host.connection.user,
+      user: become.user,
+      password: secrets.becomePassword,
+      passwordFrom: secrets.becomePassword?.source,
+    });
   }
 
   /**

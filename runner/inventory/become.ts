@@ -1,0 +1,72 @@
+// Privilege escalation from Ansible's become variables, narrowed to what play does: sudo on Linux
+// hosts (docs/architecture.md#become). What play cannot do yet (another method, custom flags, become
+// on a Windows host) is a problem naming the variable: a run as the wrong user is never silent.
+import type { VarDef } from './graph.js';
+import type { BecomeSpec, OsFamily } from './model.js';
+import type { Reporter } from './source.js';
+import { pick } from './var-pick.js';
+import { describe } from './vars.js';
+
+// ansible.module_utils.parsing.convert_bool: the values Ansible reads as true or false.
+const TRUE = new Set(['y', 'yes', 'on', '1', 'true', 't']);
+const FALSE = new Set(['n', 'no', 'off', '0', 'false', 'f']);
+
+/** Ansible's boolean(): true, false, or undefined when the value is neither. */
+export function ansibleBool(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (value === 1 || value === 0) return value === 1;
+  if (typeof value !== 'string') return undefined;
+  const v = value.trim().toLowerCase();
+  return TRUE.has(v) ? true : FALSE.has(v) ? false : undefined;
+}
+
+// A user name sudo -u accepts as one word (POSIX portable names, plus the #uid form).
+const USER_NAME = /^(?:[A-Za-z0-9._][A-Za-z0-9._-]*\$?|#\d+)$/;
+
+/** The host's become settings, or undefined when it does not become; problems go to `src`. */
+export function becomeSpec(
+  src: Reporter,
+  host: string,
+  os: OsFamily,
+  vars: ReadonlyMap<string, VarDef>,
+): BecomeSpec | undefined {
+  const flag = pick(vars, 'ansible_become');
+  if (!flag) return undefined;
+  const on = ansibleBool(flag.value);
+  if (on === undefined) {
+    src.problem(flag.origin, `ansible_become must be a boolean (true/false, yes/no), got ${describe(flag.value)}`);
+    return undefined;
+  }
+  if (!on) return undefined;
+  if (os === 'windows') {
+    src.problem(
+      flag.origin,
+      `host ${host}: ansible_become is not supported on a Windows host: play runs PowerShell as ansible_user ` +
+        '(become_method runas is not supported yet); connect as a user with the rights the steps need',
+    );
+    return undefined;
+  }
+  const method = pick(vars, 'ansible_become_method');
+  const methodName = typeof method?.value === 'string' ? method.value.replace(/^ansible\.builtin\./, '') : 'sudo';
+  if (method && methodName !== 'sudo') {
+    src.problem(
+      method.origin,
+      `ansible_become_method: ${typeof method.value === 'string' ? method.value : describe(method.value)} is not supported yet: play becomes with sudo only`,
+    );
+  }
+  for (const name of ['ansible_become_flags', 'ansible_sudo_flags', 'ansible_become_exe', 'ansible_sudo_exe']) {
+    const def = pick(vars, name);
+    if (def)
+      src.problem(
+        def.origin,
+        `${name} is not supported yet: play runs \`sudo -H -u USER\` (with -n, or -S and the password on stdin); remove it`,
+      );
+  }
+  const userDef = pick(vars, 'ansible_become_user');
+  const user = userDef === undefined ? 'root' : userDef.value;
+  if (typeof user !== 'string' || !USER_NAME.test(user)) {
+    src.problem(userDef!.origin, `ansible_become_user must be a user name, got ${describe(user)}`);
+    return undefined;
+  }
+  return { method: 'sudo', user };
+}
