@@ -103,6 +103,8 @@ function countsOnBridge(): LabCounts {
   return counts;
 }
 
+// Long because it is the lab's sequence, each line one call in the order they depend on (key, bridge,
+// secrets, users, hosts, cluster, files, state): splitting it would hide the order, the one thing to read here.
 async function up(dir: string, requested: LabCounts): Promise<LabState> {
   claimOwnership(dir);
   const paths = labPaths(dir);

@@ -11,6 +11,7 @@ interface Io {
   cleanStop?: boolean;
 }
 
+// Long because it is declarative: yargs' table of the drift subcommands and their options, one entry each.
 export function driftCommands<T>(y: Argv<T>, io: Io) {
   return y.command(
     'drift [args..]',

@@ -101,29 +101,23 @@ function effective(
   return { limit: a.limit ?? undefined, extraVars: a.extraVars ?? [], policy: a.policy ?? policy, resume: found };
 }
 
-export async function rollingCommand(
-  args: RollingArgs,
-  playbook: Playbook,
-  playbookFile: string,
-  inventory: Inventory,
-  out: Writable,
-  err: Writable,
-  signal?: AbortSignal,
-): Promise<number> {
+/** What a rolling run is of and where it reports: the loaded playbook and inventory, the streams. */
+export interface RollingTarget {
+  readonly playbook: Playbook;
+  readonly playbookFile: string;
+  readonly inventory: Inventory;
+  readonly out: Writable;
+  readonly err: Writable;
+  readonly signal?: AbortSignal;
+}
+
+export async function rollingCommand(args: RollingArgs, target: RollingTarget): Promise<number> {
+  const { playbook, playbookFile, inventory } = target;
   const key = inventoryKey(inventory);
   const store = args.check ? null : openSqliteStore(args.state ?? defaultStatePath());
   try {
     const eff = effective(args, playbook, playbookFile, store, key);
-    const session = await prepare(
-      { ...args, limit: eff.limit, extraVars: [...eff.extraVars] },
-      eff.policy,
-      playbook,
-      playbookFile,
-      inventory,
-      out,
-      err,
-      signal,
-    );
+    const session = await prepare({ ...args, limit: eff.limit, extraVars: [...eff.extraVars] }, eff.policy, target);
     try {
       if (!store) return await rollingCheck(session);
       return await rollingApply(session, store, {
@@ -144,13 +138,9 @@ export async function rollingCommand(
 async function prepare(
   args: RollingArgs,
   policy: RollingPolicy,
-  playbook: Playbook,
-  playbookFile: string,
-  inventory: Inventory,
-  out: Writable,
-  err: Writable,
-  signal?: AbortSignal,
+  target: RollingTarget,
 ): Promise<RollingSession & { close(): Promise<void> }> {
+  const { playbook, playbookFile, inventory, out, err, signal } = target;
   const control = controlOf(inventory, policy, playbookFile);
   const hostsByName = new Map(inventory.hosts.map((h) => [h.name, h]));
   const secrets = new Map<string, ReturnType<typeof resolveSecrets>>();

@@ -55,7 +55,7 @@ export async function runCommand(
   if (playbook.rolling || rolling?.overrides.serial !== undefined || rolling?.resume) {
     const { rollingCommand } = await import('./rolling-command.js');
     const r = rolling ?? { overrides: {}, resume: false };
-    const code = await rollingCommand({ ...args, ...r }, playbook, playbookFile, inventory, out, err, signal);
+    const code = await rollingCommand({ ...args, ...r }, { playbook, playbookFile, inventory, out, err, signal });
     return { code };
   }
   const given = Object.entries(rolling?.overrides ?? {}).find(([, v]) => v !== undefined);

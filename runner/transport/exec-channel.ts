@@ -55,6 +55,8 @@ function sendSignal(s: ClientChannel, name: string): void {
   }
 }
 
+// Long because one Promise holds one channel's whole life (open, stdin, output, exit, timeout, close):
+// its handlers share the settle-once state, and split apart they would have to pass it around.
 export function runChannel(live: Live, r: ChannelRequest): Promise<ExecResult> {
   return new Promise<ExecResult>((resolve, reject) => {
     let stream: ClientChannel | null = null;

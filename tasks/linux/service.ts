@@ -144,6 +144,8 @@ function readPid(result: ExecResult, what: string): number | null {
   return m[1] === '0' ? null : Number(m[1]);
 }
 
+// Long because a step factory is one object: options read and checked, then probe, diff, apply and
+// outputs side by side (docs/adding-a-step.md), each short.
 export function service(options: ServiceOptions): Step<ServiceDesired, ServiceActual, ServiceOutputs> {
   const r: OptionReader = new OptionReader(KIND, options as Options);
   r.only(['name', 'state', 'enabled', 'restart', 'manager', 'pidfile']);

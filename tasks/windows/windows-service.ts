@@ -142,6 +142,8 @@ function readActual(value: ResultOf<'Get-PlayService'>): WindowsServiceActual | 
   return { config: parseScQc(value.qc), status: parseScQueryex(value.queryex), dependents: value.dependents };
 }
 
+// Long because a step factory is one object: options read and checked, then probe, diff, apply and
+// outputs side by side (docs/adding-a-step.md), each short.
 export function windowsService(
   options: WindowsServiceOptions,
 ): Step<WindowsServiceDesired, WindowsServiceActual, WindowsServiceOutputs> {
