@@ -64,6 +64,7 @@ function preflight(): void {
   }
 }
 
+// Long because it is one measurement in order (lab, runs, timings, memory): split, its numbers would travel.
 async function benchSize(size: number, opts: Options): Promise<SizeResult> {
   console.log(`bench: ${size} hosts: bringing up the lab…`);
   const lab = await labUp({ linux: size });

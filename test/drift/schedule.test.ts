@@ -78,6 +78,7 @@ test('parsing schedules', (t) => {
   );
 });
 
+// Long because it is a table: one row per parse error, compared whole.
 test('every parse error, whole', (t) => {
   const table: [string, string][] = [
     ['61 * * * *', "--every '61 * * * *': minute 61 is out of 0-59"],

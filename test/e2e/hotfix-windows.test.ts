@@ -93,6 +93,7 @@ test.after.always(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+// Long because it is one acceptance scenario as a user runs it (check, run, rerun): its steps share the lab's state.
 test.serial('May: --check plans, the run upgrades batch by batch, a second run changes nothing', async (t) => {
   // node017 reaches the pin by itself first (the fixture's onboarding, limited to it): never cordoned.
   const alone = await play(
@@ -258,6 +259,7 @@ function spawnHotfix(args: string[]): { child: ChildProcess; lines: string[]; ex
   return { child, lines, exit: new Promise((r) => child.on('exit', (code) => r(code))) };
 }
 
+// Long because it is one acceptance scenario as a user runs it, in order: its steps share the lab's state.
 test.serial(
   'August: a second play refused by the lock; SIGKILL mid-drain and mid-reboot, then SIGTERM; --resume finishes',
   async (t) => {

@@ -97,6 +97,7 @@ function refused(t: any, spec: Spec, pattern: RegExp, limit = 'node009'): void {
   t.regex(e.message, pattern);
 }
 
+// Long because it is a table: the whole plan of one node, compared whole.
 test('--limit node009: its tasks on the node, on control1 (delegated) and on every tor host; control -> node -> tor', (t) => {
   const { graph } = build();
   t.deepEqual(
@@ -278,6 +279,7 @@ test("VIP pod CIDRs: nodes the cluster knows, the target's registration, others'
   t.throws(() => clusterPodCidrs('error: no'), { message: /did not return JSON/ });
 });
 
+// Long because it is a table of bad inputs, each with its message.
 test('bad input refused before any host is touched, naming the task, host and var', (t) => {
   refused(
     t,
@@ -389,6 +391,7 @@ test('bad input refused before any host is touched, naming the task, host and va
   t.regex(e!.message, /task 'dnsIp', delegateTo 'control'/);
 });
 
+// Long because it is a table: each optional step's plan with and without its var, compared whole.
 test('optional steps (docs/domain.md steps 1-2) only when the inventory asks: clean-up, NICs by MAC, DNS suffixes', (t) => {
   const plain = build().steps;
   for (const task of ['networkCleanup', 'nics', 'dnsClient'])

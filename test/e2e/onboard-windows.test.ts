@@ -85,6 +85,7 @@ test.after.always('keepalived stopped on the tor hosts; the tor hosts released',
 
 let podCidr: string;
 
+// Long because it is one acceptance scenario as a user runs it, in order: its steps share the lab's state.
 test.serial(
   'play onboard-windows --limit node009: exit 0; Ready in the cluster; HNS and CNI on its pod CIDR; one tor host holds its VIP',
   async (t) => {

@@ -114,6 +114,7 @@ function upInChild(dir: string, linux: number, tor: number): Promise<number> {
   });
 }
 
+// Long because it is one scenario in order (up, break, repair, down) in one private lab; the test file judges it.
 async function scenario(): Promise<Record<string, unknown>> {
   const dir = mountSandbox();
   process.env.PLAY_LAB_DIR = dir;

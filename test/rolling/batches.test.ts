@@ -18,6 +18,7 @@ const deferred = (host: string, domain: string, fromBatch: number, toBatch: numb
   toBatch,
 });
 
+// Long because it is a table of whole plans.
 test('planBatches, whole plans', (t) => {
   const table: [name: string, hosts: string, steps: SerialStep[], maxPerDomain: number | null, plan: BatchPlan][] = [
     [

@@ -119,6 +119,7 @@ const SERIAL = "expected a host count (1, 2, ...) or a percentage ('25%')";
 const BUDGET = "expected a number of failures (0, 1, ...) or a percentage of the targeted hosts ('20%')";
 const CONTROL = 'the group whose first host runs kubectl (e.g. control)';
 
+// Long because it is a table: one row per refusal.
 test('every refusal: field and message', (t) => {
   const c = { control: 'control' };
   const table: [spec: unknown, overrides: RollingOverrides, error: Outcome][] = [

@@ -94,6 +94,7 @@ test('files: a drive the node lacks, and a missing parent directory made on writ
   });
 });
 
+// Long because it is a table: every registry value kind written and read back.
 test('registry: values read back as the contract says (DWord unsigned, Binary hex, MultiString a list), keys created', async (t) => {
   const node = model(t);
   const key = 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\Tcpip\\Parameters';
@@ -297,6 +298,7 @@ test('firewall rules: created, updated, checked like New-NetFirewallRule checks 
   );
 });
 
+// Long because it is one HNS scenario in order (network, drop, endpoint, compartment) on one simulated node.
 test('HNS: the L2Bridge network drops every connection once as it is created; endpoints attach to a compartment', async (t) => {
   const node = model(t);
   let drops = 0;

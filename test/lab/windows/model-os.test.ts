@@ -154,6 +154,7 @@ test('wusa refuses an SSH session with 0x80070005 and prints nothing; expand.exe
   );
 });
 
+// Long because it is one reboot followed through every phase, in order, on one simulated node.
 test('a reboot: scheduled, connections dropped and refused for rebootSeconds, back with the pending changes applied and a new boot time', async (t) => {
   const node = model(t);
   const before = (await run(node, 'Get-PlayOsInfo', {})) as { lastBootUpTime: string };
