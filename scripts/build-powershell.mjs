@@ -1,6 +1,8 @@
 // Builds PlayPwshHost (lab/windows/pwsh-host): the real PowerShell engine the simulated Windows node
 // runs our programs under. Skipped when the build is newer than every source; `dotnet build`
-// restores System.Management.Automation from NuGet the first time.
+// restores System.Management.Automation from NuGet the first time. With --optional (`prepare`, which
+// also runs when play is installed from git into a user's repository), a missing .NET SDK is a note,
+// not a failure: only the lab's simulated Windows nodes need this host.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,6 +17,12 @@ const newest = Math.max(...sources.map((f) => statSync(join(project, f)).mtimeMs
 if (existsSync(dll) && statSync(dll).mtimeMs >= newest) process.exit(0);
 
 const probe = spawnSync('dotnet', ['--version'], { encoding: 'utf8' });
+if ((probe.error || probe.status !== 0) && process.argv.includes('--optional')) {
+  process.stderr.write(
+    'build: no .NET SDK (`dotnet`): the simulated Windows nodes of the lab are not built (`npm run build` builds them)\n',
+  );
+  process.exit(0);
+}
 if (probe.error || probe.status !== 0) {
   process.stderr.write(
     'build: the simulated Windows node needs the .NET SDK (10 or later) to build its PowerShell host: install it ' +

@@ -5,7 +5,7 @@
 // so `play --help` does not pay for a TypeScript loader; type checking stays with `tsc --noEmit`.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -13,8 +13,10 @@ const SOURCE_DIRS = ['runner', 'tasks', 'playbooks', 'lab'];
 // lab/ finds checkout sources through import.meta.url on purpose (the simulator's lab/windows/main.ts,
 // run by `node --import tsx`; lab/cluster/kubectl.ts, bundled on `lab up`; the project root). Its
 // compiled files keep the source file's URL there, so the CLI (dist/) and the tests (sources) name
-// the same files and agree on which simulator process is whose.
+// the same files and agree on which simulator process is whose. The URL is computed from the compiled
+// file's own (dist/lab/x.js -> lab/x.ts), not written in: an installed copy of play has its own path.
 const KEEP_SOURCE_URL = ['lab'];
+const SOURCE_URL = '__playSourceUrl';
 
 function tsFiles(dir) {
   const found = [];
@@ -51,18 +53,24 @@ async function compile(file, outDir) {
     target: 'node20',
     sourcefile: relative(dirname(out), file),
     sourcemap: 'external',
-    define: keepUrl ? { 'import.meta.url': JSON.stringify(pathToFileURL(file).href) } : {},
+    define: keepUrl ? { 'import.meta.url': SOURCE_URL } : {},
   });
-  put(out, `${result.code}//# sourceMappingURL=${basename(out)}.map\n`);
-  put(`${out}.map`, result.map);
+  const sourceUrl = keepUrl
+    ? `const ${SOURCE_URL} = new URL(${JSON.stringify(relative(dirname(out), file))}, import.meta.url).href;\n`
+    : '';
+  put(out, `${sourceUrl}${result.code}//# sourceMappingURL=${basename(out)}.map\n`);
+  // The source map's lines start one lower when that line comes first (';' is a generated line).
+  put(`${out}.map`, sourceUrl ? result.map.replace('"mappings": "', '"mappings": ";') : result.map);
   return [out, `${out}.map`];
 }
 
-/** Files under `dir` that no build wrote (their source is gone): removed, so `play list` forgets them. */
+/** Files under `dir` that no build wrote (their source is gone): removed, so `play list` forgets them.
+ *  A declaration (build-types.mjs) stays while its .js is built. */
 function removeStale(dir, keep) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
     if (entry.isDirectory()) removeStale(p, keep);
+    else if (/\.d\.[cm]?ts$/.test(p) && keep.has(p.replace(/\.d\.([cm]?)ts$/, '.$1js'))) continue;
     else if (!keep.has(p) && !/\.tmp-\d+$/.test(p)) rmSync(p, { force: true });
   }
 }

@@ -47,7 +47,7 @@ export async function main(
   };
 
   const parser = runCommandLine(
-    rolloutCommands(driftCommands(labCommands(inspectCommands(yargs(argv), io), io), io), io),
+    rolloutCommands(driftCommands(labCommands(initCommands(inspectCommands(yargs(argv), io), io), io), io), io),
     io,
   )
     .scriptName('play')
@@ -177,6 +177,25 @@ function inspectCommands(y: Argv, io: Io) {
     );
 }
 
+/** `play init [DIR]`: a repository of one's own playbooks (init-command.ts). */
+function initCommands<T>(y: Argv<T>, io: Io) {
+  return y.command(
+    'init [dir]',
+    'start a repository of your own playbooks in DIR (default: here): package.json, tsconfig, inventory, a playbook, its test',
+    (c) =>
+      c
+        .positional('dir', { type: 'string', describe: 'the folder to write into (created if missing)' })
+        .option('play', {
+          type: 'string',
+          describe: "play's package spec in package.json: a git URL, a tarball or a path (default: this play's folder)",
+        }),
+    async (a) => {
+      const { initCommand } = await import('./init-command.js');
+      io.code = initCommand({ dir: a.dir, play: a.play }, io.out);
+    },
+  );
+}
+
 function labCommands<T>(y: Argv<T>, io: Io) {
   return y.command(
     'lab <action>',
@@ -196,6 +215,16 @@ function labCommands<T>(y: Argv<T>, io: Io) {
           type: 'string',
           coerce: count('--control'),
           describe: 'the cluster control host control1 with a kubectl stand-in, 0 or 1 (up; a test double)',
+        })
+        .option('bastion', {
+          type: 'string',
+          coerce: count('--bastion'),
+          describe: 'number of jump hosts bastion1.. on the lab bridge and the private one (up)',
+        })
+        .option('behind-bastion', {
+          type: 'string',
+          coerce: count('--behind-bastion'),
+          describe: 'number of hosts private1.. reachable only through bastion1 (up; implies --bastion 1)',
         }),
     async (a) => {
       const { labCommand } = await import('./lab-command.js');
@@ -204,6 +233,8 @@ function labCommands<T>(y: Argv<T>, io: Io) {
         tor: a.tor as number | undefined,
         windows: a.windows as number | undefined,
         control: a.control as number | undefined,
+        bastion: a.bastion as number | undefined,
+        private: a.behindBastion as number | undefined,
       };
       io.code = await labCommand(a.action, counts, io.out);
     },
@@ -435,7 +466,7 @@ function runCommandLine<T>(y: Argv<T>, io: Io) {
   );
 }
 
-const COMMANDS = ['hosts', 'inventory', 'list', 'graph', 'lab', 'drift', 'rollouts', 'resume'];
+const COMMANDS = ['hosts', 'inventory', 'list', 'graph', 'init', 'lab', 'drift', 'rollouts', 'resume'];
 
 /** yargs' messages, which can span lines and name no command, as one line with a pointer to --help. */
 export function usageMessage(msg: string | undefined, argv: readonly string[]): string {

@@ -1,12 +1,14 @@
 // Finding and loading playbook modules: a name (`bench`) looks in ./playbooks, then in the playbooks
 // shipped with play; a path is taken as it is. Shipped playbooks run compiled (dist/playbooks/NAME.js);
-// TypeScript is loaded (tsx) only for a playbook written in TypeScript, when it is loaded.
+// any other playbook (.ts, .mts, .js, .mjs, in any folder) is loaded through the hooks of
+// load-hooks.ts, registered when the first such playbook is loaded; TypeScript (esbuild) only then.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { register as registerHooks } from 'node:module';
-import { basename, dirname, relative, resolve } from 'node:path';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { InputError, PlayError, UsageError } from '../core/errors.js';
 import type { Playbook } from './define.js';
+import type { HookData } from './load-hooks.js';
 
 const base = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Running as dist/runner/playbook/load.js (the CLI), not from the sources under a TypeScript loader (tests). */
@@ -57,7 +59,7 @@ export function listPlaybookFiles(cwd = process.cwd()): string[] {
 export async function loadPlaybook(file: string): Promise<Playbook> {
   let mod: { default?: unknown };
   try {
-    if (TS_FILE.test(file) && compiled) await enableTypeScript();
+    if (compiled && !file.startsWith(base + sep)) enableHooks();
     mod = await import(pathToFileURL(file).href);
   } catch (e) {
     throw (await syntaxErrorAt(file, e)) ?? loadError(file, e);
@@ -73,7 +75,7 @@ export async function loadPlaybook(file: string): Promise<Playbook> {
 function loadError(file: string, e: unknown): PlayError {
   if (e instanceof PlayError) return new InputError(`${file}: ${e.message}`);
   const err = e instanceof Error ? e : new Error(String(e));
-  // esbuild (through tsx) reports a syntax error as "Transform failed with 1 error:\nFILE:L:C: ERROR: msg".
+  // esbuild (load-hooks.ts) reports a syntax error as "Transform failed with 1 error:\nFILE:L:C: ERROR: msg".
   // Its column counts from 0; editors (and this message) count from 1.
   const syntax = /^(\/.+?:\d+):(\d+): (?:ERROR: )?(.+)$/m.exec(err.message);
   if (syntax && /Transform failed/.test(err.message))
@@ -116,39 +118,16 @@ function thrownAt(err: Error, file: string): string | undefined {
   return undefined;
 }
 
-let typeScript: Promise<void> | undefined;
+let hooked = false;
 
-/**
- * tsx, registered for what is imported from now on (only the CLI, compiled, gets here), plus one
- * resolve hook: a user playbook importing the DSL from the checkout's sources (`../runner/playbook/
- * define.js`) gets the compiled module the CLI itself uses, so there is one copy of every class
- * (`instanceof PlayError`, `Secret`, ...) and of every registry, not two.
- */
-function enableTypeScript(): Promise<void> {
-  typeScript ??= (async () => {
-    const { register } = await import('tsx/esm/api');
-    register();
-    registerHooks(`data:text/javascript,${encodeURIComponent(REDIRECT_HOOK)}`, {
-      data: { sources: pathToFileURL(checkout).href + '/', dist: pathToFileURL(base).href + '/' },
-    });
-  })();
-  return typeScript;
+/** Registers load-hooks.ts once (only the CLI, compiled, gets here: tests run the sources under tsx). */
+function enableHooks(): void {
+  if (hooked) return;
+  hooked = true;
+  const data: HookData = {
+    self: pathToFileURL(resolve(checkout, 'package.json')).href,
+    sources: pathToFileURL(checkout).href + '/',
+    dist: pathToFileURL(base).href + '/',
+  };
+  registerHooks('./load-hooks.js', { parentURL: import.meta.url, data });
 }
-
-// Runs in Node's loader thread: a resolved checkout source runner|tasks|playbooks|lab/X.ts -> dist/X.js.
-const REDIRECT_HOOK = `
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-let sources, dist;
-export function initialize(data) { sources = data.sources; dist = data.dist; }
-export async function resolve(specifier, context, next) {
-  const r = await next(specifier, context);
-  const url = r.url.split('?')[0];
-  // Playbooks are ES modules: a .ts file outside a "type": "module" package is one too.
-  if (/\\.ts$/.test(url) && r.format === 'commonjs') return { ...r, format: 'module' };
-  const m = url.startsWith(sources) && /^((?:runner|tasks|playbooks|lab)\\/.+)\\.([cm]?)ts$/.exec(url.slice(sources.length));
-  if (!m) return r;
-  const target = dist + m[1] + '.' + m[2] + 'js';
-  return existsSync(fileURLToPath(target)) ? { url: target, format: 'module', shortCircuit: true } : r;
-}
-`;

@@ -50,11 +50,11 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The real `play` command line. */
-export function play(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+/** The real `play` command line, run in `cwd` (default: the checkout). */
+export function play(args: string[], env: NodeJS.ProcessEnv = {}, cwd = projectRoot): Promise<CliResult> {
   return new Promise((resolveP) => {
     const child = spawn(process.execPath, [resolve(projectRoot, 'bin/play.mjs'), ...args], {
-      cwd: projectRoot,
+      cwd,
       env: { ...process.env, PLAY_INVENTORY: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
