@@ -1,5 +1,5 @@
 // `play lab down`: removes everything `up` made: the hosts' processes, namespaces, veths, /etc/netns
-// entries, the bridge (and with it the lab route), and the lab dir's files. Idempotent.
+// entries, the bridges (and with playlab0 the lab route), and the lab dir's files. Idempotent.
 import { existsSync, readFileSync, rmSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkPreconditions, mapLimit } from './exec.js';
@@ -8,6 +8,7 @@ import { withLabLock } from './lock.js';
 import { bridgePorts, removeBridge, removeHostNetworks, restoreNeighbourThresholds } from './hosts/netns.js';
 import { LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { LabOptions, LabPaths } from './paths.js';
+import { privateBridgePorts, removePrivateNetwork } from './hosts/private-net.js';
 import { pidsInNamespaces, runningSshd, terminate } from './hosts/sshd.js';
 import { readState } from './lab-state.js';
 import { removeSudoUsers } from './hosts/sudo-users.js';
@@ -31,7 +32,7 @@ async function down(dir: string): Promise<void> {
   }
   // Hosts from the state, plus any whose veth is still on the bridge (state lost or from a crashed up).
   const names = new Set(state?.hosts.map((h) => h.name) ?? []);
-  for (const port of bridgePorts()) {
+  for (const port of [...bridgePorts(), ...privateBridgePorts()]) {
     const host = hostOfVeth(port);
     if (host) names.add(host);
   }
@@ -49,6 +50,7 @@ async function down(dir: string): Promise<void> {
   const sshds = [...names].map((name) => runningSshd(hostPaths(dir, name), name)).filter((pid) => pid !== undefined);
   await terminate(sshds);
   await terminate([...pidsInNamespaces([...names]).values()].flat());
+  await removePrivateNetwork([...names]);
   await removeHostNetworks([...names].map((name) => ({ namespace: name, veth: vethName(name) })));
   const recorded = new Map(state?.hosts.map((h) => [h.name, h]));
   for (const name of names) {

@@ -55,18 +55,27 @@ export const LAB_WINDOWS_VARS = Object.freeze({
 /** VRRP needs peers: tor-gateway refuses a tor group of one host, and its vars are only written from two on. */
 export const MIN_VRRP_HOSTS = 2;
 
+/** The private group's vars: its hosts are reached through the first bastion (the same lab key and
+ *  known_hosts for both hops); group vars replace all's, so the known_hosts option is repeated. */
+export function labPrivateVars(bastionAddress: string, knownHosts: string) {
+  return { ansible_ssh_common_args: `-o UserKnownHostsFile=${knownHosts} -o ProxyJump=root@${bastionAddress}` };
+}
+
 export function inventoryObject(hosts: readonly InventoryHost[], files: InventoryFiles) {
   // An empty group is `{}`: linux and tor always exist, so patterns like `tor` stay valid on a linux-only
   // lab. The windows group is there only with Windows nodes (copies of the inventory add their own).
   const group = (g: LabGroup) => {
     const members = hosts.filter((h) => h.group === g);
     if (members.length === 0) return {};
+    const bastion = hosts.find((h) => h.group === 'bastion');
     const vars =
       g === 'tor' && members.length >= MIN_VRRP_HOSTS
         ? { vars: { ...LAB_TOR_VARS } }
         : g === 'windows'
           ? { vars: { ...LAB_WINDOWS_VARS, ...files.windowsPlaybookVars } }
-          : {};
+          : g === 'private' && bastion
+            ? { vars: labPrivateVars(bastion.address, files.knownHosts) }
+            : {};
     // A Windows node's cluster and management addresses are its lab address; pod_cidr is left to the
     // cluster, which allocates it later.
     // The control host runs the kubectl stand-in (lab/cluster/, a test double): playbooks call `{{ kubectl }}`.
@@ -84,6 +93,10 @@ export function inventoryObject(hosts: readonly InventoryHost[], files: Inventor
   };
   const windows = hosts.some((h) => h.group === 'windows') ? { windows: group('windows') } : {};
   const control = hosts.some((h) => h.group === 'control') ? { control: group('control') } : {};
+  // The jump host groups, only in a lab that has them (`play lab up --bastion N --behind-bastion M`).
+  const jumps = Object.fromEntries(
+    (['bastion', 'private'] as const).filter((g) => hosts.some((h) => h.group === g)).map((g) => [g, group(g)]),
+  );
   return {
     all: {
       vars: {
@@ -91,7 +104,7 @@ export function inventoryObject(hosts: readonly InventoryHost[], files: Inventor
         ansible_ssh_private_key_file: files.key,
         ansible_ssh_common_args: `-o UserKnownHostsFile=${files.knownHosts}`,
       },
-      children: { linux: group('linux'), tor: group('tor'), ...windows, ...control },
+      children: { linux: group('linux'), tor: group('tor'), ...windows, ...control, ...jumps },
     },
   };
 }

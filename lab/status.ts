@@ -6,6 +6,7 @@ import { checkPreconditions } from './exec.js';
 import { bridgeExists, namespaceExists } from './hosts/netns.js';
 import { hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { LabOptions } from './paths.js';
+import { reachableFrom } from './hosts/private-net.js';
 import { readPid, runningSshd } from './hosts/sshd.js';
 import { readState } from './lab-state.js';
 import { inLabRange } from './hosts/topology.js';
@@ -24,7 +25,7 @@ export interface LabHostStatus {
   sshdPid: number | null;
   /** That pid is alive, is sshd (or node running the node's simulator), and is in the host's namespace. */
   sshdAlive: boolean;
-  /** Port 22 accepted a TCP connection within 1 s. */
+  /** Port 22 accepted a TCP connection within 1 s (for a host behind a bastion: from the bastion). */
   reachable: boolean;
 }
 
@@ -42,6 +43,14 @@ export async function labStatus(options: LabOptions = {}): Promise<LabStatus> {
   const dir = resolveLabDir(options);
   const paths = labPaths(dir);
   const state = readState(paths.state);
+  // Hosts behind a bastion answer only there: they are checked from inside its namespace.
+  const bastion = state?.hosts.find((h) => h.group === 'bastion');
+  const reachable = (h: { group: LabGroup; address: string }) =>
+    h.group !== 'private'
+      ? tcpReachable(h.address, 22, 1000)
+      : bastion
+        ? reachableFrom(bastion.namespace, h.address, 22, 1000)
+        : Promise.resolve(false);
   const hosts = await Promise.all(
     (state?.hosts ?? []).map(async (h): Promise<LabHostStatus> => {
       const windows = h.group === 'windows';
@@ -55,7 +64,7 @@ export async function labStatus(options: LabOptions = {}): Promise<LabStatus> {
         server: windows ? 'simulator' : 'sshd',
         sshdPid: readPid(windows ? wp.pidFile : hp.pidFile) ?? null,
         sshdAlive: (windows ? runningSimulator(wp, h.namespace) : runningSshd(hp, h.namespace)) !== undefined,
-        reachable: await tcpReachable(h.address, 22, 1000),
+        reachable: await reachable(h),
       };
     }),
   );

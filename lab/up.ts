@@ -28,6 +28,7 @@ import {
   waitExited,
 } from './hosts/sshd.js';
 import { readState, writeState } from './lab-state.js';
+import { ensurePrivateBridge, ensurePrivateLegs, privateBridgePorts } from './hosts/private-net.js';
 import { writeIfChanged } from './write.js';
 import type { LabHostState, LabState } from './lab-state.js';
 import {
@@ -57,6 +58,10 @@ export interface LabUpOptions extends LabOptions {
   /** The cluster's control host control1 (0 or 1, default 0): a Linux host with the kubectl stand-in
    *  of the simulated cluster (lab/cluster/, a test double). */
   control?: number;
+  /** Jump hosts bastion1.. (default 0, or 1 when `private` is given). */
+  bastion?: number;
+  /** Hosts private1.. reachable only through a bastion (default 0). */
+  private?: number;
 }
 
 /** Hosts whose files are made, or sshd started, at once: mostly waiting on the file system and on
@@ -65,11 +70,13 @@ const PARALLEL = 16;
 
 export async function labUp(options: LabUpOptions = {}): Promise<LabState> {
   const dir = resolveLabDir(options);
+  const others = options.tor || options.windows || options.control || options.bastion || options.private;
   const requested: LabCounts = {
-    linux: options.linux ?? (options.tor || options.windows || options.control ? 0 : 3),
+    linux: options.linux ?? (others ? 0 : 3),
     tor: options.tor ?? 0,
     windows: options.windows ?? 0,
     control: options.control ?? 0,
+    ...jumpCounts(options),
   };
   validateCounts(requested);
   checkPreconditions();
@@ -92,13 +99,19 @@ function claimOwnership(dir: string): void {
   writeFileSync(OWNER_FILE, `${dir}\n`);
 }
 
+/** The jump host counts asked for, present only when asked for (a lab without them stays as it was). */
+function jumpCounts(options: LabUpOptions): Pick<LabCounts, 'bastion' | 'private'> {
+  const bastion = options.bastion ?? (options.private ? 1 : 0);
+  return { ...(bastion ? { bastion } : {}), ...(options.private ? { private: options.private } : {}) };
+}
+
 /** Host counts implied by bridge ports, so hosts built by a lab whose state.json was lost are not forgotten. */
 function countsOnBridge(): LabCounts {
   const counts: LabCounts = { linux: 0, tor: 0, windows: 0, control: 0 };
-  for (const port of bridgePorts()) {
+  for (const port of [...bridgePorts(), ...privateBridgePorts()]) {
     const host = hostOfVeth(port);
     const parsed = host ? parseHostName(host) : undefined;
-    if (parsed) counts[parsed.group] = Math.max(counts[parsed.group], parsed.index);
+    if (parsed) counts[parsed.group] = Math.max(counts[parsed.group] ?? 0, parsed.index);
   }
   return counts;
 }
@@ -116,6 +129,7 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
 
   await ensureClientKey(paths.key, paths.publicKey, paths.authorizedKeys);
   await ensureBridge();
+  await ensurePrivateBridge(plan);
   const neighbourTable = raiseNeighbourThresholds(plan.length, previous?.neighbourTable);
   // The lab's secrets (lab.env), made once; a new Windows password means running simulators have the old one.
   const secrets = ensureLabSecrets(paths);
@@ -237,6 +251,7 @@ async function ensureHosts(
     return pid === undefined || !hostNetworkLooksUp(host) || !routesPresent(host, pid);
   });
   await ensureRootNetworks(plan);
+  await ensurePrivateLegs(plan);
   const sshdStarts = new Set(plan.filter((host, i) => running[i] === undefined && host.group !== 'windows'));
   await configureNamespaces(needsNetwork.filter((host) => !sshdStarts.has(host)));
   const toStart = plan.filter((_, i) => running[i] === undefined);

@@ -41,7 +41,7 @@ export async function ensureBridge(): Promise<void> {
 export function hostNetworkLooksUp(host: HostPlan): boolean {
   if (!namespaceExists(host.namespace)) return false;
   try {
-    return basename(readlinkSync(`/sys/class/net/${host.veth}/master`)) === BRIDGE;
+    return basename(readlinkSync(`/sys/class/net/${host.veth}/master`)) === (host.bridge ?? BRIDGE);
   } catch {
     return false;
   }
@@ -130,8 +130,9 @@ export async function ensureRootNetworks(hosts: readonly HostPlan[]): Promise<vo
     }
     links.push(
       `link set ${host.veth} addrgenmode none`,
-      `link set ${host.veth} master ${BRIDGE} up`,
-      `neigh replace ${host.address} lladdr ${host.mac} dev ${BRIDGE} nud permanent`,
+      `link set ${host.veth} master ${host.bridge ?? BRIDGE} up`,
+      // Hosts behind a bastion (on the private bridge) are no neighbours of the root namespace.
+      ...(host.bridge ? [] : [`neigh replace ${host.address} lladdr ${host.mac} dev ${BRIDGE} nud permanent`]),
     );
   }
   if (links.length > 0) await runInput(IP, ['-batch', '-'], links.join('\n') + '\n');
@@ -156,7 +157,7 @@ export function namespaceBatch(host: HostPlan): string {
       'link set lo up',
       // After the link is up (a route onto a down link is refused).
       ...host.routes.map((r) => `route replace ${r} dev ${host.iface}`),
-      `neigh replace ${BRIDGE_ADDRESS} lladdr ${BRIDGE_MAC} dev ${host.iface} nud permanent`,
+      ...(host.bridge ? [] : [`neigh replace ${BRIDGE_ADDRESS} lladdr ${BRIDGE_MAC} dev ${host.iface} nud permanent`]),
     ].join('\n') + '\n'
   );
 }

@@ -1,10 +1,13 @@
 // The lab's network plan, pure: host names, groups, addresses and interface names. Everything the lab
 // touches lies in 198.18.0.0/15 (the benchmarking range) and stays on this machine: a bridge in the
-// root namespace, one veth per host, no default route inside the hosts.
+// root namespace, one veth per host, no default route inside the hosts; for jump hosts, a second bridge
+// the root namespace cannot reach (PRIVATE_BRIDGE).
 
 import { UsageError } from '../../runner/core/errors.js';
 
-export type LabGroup = 'linux' | 'tor' | 'windows' | 'control';
+/** `bastion` hosts have a leg on playlab0 and one on PRIVATE_BRIDGE; `private` hosts only the latter:
+ *  they are reached through a bastion (a jump host), never from the root namespace. */
+export type LabGroup = 'linux' | 'tor' | 'windows' | 'control' | 'bastion' | 'private';
 
 export const BRIDGE = 'playlab0';
 export const BRIDGE_ADDRESS = '198.18.0.1';
@@ -28,13 +31,24 @@ export const MAX_IFNAME = 15;
 // 198.18.0.5, taken from the .2-.10 block (one only). Linux hosts beyond 154 continue at 198.18.16.1,
 // 254 to a /24 (.1-.254), up to the bridge's limit: far below 198.18.240.0/20 (the simulated cluster's
 // service CIDR); 198.19.0.0/16 (pod CIDRs, VIPs) is never used for hosts.
-const FIRST: Record<LabGroup, number> = { tor: 11, linux: 101, windows: 9, control: 5 };
+// Jump hosts: bastion1..9 have their playlab0 leg at 198.18.2.1-9 and their second leg at
+// 198.18.32.1-9, on the private segment 198.18.32.0/24 (bridge PRIVATE_BRIDGE), where the hosts
+// behind them, private1..244, are 198.18.32.11-254. The root namespace has no address on that bridge
+// and the private hosts have no route beyond their /24: only a bastion reaches them.
+const FIRST: Record<LabGroup, number> = { tor: 11, linux: 101, windows: 9, control: 5, bastion: 1, private: 11 };
 const SUBNET: Record<LabGroup, string> = {
   tor: '198.18.0',
   linux: '198.18.0',
   windows: '198.18.1',
   control: '198.18.0',
+  bastion: '198.18.2',
+  private: '198.18.32',
 };
+/** The bridge of the hosts behind a bastion: no address in the root namespace, no route to it. */
+export const PRIVATE_BRIDGE = 'playlab1';
+export const PRIVATE_SUBNET = '198.18.32';
+/** A bastion's interface on the private bridge, inside its namespace. */
+export const PRIVATE_IFACE = 'eth2';
 /** linux1..154 fill 198.18.0.101-254; the later ones start at 198.18.16.1. */
 const LINUX_IN_FIRST_SUBNET = 154;
 const WIDE_LINUX_THIRD_OCTET = 16;
@@ -42,18 +56,29 @@ const HOSTS_PER_SUBNET = 254;
 /** A Linux bridge has at most 1024 ports, port number 0 reserved: the 1024th fails with EXFULL
  *  ("Exchange full"), as tried on this project's machine. Every lab host is one port of playlab0. */
 export const BRIDGE_MAX_PORTS = 1023;
-export const MAX_HOSTS: Record<LabGroup, number> = { tor: 90, linux: BRIDGE_MAX_PORTS, windows: 246, control: 1 };
+export const MAX_HOSTS: Record<LabGroup, number> = {
+  tor: 90,
+  linux: BRIDGE_MAX_PORTS,
+  windows: 246,
+  control: 1,
+  bastion: 9,
+  private: 244,
+};
 /** The `play lab up` flag that asks for each group. */
 export const COUNT_FLAG: Record<LabGroup, string> = {
   linux: '--linux',
   tor: '--tor',
   windows: '--windows',
   control: '--control',
+  bastion: '--bastion',
+  private: '--behind-bastion',
 };
 /** Windows node numbers start here: windows index 1 is node009. */
 export const FIRST_WINDOWS_NODE = 9;
-/** Inventory order; control last, so adding it moves no other host. */
-export const GROUPS: readonly LabGroup[] = ['linux', 'tor', 'windows', 'control'];
+/** Inventory order; control, then the jump host groups last, so adding them moves no other host. */
+export const GROUPS: readonly LabGroup[] = ['linux', 'tor', 'windows', 'control', 'bastion', 'private'];
+/** Groups a lab without jump hosts never mentions: counted (and written to state.json) only when asked for. */
+const JUMP_GROUPS = ['bastion', 'private'] as const;
 
 export interface LabCounts {
   linux: number;
@@ -61,9 +86,13 @@ export interface LabCounts {
   windows: number;
   /** The cluster's control host control1 (0 or 1). */
   control: number;
+  /** Jump hosts bastion1.. (absent: 0). */
+  bastion?: number;
+  /** Hosts private1.. reachable only through a bastion (absent: 0). */
+  private?: number;
 }
 
-/** Counts as callers give them: control may be left out (0). */
+/** Counts as callers give them: control (and the jump host groups) may be left out (0). */
 export type LabCountsInput = Omit<LabCounts, 'control'> & Partial<Pick<LabCounts, 'control'>>;
 
 export interface HostPlan {
@@ -84,8 +113,22 @@ export interface HostPlan {
   veth: string;
   /** On-link routes inside the namespace beyond the address's own subnet (`ip route replace R dev iface`):
    *  every host reaches the bridge and the hosts of other /24s (Windows nodes, linux155..) through the
-   *  lab route; the hosts of 198.18.0.0/24 need it too, to answer those. */
+   *  lab route; the hosts of 198.18.0.0/24 need it too, to answer those. Hosts behind a bastion have
+   *  none: only their own /24. */
   routes: string[];
+  /** The bridge the veth is a port of, when not playlab0 (hosts behind a bastion: PRIVATE_BRIDGE). */
+  bridge?: string;
+  /** A bastion's second interface, on PRIVATE_BRIDGE. */
+  privateLeg?: PrivateLeg;
+}
+
+export interface PrivateLeg {
+  iface: string;
+  address: string;
+  prefixLength: number;
+  mac: string;
+  /** Its root namespace end, a port of PRIVATE_BRIDGE. */
+  veth: string;
 }
 
 export function hostName(group: LabGroup, index: number): string {
@@ -100,7 +143,7 @@ export function parseHostName(name: string): { group: LabGroup; index: number } 
     const index = Number(node[1]) - FIRST_WINDOWS_NODE + 1;
     return index >= 1 && index <= MAX_HOSTS.windows ? { group: 'windows', index } : undefined;
   }
-  const m = /^(linux|tor|control)([1-9][0-9]*)$/.exec(name);
+  const m = /^(linux|tor|control|bastion|private)([1-9][0-9]*)$/.exec(name);
   if (!m) return undefined;
   const group = m[1] as LabGroup;
   const index = Number(m[2]);
@@ -158,11 +201,29 @@ export function planHost(group: LabGroup, index: number): HostPlan {
     mac: macFor(hostAddress(group, index)),
     veth: vethName(name),
     routes: [LAB_ROUTE],
+    ...(group === 'private' ? { bridge: PRIVATE_BRIDGE, routes: [] } : {}),
+    ...(group === 'bastion' ? { privateLeg: privateLegOf(name, index) } : {}),
   };
 }
 
-const countOf = (counts: LabCountsInput, group: LabGroup): number =>
-  group === 'control' ? (counts.control ?? 0) : counts[group];
+/** A bastion's leg on the private segment: 198.18.32.N for bastionN. */
+function privateLegOf(name: string, index: number): PrivateLeg {
+  const address = `${PRIVATE_SUBNET}.${index}`;
+  return {
+    iface: PRIVATE_IFACE,
+    address,
+    prefixLength: PREFIX_LENGTH,
+    mac: macFor(address),
+    veth: privateVethName(name),
+  };
+}
+
+/** The root namespace's end of a bastion's private leg. */
+export function privateVethName(host: string): string {
+  return `plp-${host}`;
+}
+
+const countOf = (counts: LabCountsInput, group: LabGroup): number => counts[group] ?? 0;
 
 /** Each count a whole number in its group's range, and all hosts together within the bridge's ports.
  *  A UsageError naming the flag: every count reaches here from the command line. */
@@ -175,7 +236,10 @@ export function validateCounts(counts: LabCountsInput): void {
       );
     }
   }
-  const total = GROUPS.reduce((sum, g) => sum + countOf(counts, g), 0);
+  if (countOf(counts, 'private') > 0 && countOf(counts, 'bastion') === 0)
+    throw new UsageError(`--behind-bastion ${counts.private}: hosts behind a bastion need one: add --bastion 1`);
+  // Hosts behind a bastion are ports of the private bridge, not of playlab0.
+  const total = GROUPS.reduce((sum, g) => sum + (g === 'private' ? 0 : countOf(counts, g)), 0);
   if (total > BRIDGE_MAX_PORTS) {
     const asked = GROUPS.filter((g) => countOf(counts, g) > 0)
       .map((g) => `${COUNT_FLAG[g]} ${countOf(counts, g)}`)
@@ -201,5 +265,6 @@ export function planTopology(counts: LabCountsInput): HostPlan[] {
  *  an older state file is 0. */
 export function mergeCounts(existing: Partial<LabCounts>, requested: Partial<LabCounts>): LabCounts {
   const max = (g: LabGroup) => Math.max(existing[g] ?? 0, requested[g] ?? 0);
-  return { linux: max('linux'), tor: max('tor'), windows: max('windows'), control: max('control') };
+  const jumps = Object.fromEntries(JUMP_GROUPS.filter((g) => max(g) > 0).map((g) => [g, max(g)]));
+  return { linux: max('linux'), tor: max('tor'), windows: max('windows'), control: max('control'), ...jumps };
 }

@@ -3,18 +3,22 @@
 
 export async function labCommand(
   action: string,
-  counts: { linux?: number; tor?: number; windows?: number; control?: number },
+  counts: { linux?: number; tor?: number; windows?: number; control?: number; bastion?: number; private?: number },
   out: NodeJS.WritableStream,
 ): Promise<number> {
   const { labDown, labInventoryPath, labStatus, labUp } = await import('../../lab/lab.js');
   switch (action) {
     case 'up': {
       // --linux defaults to 3 only when no other kind of host is asked for.
+      const others = counts.tor || counts.windows || counts.control || counts.bastion || counts.private;
       const state = await labUp({
-        linux: counts.linux ?? (counts.tor || counts.windows || counts.control ? 0 : 3),
+        linux: counts.linux ?? (others ? 0 : 3),
         tor: counts.tor ?? 0,
         windows: counts.windows ?? 0,
         control: counts.control ?? 0,
+        // Jump hosts (--bastion, --behind-bastion): labUp gives --behind-bastion a bastion when none is asked for.
+        bastion: counts.bastion,
+        private: counts.private,
       });
       out.write(`${state.inventoryPath}\n`);
       return 0;

@@ -9,6 +9,10 @@ import type { Origin, Reporter } from './source.js';
 import { becomeSpec } from './become.js';
 import { pick } from './var-pick.js';
 import { describe } from './vars.js';
+import { shellWords } from './ssh-words.js';
+import { jumpSpec, type BastionLookup } from './jump.js';
+
+export { shellWords };
 
 const SSH_CONNECTIONS = new Set([
   'ssh',
@@ -31,43 +35,6 @@ const SHELLS: Record<string, OsFamily> = {
 export function resolvePath(path: string, baseDir: string): string {
   const expanded = path === '~' ? homedir() : path.startsWith('~/') ? resolve(homedir(), path.slice(2)) : path;
   return isAbsolute(expanded) ? expanded : resolve(baseDir, expanded);
-}
-
-/** Splits a command-line string as Python's shlex.split does (which is how ansible reads ssh args). */
-export function shellWords(text: string): string[] {
-  const words: string[] = [];
-  let word: string | null = null;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (/\s/.test(c)) {
-      if (word !== null) {
-        words.push(word);
-        word = null;
-      }
-      continue;
-    }
-    word ??= '';
-    if (c === "'") {
-      const end = text.indexOf("'", i + 1);
-      if (end < 0) throw new Error('unterminated single quote');
-      word += text.slice(i + 1, end);
-      i = end;
-    } else if (c === '"') {
-      let j = i + 1;
-      for (; j < text.length && text[j] !== '"'; j++) {
-        if (text[j] === '\\' && (text[j + 1] === '"' || text[j + 1] === '\\')) j++;
-        word += text[j];
-      }
-      if (j >= text.length) throw new Error('unterminated double quote');
-      i = j;
-    } else if (c === '\\' && i + 1 < text.length) {
-      word += text[++i];
-    } else {
-      word += c;
-    }
-  }
-  if (word !== null) words.push(word);
-  return words;
 }
 
 /** The UserKnownHostsFile of `-o UserKnownHostsFile=PATH` / `-oUserKnownHostsFile PATH` in ssh args. */
@@ -93,7 +60,8 @@ function defaultUser(): string | undefined {
 
 /**
  * The ConnectionSpec of host `host` (defined at `origin`); problems go to `src`. Relative paths are
- * taken from `baseDir` of the origin of the variable that holds them.
+ * taken from `baseDir` of the origin of the variable that holds them. `bastionOf` gives the connection
+ * of a jump host named by its inventory name (runner/inventory/jump.ts).
  */
 export function connectionSpec(
   src: Reporter,
@@ -101,6 +69,7 @@ export function connectionSpec(
   origin: Origin,
   vars: ReadonlyMap<string, VarDef>,
   baseDir: (origin: Origin) => string,
+  bastionOf?: BastionLookup,
 ): ConnectionSpec {
   const text = (def: (VarDef & { name: string }) | undefined, what: string, allowEmpty = false): string | undefined => {
     if (!def) return undefined;
@@ -198,5 +167,8 @@ export function connectionSpec(
       }
     }
   }
+  const resolveFile = (path: string, at: Origin) => resolvePath(path, baseDir(at));
+  const jump = jumpSpec(src, host, vars, { target: spec, resolveFile, currentUser: defaultUser() ?? '', bastionOf });
+  if (jump) spec.jump = jump;
   return spec;
 }

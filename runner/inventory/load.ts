@@ -4,6 +4,7 @@
 import { lstatSync, readlinkSync, statSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { InventoryError, UsageError } from '../core/errors.js';
+import { inventoryBastions } from './bastions.js';
 import { connectionSpec } from './connection.js';
 import { InventoryGraph } from './graph.js';
 import type { Group, Host, Inventory } from './model.js';
@@ -68,6 +69,7 @@ export function loadInventory(sources: string | readonly string[]): Inventory {
   const sourceDirs = paths.map((p) => (statSync(p).isDirectory() ? p : dirname(p)));
   const baseDir = (origin: Origin) => baseDirOf(origin.file ?? paths[0]!, sourceDirs);
 
+  const bastionOf = inventoryBastions(graph, dirs, report, baseDir);
   const byName = new Map<string, Host>();
   for (const node of graph.hosts.values()) {
     const { vars, groups } = hostVarDefs(graph, node, dirs);
@@ -75,7 +77,7 @@ export function loadInventory(sources: string | readonly string[]): Inventory {
       name: node.name,
       vars: deepFreeze(Object.fromEntries([...vars].map(([k, v]) => [k, v.value]))),
       groups: Object.freeze(groups.map((g) => g.name)),
-      connection: Object.freeze(connectionSpec(report, node.name, node.origin, vars, baseDir)),
+      connection: Object.freeze(connectionSpec(report, node.name, node.origin, vars, baseDir, bastionOf)),
     });
     rememberFile(host, node.origin.file ?? paths[0]!);
     byName.set(node.name, host);

@@ -36,6 +36,18 @@ export interface ConnectionSpec {
   become?: BecomeSpec;
   /** known_hosts path from ansible_ssh_common_args/extra_args `-o UserKnownHostsFile=...` or play_known_hosts. */
   knownHostsFile?: string;
+  /** The bastion reached first (ProxyJump, -J or ProxyCommand `ssh -W` in the ssh args: runner/inventory/jump.ts). */
+  jump?: JumpSpec;
+}
+
+/** A jump host, resolved: where to connect and as whom; its host key is checked in the host's known_hosts. */
+export interface JumpSpec {
+  /** As written in the setting: an inventory host's name (whose connection vars gave the rest) or an address. */
+  readonly hostName: string;
+  readonly address: string;
+  readonly port: number;
+  readonly user: string;
+  readonly keyFile?: string;
 }
 
 export interface Host {

@@ -1,11 +1,13 @@
 // One SSH connection per host for the whole run, opened when a host's first step needs it.
 // Concurrent callers for one host share the pending connect; all handshakes of the run go through
-// one throttle. A failed connect is forgotten, so a later get() may try again.
+// one throttle. A failed connect is forgotten, so a later get() may try again. Hosts behind a jump
+// host share one connection to it (jump-hosts.ts).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Host, ResolvedSecrets } from '../inventory/model.js';
+import type { Host, JumpSpec, ResolvedSecrets } from '../inventory/model.js';
 import { type ExecConnection, SudoConnection } from './become.js';
 import { HandshakeThrottle, type ThrottleOptions } from './handshake-throttle.js';
+import { JumpHosts } from './jump-hosts.js';
 import { SshConnection, type ConnectionOptions } from './ssh-connection.js';
 import type { SshTarget } from './target.js';
 
@@ -44,12 +46,21 @@ export function targetOf(host: Host, secrets: ResolvedSecrets = {}): SshTarget {
     keyFile: c.keyFile === undefined ? undefined : expandHome(c.keyFile),
     password: secrets.password,
     passwordFrom: c.password?.envVar,
+    ...(c.jump ? { jump: jumpTargetOf(c.jump) } : {}),
   };
+}
+
+/** A jump host as a target of its own: keys and the agent only, never a password. */
+function jumpTargetOf(j: JumpSpec): SshTarget {
+  const keyFile = j.keyFile === undefined ? undefined : expandHome(j.keyFile);
+  return { hostName: j.hostName, address: j.address, port: j.port, user: j.user, keyFile };
 }
 
 export class ConnectionPool {
   readonly throttle: HandshakeThrottle;
   readonly #connections = new Map<string, Promise<SshConnection>>();
+  /** One connection per bastion, shared by the hosts behind it (jump-hosts.ts). */
+  readonly #jumps = new JumpHosts();
   #closed = false;
 
   constructor(private readonly options: PoolOptions = {}) {
@@ -61,10 +72,15 @@ export class ConnectionPool {
     if (this.#closed) return Promise.reject(new Error('the connection pool is closed'));
     let pending = this.#connections.get(host.name);
     if (!pending) {
-      const opening = SshConnection.open(targetOf(host, secrets), this.#optionsFor(host));
+      const target = targetOf(host, secrets);
+      const options = this.#optionsFor(host);
+      const jump = target.jump && this.#jumps.acquire(host.name, target.jump, options);
+      const opening = SshConnection.open(target, jump ? { ...options, jump } : options);
       this.#connections.set(host.name, opening);
       opening.catch(() => {
-        if (this.#connections.get(host.name) === opening) this.#connections.delete(host.name);
+        if (this.#connections.get(host.name) !== opening) return;
+        this.#connections.delete(host.name);
+        this.#jumps.release(host.name);
       });
       pending = opening;
     }
@@ -101,6 +117,7 @@ export class ConnectionPool {
       (c) => c.close(),
       () => undefined,
     );
+    this.#jumps.release(hostName);
   }
 
   /** Closes every connection, including ones still being opened. */
@@ -116,6 +133,7 @@ export class ConnectionPool {
         ),
       ),
     );
+    await this.#jumps.closeAll();
   }
 
   #optionsFor(host: Host): ConnectionOptions {

@@ -1,7 +1,8 @@
 // One SSH connection to one host, reused by every step. Built on ssh2's Client directly (why not
 // node-ssh: ssh-handshake.ts says it, once). At most `maxChannels` commands run at once (sshd's MaxSessions is 10; we keep
 // two spare). A connection that dropped is reopened once, with the same host key verification,
-// by the next command: Windows hosts drop connections (HNS network changes, reboots).
+// by the next command: Windows hosts drop connections (HNS network changes, reboots). A host behind a
+// jump host is (re)connected through it, every time (jump-host.ts).
 import type { Client as SshClient } from 'ssh2';
 import type { ExecOptions, ExecResult } from '../core/step.js';
 import { ConnectionLostError } from './errors.js';
@@ -19,6 +20,8 @@ export interface ConnectionOptions extends HandshakeOptions {
   readonly maxChannels?: number;
   /** Shared by all connections of a run: global and per-endpoint handshake limits. */
   readonly throttle: HandshakeThrottle;
+  /** The jump host (jump-host.ts) that makes every handshake of this connection, reconnects included. */
+  readonly jump?: { handshake(target: SshTarget, options: ConnectionOptions): Promise<SshClient> };
 }
 
 export class SshConnection {
@@ -85,6 +88,14 @@ export class SshConnection {
     }
   }
 
+  /** The connected ssh2 Client, reopened after a drop as for a command: what a jump host forwards through. */
+  async client(): Promise<SshClient> {
+    if (this.#closed)
+      throw new ConnectionLostError(this.target.hostName, `host ${this.where}: the connection was closed`);
+    const live = this.#current;
+    return (live && !live.gone ? live : await this.#reconnect(live)).client;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     await this.#connecting?.catch(() => undefined);
@@ -128,8 +139,12 @@ export class SshConnection {
   #reconnect(stale: Live | null): Promise<Live> {
     const current = this.#current;
     if (current && current !== stale && !current.gone) return Promise.resolve(current);
-    this.#connecting ??= this.options.throttle
-      .run(endpointOf(this.target), () => handshake(this.target, this.options))
+    const jump = this.options.jump;
+    this.#connecting ??= (
+      jump
+        ? jump.handshake(this.target, this.options)
+        : this.options.throttle.run(endpointOf(this.target), () => handshake(this.target, this.options))
+    )
       .then((client) => this.#adopt(client))
       .finally(() => {
         this.#connecting = null;

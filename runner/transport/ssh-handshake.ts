@@ -10,6 +10,7 @@
 // MaxStartups) from a refused host key; and node-ssh takes stdin only as a string and has no
 // per-command timeout or channel limit (ssh-connection.ts). Every option below is ssh2's documented
 // ConnectConfig.
+import type { Duplex } from 'node:stream';
 import { type ConnectConfig, Client as SshClient, type KexAlgorithm, type ServerHostKeyAlgorithm } from 'ssh2';
 import { redact } from '../core/secret.js';
 import { formatMs, HandshakeError } from './errors.js';
@@ -87,8 +88,11 @@ function classify(
   return fail('protocol', `host ${w}: SSH handshake failed: ${redact(err.message)}`);
 }
 
-/** Connects, verifies the host key, authenticates: resolves with a ready ssh2 Client. */
-export function handshake(target: SshTarget, o: HandshakeOptions): Promise<SshClient> {
+/**
+ * Connects, verifies the host key, authenticates: resolves with a ready ssh2 Client. Over `sock` when
+ * given (a channel of a jump host's connection: jump-host.ts), else over a TCP connection of its own.
+ */
+export function handshake(target: SshTarget, o: HandshakeOptions, sock?: Duplex): Promise<SshClient> {
   let check: HostKeyCheck;
   let auth: AuthPlan;
   try {
@@ -154,11 +158,12 @@ export function handshake(target: SshTarget, o: HandshakeOptions): Promise<SshCl
       hostVerifier: check.verify,
       algorithms: { kex: KEX, serverHostKey: check.algorithms() as ServerHostKeyAlgorithm[] },
       authHandler: auth.handler,
+      ...(sock ? { sock } : {}),
     };
     try {
       client.connect(config);
       // Commands and their replies are small packets: Nagle's delay would cost a round trip each
-      // (the socket exists once connect() has been called).
+      // (the socket exists once connect() has been called; a jump host's channel has no such setting).
       client.setNoDelay(true);
     } catch (e) {
       fail(new HandshakeError(target.hostName, 'config', `host ${where(target)}: ${(e as Error).message}`));

@@ -12,6 +12,8 @@ export interface SshTarget {
   readonly password?: Secret;
   /** Where the password comes from, for messages: the environment variable's name. */
   readonly passwordFrom?: string;
+  /** The jump host the connection goes through (runner/transport/jump-host.ts). */
+  readonly jump?: SshTarget;
 }
 
 /** `address:port`, bracketing IPv6 addresses: the key for per-endpoint limits and messages. */
@@ -19,7 +21,9 @@ export function endpointOf(t: Pick<SshTarget, 'address' | 'port'>): string {
   return t.address.includes(':') ? `[${t.address}]:${t.port}` : `${t.address}:${t.port}`;
 }
 
-/** `linux1 (198.18.0.101:22)`: how messages name a host. */
-export function where(t: Pick<SshTarget, 'hostName' | 'address' | 'port'>): string {
-  return `${t.hostName} (${endpointOf(t)})`;
+/** `linux1 (198.18.0.101:22)`, or `db1 (10.0.0.5:22 via bastion1 198.18.2.1:22)`: how messages name a host. */
+export function where(t: Pick<SshTarget, 'hostName' | 'address' | 'port' | 'jump'>): string {
+  const j = t.jump;
+  const via = j ? ` via ${j.hostName === j.address ? '' : `${j.hostName} `}${endpointOf(j)}` : '';
+  return `${t.hostName} (${endpointOf(t)}${via})`;
 }

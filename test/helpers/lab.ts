@@ -26,13 +26,17 @@ export interface Lab {
 }
 
 export async function ensureLab(
-  counts: { linux?: number; tor?: number; windows?: number; control?: number } = { linux: 4 },
+  counts: { linux?: number; tor?: number; windows?: number; control?: number; bastion?: number; private?: number } = {
+    linux: 4,
+  },
 ): Promise<Lab> {
   const state = await labUp({
     linux: counts.linux ?? 0,
     tor: counts.tor ?? 0,
     windows: counts.windows ?? 0,
     control: counts.control ?? 0,
+    bastion: counts.bastion,
+    private: counts.private,
   });
   const hosts = state.hosts.map(({ name, group, address }) => ({ name, group, address }));
   return {

@@ -54,9 +54,15 @@ function mountSandbox(): string {
   return `${RUN_DIR}/sandbox-${process.pid}`;
 }
 
-function ssh(state: LabState, name: string, command: string): Promise<{ code: number; out: string }> {
+function ssh(
+  state: LabState,
+  name: string,
+  command: string,
+  extra: string[] = [],
+): Promise<{ code: number; out: string }> {
   const h = state.hosts.find((x) => x.name === name)!;
   const args = [
+    ...extra,
     '-i',
     state.keyPath,
     '-o',
@@ -112,6 +118,31 @@ function upInChild(dir: string, linux: number, tor: number): Promise<number> {
     );
     child.stderr?.pipe(process.stderr);
   });
+}
+
+/** up --bastion 1 --behind-bastion 2: the hosts behind the bastion answer only through it. */
+async function jumpHosts(): Promise<Record<string, unknown>> {
+  const s = await labUp({ bastion: 1, private: 2 });
+  const bastion = s.hosts.find((h) => h.name === 'bastion1')!;
+  // OpenSSH's ProxyJump would not pass -i and the known_hosts option to the jump: a ProxyCommand does.
+  const via = [
+    '-o',
+    `ProxyCommand=ssh -i ${s.keyPath} -o UserKnownHostsFile=${s.knownHostsPath} -o StrictHostKeyChecking=yes -o BatchMode=yes -W %h:%p root@${bastion.address}`,
+  ];
+  return {
+    hosts: s.hosts
+      .filter((h) => h.name.startsWith('bastion') || h.name.startsWith('private'))
+      .map((h) => [h.name, h.address]),
+    started: s.started,
+    direct: (await ssh(s, 'private1', 'hostname')).code,
+    throughBastion: [(await ssh(s, 'private1', 'hostname', via)).out, (await ssh(s, 'private2', 'hostname', via)).out],
+    privateRoutes: (await ssh(s, 'private1', 'ip -4 -o route', via)).out,
+    bastionAddresses: (await ssh(s, 'bastion1', 'ip -4 -o addr show | grep -o "inet [0-9./]*"')).out,
+    status: (await labStatus()).hosts
+      .filter((h) => h.group === 'private' || h.group === 'bastion')
+      .map((h) => ({ name: h.name, alive: h.sshdAlive, reachable: h.reachable })),
+    inventoryGroups: readFileSync(s.inventoryPath, 'utf8').match(/^ {4}(bastion|private):$/gm),
+  };
 }
 
 // Long because it is one scenario in order (up, break, repair, down) in one private lab; the test file judges it.
@@ -185,6 +216,7 @@ async function scenario(): Promise<Record<string, unknown>> {
         .filter((h) => h.group === 'windows')
         .map((h) => ({ name: h.name, alive: h.sshdAlive, reachable: h.reachable })),
     };
+    r.jumps = await jumpHosts();
     const status = await labStatus();
     r.statusBeforeDown = { up: status.up, hosts: status.hosts.length };
 
@@ -203,7 +235,7 @@ async function scenario(): Promise<Record<string, unknown>> {
       namespaces: readdirSync('/run/netns'),
       links: execFileSync('ip', ['-o', 'link', 'show'], { encoding: 'utf8' })
         .split('\n')
-        .filter((l) => /playlab0|pl-/.test(l)),
+        .filter((l) => /playlab0|playlab1|pl-|plp-/.test(l)),
       routes: execFileSync('ip', ['route', 'show', '198.18.0.0/15'], { encoding: 'utf8' }).trim(),
       etcNetns: existsSync('/etc/netns') ? readdirSync('/etc/netns') : null,
       labDir: existsSync(dir),

@@ -126,6 +126,30 @@ test('up --windows 2 from none starts node009 and node010 (198.18.1.9, .10), ali
   ]);
 });
 
+test('up --bastion 1 --behind-bastion 2: private1 and private2 answer through bastion1 only', async (t) => {
+  const { jumps } = await result;
+  t.deepEqual(jumps.hosts, [
+    ['bastion1', '198.18.2.1'],
+    ['private1', '198.18.32.11'],
+    ['private2', '198.18.32.12'],
+  ]);
+  t.deepEqual(jumps.started, ['bastion1', 'private1', 'private2']);
+  t.is(jumps.direct, 255, 'no way from the root namespace to a private host');
+  t.deepEqual(jumps.throughBastion, ['private1', 'private2']);
+  t.is(
+    jumps.privateRoutes,
+    '198.18.32.0/24 dev eth1 proto kernel scope link src 198.18.32.11',
+    'no route beyond its /24',
+  );
+  t.is(jumps.bastionAddresses, 'inet 127.0.0.1/8\ninet 198.18.2.1/24\ninet 198.18.32.1/24');
+  t.deepEqual(jumps.status, [
+    { name: 'bastion1', alive: true, reachable: true },
+    { name: 'private1', alive: true, reachable: true },
+    { name: 'private2', alive: true, reachable: true },
+  ]);
+  t.deepEqual(jumps.inventoryGroups, ['    bastion:', '    private:']);
+});
+
 test('down removes namespaces, veths, bridge, route, /etc/netns entries, sshds, simulators and the lab dir', async (t) => {
   const r = await result;
   t.true(r.statusBeforeDown.up);

@@ -4,11 +4,11 @@
 // and kill every connection (a host that goes away).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server as NetServer, type Socket } from 'node:net';
+import { connect as connectTcp, createServer, type Server as NetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ssh2 from 'ssh2';
-import type { AuthContext, Connection, ParsedKey } from 'ssh2';
+import type { AuthContext, Connection, ParsedKey, ServerChannel, TcpipRequestInfo } from 'ssh2';
 
 const { Server, utils } = ssh2;
 
@@ -68,6 +68,9 @@ export interface TestServerOptions {
   dropMode?: 'close' | 'reset';
   /** Session channels allowed at once per connection; more are refused (default 10, like sshd). */
   maxSessions?: number;
+  /** Open direct-tcpip channels (a jump host's `ssh -W`) by connecting to their destination; without
+   *  it they are refused as administratively prohibited (sshd's AllowTcpForwarding no). */
+  forwardTcp?: boolean;
 }
 
 export class TestSshServer {
@@ -84,6 +87,8 @@ export class TestSshServer {
   refusedSessions = 0;
   readonly signals: string[] = [];
   readonly commands: string[] = [];
+  /** direct-tcpip channels asked for, as `address:port`. */
+  readonly forwards: string[] = [];
 
   private constructor(
     readonly options: TestServerOptions,
@@ -132,6 +137,10 @@ export class TestSshServer {
   get hostKeyBlob(): Buffer {
     return blobOf(this.hostKey.public);
   }
+  /** TCP connections still open (clients, and the sockets of forwarded channels). */
+  get openSockets(): number {
+    return this.#sockets.size;
+  }
   /** Commands still running. */
   get running(): number {
     return this.#children.size;
@@ -155,6 +164,7 @@ export class TestSshServer {
   #onClient(client: Connection): void {
     client.on('error', () => undefined);
     client.on('authentication', (ctx) => this.#authenticate(ctx));
+    if (this.options.forwardTcp) client.on('tcpip', (accept, reject, info) => this.#forward(accept, reject, info));
     const sessions = new Set<() => void>();
     // A dead connection sends no CHANNEL_CLOSE: give its sessions back here.
     client.on('close', () => {
@@ -203,6 +213,21 @@ export class TestSshServer {
           stream.end();
         });
       });
+    });
+  }
+
+  /** Connects a direct-tcpip channel to its destination, as sshd does; a failed connect refuses it. */
+  #forward(accept: () => ServerChannel, reject: () => void, info: TcpipRequestInfo): void {
+    this.forwards.push(`${info.destIP}:${info.destPort}`);
+    const socket = connectTcp({ host: info.destIP, port: info.destPort });
+    socket.once('error', () => reject());
+    socket.once('connect', () => {
+      const channel = accept();
+      this.#sockets.add(socket);
+      socket.on('close', () => this.#sockets.delete(socket));
+      channel.on('error', () => undefined);
+      socket.pipe(channel).pipe(socket);
+      channel.on('close', () => socket.destroy());
     });
   }
 
