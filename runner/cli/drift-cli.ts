@@ -3,13 +3,7 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.js';
 import { positiveInteger } from './coerce.js';
-
-interface Io {
-  out: NodeJS.WriteStream;
-  err: NodeJS.WriteStream;
-  code: number;
-  cleanStop?: boolean;
-}
+import type { Io } from './io.js';
 
 // Long because it is declarative: yargs' table of the drift subcommands and their options, one entry each.
 export function driftCommands<T>(y: Argv<T>, io: Io) {

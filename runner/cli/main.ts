@@ -8,26 +8,10 @@ import { config as loadDotenv } from 'dotenv';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { PlayError, UsageError } from '../core/errors.js';
-import {
-  count,
-  optionalNonNegativeNumber,
-  optionalPositiveInteger,
-  positiveInteger,
-  positiveNumber,
-} from './coerce.js';
+import { count, positiveInteger } from './coerce.js';
 import { driftCommands } from './drift-cli.js';
-
-const DEFAULT_FORKS = 20;
-
-interface Io {
-  out: NodeJS.WriteStream;
-  err: NodeJS.WriteStream;
-  signal: AbortSignal;
-  /** The exit code a command's handler decided. */
-  code: number;
-  /** A command for which Ctrl-C is the normal way to stop (play drift --every): its own code stands. */
-  cleanStop?: boolean;
-}
+import type { Io } from './io.js';
+import { runCommandLine } from './run-cli.js';
 
 export async function main(
   argv: string[],
@@ -88,7 +72,8 @@ export function reportError(e: unknown, err: NodeJS.WritableStream): number {
   return 70;
 }
 
-/** `play hosts`, `play inventory`, `play list`, `play graph`: read-only looks at inventories and playbooks. */
+/** `play hosts`, `play inventory`, `play list`, `play graph`: read-only looks at inventories and playbooks.
+ *  Long because it is declarative: yargs' table of the four commands, one entry each. */
 function inspectCommands(y: Argv, io: Io) {
   return y
     .option('inventory', {
@@ -303,167 +288,6 @@ function rolloutCommands<T>(y: Argv<T>, io: Io) {
         );
       },
     );
-}
-
-/** `play PLAYBOOK [options]`, the default command. */
-function runCommandLine<T>(y: Argv<T>, io: Io) {
-  return y.command(
-    '$0 <playbook>',
-    'run a playbook',
-    (c) =>
-      c
-        .positional('playbook', { type: 'string', demandOption: true, describe: 'a name from `play list`, or a path' })
-        .option('limit', {
-          alias: 'l',
-          type: 'string',
-          describe: 'host pattern (Ansible grammar) narrowing the targets',
-        })
-        .option('check', {
-          alias: 'C',
-          type: 'boolean',
-          default: false,
-          describe: 'plan only: report what would change, change nothing',
-        })
-        .option('diff', {
-          alias: 'D',
-          type: 'boolean',
-          default: false,
-          describe: 'show before/after values and text diffs',
-        })
-        .option('forks', {
-          alias: 'f',
-          type: 'string',
-          default: String(DEFAULT_FORKS),
-          coerce: positiveInteger('--forks'),
-          describe: 'hosts worked on at once',
-        })
-        .option('timeout', {
-          type: 'string',
-          default: '300',
-          coerce: positiveNumber('--timeout'),
-          describe: 'per-step time limit, seconds',
-        })
-        .option('report', { type: 'string', describe: 'write the JSON report to this file' })
-        .option('json', {
-          type: 'boolean',
-          default: false,
-          describe: 'print the JSON report on stdout (progress goes to stderr)',
-        })
-        .option('extra-vars', {
-          alias: 'e',
-          type: 'string',
-          array: true,
-          default: [] as string[],
-          describe: 'key=value or JSON; overrides inventory variables',
-        })
-        .option('accept-new', {
-          type: 'boolean',
-          default: false,
-          describe: 'record unknown host keys (a changed key is always refused)',
-        })
-        .option('known-hosts', {
-          type: 'string',
-          describe: 'known_hosts file for every host (overrides the inventory; default ~/.ssh/known_hosts)',
-        })
-        .option('live', {
-          type: 'boolean',
-          default: true,
-          describe: 'live view on a terminal (--no-live: one line per host)',
-        })
-        .group(
-          [
-            'serial',
-            'max-fail',
-            'max-per-domain',
-            'soak',
-            'window',
-            'drain-timeout',
-            'on-drain-timeout',
-            'ready-timeout',
-            'resume',
-            'state',
-          ],
-          'Rolling runs (hotfix-windows; any playbook with --serial):',
-        )
-        .option('serial', { type: 'string', describe: "batch sizes: a count, a percentage or a list ('1,50%')" })
-        .option('max-fail', {
-          type: 'string',
-          describe: "failures the whole run tolerates: a count or a percentage of the targeted hosts ('20%')",
-        })
-        .option('max-per-domain', {
-          type: 'string',
-          coerce: optionalPositiveInteger('--max-per-domain'),
-          describe: 'at most this many hosts of one failure domain (host var failure_domain) in a batch',
-        })
-        .option('soak', {
-          type: 'string',
-          coerce: optionalNonNegativeNumber('--soak'),
-          describe: "seconds a batch's nodes must stay Ready before the next batch",
-        })
-        .option('window', { type: 'string', describe: "maintenance window: 'Sat,Sun 01:00-05:00 Asia/Shanghai'" })
-        .option('drain-timeout', {
-          type: 'string',
-          coerce: optionalPositiveInteger('--drain-timeout'),
-          describe: 'seconds kubectl drain may take (default 300)',
-        })
-        .option('on-drain-timeout', {
-          type: 'string',
-          choices: ['uncordon', 'keep-cordoned'],
-          describe: 'a node whose drain failed: uncordon it (default) or leave it cordoned',
-        })
-        .option('ready-timeout', {
-          type: 'string',
-          coerce: optionalPositiveInteger('--ready-timeout'),
-          describe: 'seconds a node may take to be Ready after its tasks (default 600)',
-        })
-        .option('resume', {
-          type: 'boolean',
-          default: false,
-          describe: 'continue the last unfinished rolling run of this playbook on this inventory',
-        })
-        .option('state', {
-          type: 'string',
-          describe: 'the state store (default: $PLAY_STATE, else ~/.local/state/play/state.db)',
-        }),
-    async (a) => {
-      const { runCommand } = await import('./run-command.js');
-      const result = await runCommand(
-        {
-          playbook: a.playbook,
-          inventory: (a as { inventory?: string }).inventory,
-          limit: a.limit,
-          check: a.check,
-          diff: a.diff,
-          forks: a.forks as unknown as number,
-          timeout: a.timeout as unknown as number,
-          report: a.report,
-          json: a.json,
-          extraVars: a.extraVars.map(String),
-          acceptNew: a.acceptNew,
-          knownHosts: a.knownHosts,
-          live: a.live ? 'auto' : 'never',
-          rolling: {
-            overrides: {
-              serial: a.serial,
-              maxFail: a.maxFail,
-              maxPerDomain: a.maxPerDomain as unknown as number | undefined,
-              soak: a.soak as unknown as number | undefined,
-              window: a.window,
-              drainTimeout: a.drainTimeout as unknown as number | undefined,
-              onDrainTimeout: a.onDrainTimeout,
-              readyTimeout: a.readyTimeout as unknown as number | undefined,
-            },
-            resume: a.resume,
-            state: a.state,
-          },
-        },
-        io.out,
-        io.err,
-        io.signal,
-      );
-      io.code = result.code;
-    },
-  );
 }
 
 const COMMANDS = ['hosts', 'inventory', 'list', 'graph', 'init', 'lab', 'drift', 'rollouts', 'resume'];

@@ -58,20 +58,11 @@ function defaultUser(): string | undefined {
   }
 }
 
-/**
- * The ConnectionSpec of host `host` (defined at `origin`); problems go to `src`. Relative paths are
- * taken from `baseDir` of the origin of the variable that holds them. `bastionOf` gives the connection
- * of a jump host named by its inventory name (runner/inventory/jump.ts).
- */
-export function connectionSpec(
-  src: Reporter,
-  host: string,
-  origin: Origin,
-  vars: ReadonlyMap<string, VarDef>,
-  baseDir: (origin: Origin) => string,
-  bastionOf?: BastionLookup,
-): ConnectionSpec {
-  const text = (def: (VarDef & { name: string }) | undefined, what: string, allowEmpty = false): string | undefined => {
+type VarText = (def: (VarDef & { name: string }) | undefined, what: string, allowEmpty?: boolean) => string | undefined;
+
+/** A variable's value as text, or a problem naming it: only strings (non-empty unless allowed) pass. */
+function textReader(src: Reporter): VarText {
+  return (def, what, allowEmpty = false) => {
     if (!def) return undefined;
     if (typeof def.value === 'string' && (allowEmpty || def.value.trim())) return def.value;
     src.problem(
@@ -81,7 +72,10 @@ export function connectionSpec(
     );
     return undefined;
   };
+}
 
+/** Linux or Windows, from ansible_shell_type or a var `os`; a connection other than ssh is a problem. */
+function osFamily(src: Reporter, vars: ReadonlyMap<string, VarDef>, text: VarText): OsFamily {
   const conn = pick(vars, 'ansible_connection');
   const connName = text(conn, 'a connection type such as ssh');
   if (conn && connName && !SSH_CONNECTIONS.has(connName)) {
@@ -110,6 +104,11 @@ export function connectionSpec(
   const osVar = vars.get('os')?.value;
   if (typeof osVar === 'string' && osVar.toLowerCase() === 'windows') os = 'windows';
 
+  return os;
+}
+
+/** ansible_port (or ansible_ssh_port), default 22. */
+function portOf(src: Reporter, vars: ReadonlyMap<string, VarDef>): number {
   const portDef = pick(vars, 'ansible_port', 'ansible_ssh_port');
   let port = 22;
   if (portDef) {
@@ -118,6 +117,26 @@ export function connectionSpec(
     if (Number.isInteger(n) && n >= 1 && n <= 65535) port = n;
     else src.problem(portDef.origin, `${portDef.name} must be a port number from 1 to 65535, got ${describe(v)}`);
   }
+
+  return port;
+}
+
+/**
+ * The ConnectionSpec of host `host` (defined at `origin`); problems go to `src`. Relative paths are
+ * taken from `baseDir` of the origin of the variable that holds them. `bastionOf` gives the connection
+ * of a jump host named by its inventory name (runner/inventory/jump.ts).
+ */
+export function connectionSpec(
+  src: Reporter,
+  host: string,
+  origin: Origin,
+  vars: ReadonlyMap<string, VarDef>,
+  baseDir: (origin: Origin) => string,
+  bastionOf?: BastionLookup,
+): ConnectionSpec {
+  const text = textReader(src);
+  const os = osFamily(src, vars, text);
+  const port = portOf(src, vars);
 
   const user = text(pick(vars, 'ansible_user', 'ansible_ssh_user'), 'a user name') ?? defaultUser();
   if (!user)
