@@ -12,6 +12,7 @@ import type { VarDef } from './graph.js';
 import { JumpArgsError, jumpSettings, type JumpRequest, type JumpSetting } from './jump-args.js';
 import type { ConnectionSpec, JumpSpec } from './model.js';
 import type { Origin, Reporter } from './source.js';
+import { shellWords } from './ssh-words.js';
 
 /** An inventory host's connection (its own jump left unresolved), or undefined for a name it lacks. */
 export type BastionLookup = (name: string) => ConnectionSpec | undefined;
@@ -44,6 +45,12 @@ function settingsOf(src: Reporter, host: string, vars: ReadonlyMap<string, VarDe
     if (typeof def?.value !== 'string') continue;
     try {
       for (const setting of jumpSettings(def.value)) found.push({ setting, name, origin: def.origin });
+      // Not ignored in silence: the file may hold what would change the connection (HostName, ProxyJump).
+      if (shellWords(def.value).some((w) => w.startsWith('-F')))
+        src.warn(
+          def.origin,
+          `${name}: -F (an ssh_config file) is not read by play: write what it sets for these hosts (host, port, user, key, ProxyJump) in the inventory`,
+        );
     } catch (e) {
       if (e instanceof JumpArgsError) src.problem(def.origin, `host ${host}: ${name}: ${e.message}`);
       else src.problem(def.origin, `${name} cannot be split into words: ${(e as Error).message}`);
