@@ -51,23 +51,23 @@ export async function labStatus(options: LabOptions = {}): Promise<LabStatus> {
       : bastion
         ? reachableFrom(bastion.namespace, h.address, 22, 1000)
         : Promise.resolve(false);
-  const hosts = await Promise.all(
-    (state?.hosts ?? []).map(async (h): Promise<LabHostStatus> => {
-      const windows = h.group === 'windows';
-      const hp = hostPaths(dir, h.name);
-      const wp = windowsNodePaths(dir, h.name);
-      return {
-        name: h.name,
-        group: h.group,
-        address: h.address,
-        namespace: namespaceExists(h.namespace),
-        server: windows ? 'simulator' : 'sshd',
-        sshdPid: readPid(windows ? wp.pidFile : hp.pidFile) ?? null,
-        sshdAlive: (windows ? runningSimulator(wp, h.namespace) : runningSshd(hp, h.namespace)) !== undefined,
-        reachable: await reachable(h),
-      };
-    }),
-  );
+  // Every host's local facts first (synchronous reads of /proc and files), then the network checks:
+  // a connect's 1 s must not be spent waiting for the other hosts' reads.
+  const local = (state?.hosts ?? []).map((h) => {
+    const windows = h.group === 'windows';
+    const hp = hostPaths(dir, h.name);
+    const wp = windowsNodePaths(dir, h.name);
+    return {
+      name: h.name,
+      group: h.group,
+      address: h.address,
+      namespace: namespaceExists(h.namespace),
+      server: windows ? ('simulator' as const) : ('sshd' as const),
+      sshdPid: readPid(windows ? wp.pidFile : hp.pidFile) ?? null,
+      sshdAlive: (windows ? runningSimulator(wp, h.namespace) : runningSshd(hp, h.namespace)) !== undefined,
+    };
+  });
+  const hosts: LabHostStatus[] = await Promise.all(local.map(async (h) => ({ ...h, reachable: await reachable(h) })));
   const bridge = bridgeExists();
   return {
     dir,
@@ -84,8 +84,14 @@ export function tcpReachable(address: string, port: number, timeoutMs: number): 
   if (!inLabRange(address)) return Promise.resolve(false);
   return new Promise((resolvePromise) => {
     const socket = connect({ host: address, port });
-    const timer = setTimeout(() => done(false), timeoutMs);
+    // A busy event loop can find the timer and the connect both due: timers run first in a loop turn,
+    // I/O after, so the verdict waits one turn (setImmediate runs after I/O) to let a connect that is
+    // already there count.
+    const timer = setTimeout(() => setImmediate(() => done(false)), timeoutMs);
+    let settled = false;
     function done(ok: boolean) {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       socket.destroy();
       resolvePromise(ok);
