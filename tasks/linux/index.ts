@@ -11,6 +11,7 @@ export { directory, type DirectoryDesired, type DirectoryOptions } from './direc
 export { file, type FileDesired, type FileOptions } from './file.js';
 export { lineInFile, type LineInFileDesired, type LineInFileOptions } from './line-in-file.js';
 export { sysctl, type SysctlActual, type SysctlDesired, type SysctlOptions } from './sysctl.js';
+export { diffUser, parseUserProbe, user, type UserActual, type UserDesired, type UserOptions } from './user.js';
 export {
   keepalivedConf,
   type KeepalivedConfActual,

@@ -1,8 +1,9 @@
 // The three-run test for every Linux step, over real SSH against lab hosts: check reports the
 // change and changes nothing, apply makes it, a second run changes nothing; verified on the host.
+import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import type { AnyStep } from '../../runner/core/step.js';
-import { command, directory, file, lineInFile, sysctl } from '../../tasks/linux/index.js';
+import { command, directory, file, lineInFile, sysctl, user } from '../../tasks/linux/index.js';
 import { ensureLab, onLabHost, type Lab } from '../helpers/lab.js';
 import { runStep, scratch } from '../helpers/play.js';
 
@@ -87,4 +88,22 @@ test('sysctl: live value and persisted file, per host', async (t) => {
   t.is((await onHost('linux4', 'sysctl -n net.ipv4.ip_forward')).trim(), '1');
   t.regex(await onHost('linux4', `cat ${conf}`), /^net\.ipv4\.ip_forward = 1$/m);
   await onHost('linux4', `sysctl -qw net.ipv4.ip_forward=0; rm -f ${conf}`);
+});
+
+test('user: created with shell, home, groups and comment; drift repaired; absent removes it', async (t) => {
+  // Lab hosts share /etc/passwd with the machine: a name of its own, removed whatever happens.
+  const name = `pe2e${randomBytes(3).toString('hex')}`;
+  const home = `${scratch()}/home`;
+  t.teardown(() => onHost('linux4', `userdel ${name} 2>/dev/null; true`));
+  const want = user({ name, shell: '/bin/sh', home, groups: ['adm'], comment: 'play e2e' });
+  const passwd = () =>
+    onHost('linux4', `getent passwd ${name} | cut -d: -f5-7 || true; id -Gn ${name} 2>/dev/null || true`);
+  await threeRuns(t, 'linux4', want, passwd);
+  t.is(await passwd(), `play e2e:${home}:/bin/sh\n${name} adm\n`);
+  t.is((await onHost('linux4', `stat -c %U ${home}`)).trim(), name, 'useradd -m made the home');
+  await onHost('linux4', `usermod -s /bin/bash -G '' ${name}`);
+  const { check } = await threeRuns(t, 'linux4', want, passwd);
+  t.deepEqual([check.step.fields, check.step.before], [['shell', 'groups'], { shell: '/bin/bash', groups: [] }]);
+  await threeRuns(t, 'linux4', user({ name, state: 'absent' }), passwd);
+  t.is(await passwd(), '');
 });
