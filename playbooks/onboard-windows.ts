@@ -7,6 +7,8 @@
 // Every value comes from inventory vars and task outputs (onboard/node-values.ts reads them); nothing of
 // a cluster is a constant here. Left out: building and pushing the pause image (done once per cluster
 // on a build host; the node pre-pulls it), nssm (step 13: the services are sc.exe services).
+// Long (about 400 lines) because it is the one place the onboarding's 33 tasks are declared, in order; their
+// values are computed in onboard/ and shared/.
 import { InputError } from '../runner/core/errors.js';
 import { Secret } from '../runner/core/secret.js';
 import { definePlaybook } from '../runner/playbook/define.js';

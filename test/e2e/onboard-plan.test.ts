@@ -2,6 +2,7 @@
 // inventory written here (three tor hosts, two Windows nodes, a control host), its steps built as
 // `play` builds them before connecting. The task order (control -> node -> tor), the values computed
 // from vars, and bad input refused before any host is touched (the CLI turns these into exit 65).
+// Long because it is tables: the whole plan of the playbook, compared whole, and its refusals.
 import test from 'ava';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,6 +2,7 @@
 // Windows node (lab/windows, a TEST DOUBLE answering the steps' PowerShell contract from a model):
 // check reports the change and leaves the model untouched, apply makes it (verified in the model),
 // a second run is a noop. The runner is the real one (compileGraph, prebuildSteps, runGraph).
+// Long because it holds one three-run test per Windows step, side by side.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { definePlaybook } from '../../runner/playbook/define.js';

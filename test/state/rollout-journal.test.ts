@@ -2,6 +2,7 @@
 // temp file: runs and events read back whole, the lock refused to a live holder and taken from a dead
 // one, released by any status but running, resumes (takeOver), the upgrade of a version-1 file, the
 // file lock left by a killed process, and two real processes racing for the same inventory.
+// Long because it walks the journal's whole life (runs, events, lock, resume, upgrade), one test each.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -5,6 +5,7 @@
 // or from the simulated one (validate.ts). `null` means absent. Names follow PowerShell's verb-noun
 // style with a `Play` prefix. Objects are strict both ways: an unknown field is a bug (a misspelt
 // argument, or a property the PowerShell side misnamed), never something to ignore.
+// Long because it is the whole contract in one table: one entry per remote function, each a few lines.
 import { z } from 'zod';
 
 export const SERVICE_START_MODE = z.enum(['Auto', 'Manual', 'Disabled']);

@@ -2,6 +2,7 @@
 // a fresh simulated node: its happy path and its main failure (an error it throws, or the absent
 // answer a probe gives). The Record type makes a function without cases a compile error, so a new
 // function cannot be forgotten. Used by every-function.test.ts and `npm run test:powershell`.
+// Long because it is a table: two cases for each of the contract's functions.
 import { DOWNLOADS } from '../../../lab/windows/defaults.js';
 import { writeFile } from '../../../lab/windows/file-store.js';
 import type { NodeState } from '../../../lab/windows/node-state.js';

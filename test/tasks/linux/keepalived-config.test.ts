@@ -1,5 +1,6 @@
 // keepalived.conf as data: the validator's errors (each naming its field) and warnings, and the
 // renderer, with the field note's config (docs/field-notes.md#a-upstream-tor-gateway) as the golden text.
+// Long because it is tables: one row per validator error and warning, and the golden text.
 import test from 'ava';
 import { StepOptionError } from '../../../runner/core/errors.js';
 import { MASK, Secret } from '../../../runner/core/secret.js';

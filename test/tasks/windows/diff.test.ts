@@ -1,4 +1,5 @@
 // The pure diffs of the Windows steps, as tables: desired options, an actual state, the change.
+// Long because it is a table: rows for every Windows step's diff.
 import test from 'ava';
 import type { Change } from '../../../runner/core/change.js';
 import { Secret } from '../../../runner/core/secret.js';

@@ -1,5 +1,6 @@
 // Option errors of every Windows step: each names the step kind and the field and says what was
 // expected; and what normalization makes of good options.
+// Long because it is a table: one row per option error of every Windows step.
 import test from 'ava';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
