@@ -6,8 +6,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.js';
+import { PACKAGE_ROOT } from '../core/play-root.js';
+import { quoteSh } from '../core/quote.js';
 
 export interface InitOptions {
   /** Where to write (default: the current directory). */
@@ -17,9 +18,7 @@ export interface InitOptions {
   cwd?: string;
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-/** play's package root: from dist/runner/cli (the CLI) or runner/cli (the sources, in tests). */
-const root = resolve(here, basename(resolve(here, '../..')) === 'dist' ? '../../..' : '../..');
+const root = PACKAGE_ROOT;
 const TEMPLATES = join(root, 'templates/init');
 /** npm drops files named .gitignore from packages: the template is `gitignore`. */
 const RENAMED: Readonly<Record<string, string>> = { gitignore: '.gitignore' };
@@ -120,7 +119,7 @@ function nextSteps(dir: string, cwd: string, spec: string, files: readonly strin
     `play init: wrote ${files.join(', ')} in ${dir}`,
     '',
     'Next:',
-    ...(where ? [`  cd ${quoted(where.startsWith('..') ? dir : where)}`] : []),
+    ...(where ? [`  cd ${quoteSh(where.startsWith('..') ? dir : where)}`] : []),
     `  npm install                                   # play (${spec}), TypeScript, tsx, ava`,
     "  npm test                                      # the example playbook's plan, without any host",
     '  npx tsc --noEmit                              # type-check the playbooks (a wrong task id is an error)',
@@ -131,4 +130,3 @@ function nextSteps(dir: string, cwd: string, spec: string, files: readonly strin
   return lines.join('\n');
 }
 
-const quoted = (path: string) => (/^[\w./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`);

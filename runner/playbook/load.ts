@@ -5,15 +5,15 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { register as registerHooks } from 'node:module';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { InputError, PlayError, UsageError } from '../core/errors.js';
+import { CODE_ROOT, PACKAGE_ROOT, RUNNING_COMPILED } from '../core/play-root.js';
 import type { Playbook } from './define.js';
 import type { HookData } from './load-hooks.js';
 
-const base = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-/** Running as dist/runner/playbook/load.js (the CLI), not from the sources under a TypeScript loader (tests). */
-const compiled = import.meta.url.endsWith('.js') && basename(base) === 'dist';
-const checkout = compiled ? dirname(base) : base;
+const base = CODE_ROOT;
+const compiled = RUNNING_COMPILED;
+const checkout = PACKAGE_ROOT;
 const shipped = resolve(base, 'playbooks');
 const shippedSources = resolve(checkout, 'playbooks');
 const TS_FILE = /\.[cm]?ts$/;
