@@ -129,4 +129,3 @@ function nextSteps(dir: string, cwd: string, spec: string, files: readonly strin
   ];
   return lines.join('\n');
 }
-
