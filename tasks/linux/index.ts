@@ -28,7 +28,7 @@ export {
   type KeepalivedInstance,
   type KeepalivedVip,
   type ValidatedKeepalivedConfig,
-} from './keepalived-config.js';
+} from './keepalived-model.js';
 export { keepalivedPidfile, type KeepalivedPidfileOptions } from './keepalived-pidfile.js';
 export { pkg, type PackageActual, type PackageDesired, type PackageOptions } from './package.js';
 export { validatePodCidrs, vipFor, type CheckedPodCidr, type PodCidrNode, type PodVip } from './pod-cidr.js';

@@ -1,5 +1,5 @@
 // keepalivedConf({ path?, config, keepalivedBin?, mode?, owner?, group? }): keepalived.conf rendered
-// from typed data (keepalived-config.ts). Fields: content (by sha256), mode (default 0640),
+// from typed data (keepalived-model.ts). Fields: content (by sha256), mode (default 0640),
 // owner and group (default root).
 //
 // The content holds auth_pass, so it is a Secret: the probe masks auth_pass in the current file on
@@ -40,7 +40,7 @@ import {
   renderKeepalivedConfMasked,
   validateKeepalivedConfig,
   type KeepalivedConfig,
-} from './keepalived-config.js';
+} from './keepalived-model.js';
 import { ProbeLines } from './probe-lines.js';
 import { unifiedDiff } from '../common/text-diff.js';
 

@@ -18,7 +18,7 @@ import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
 import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
 import { refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
 import { ProbeLines } from './probe-lines.js';
-import { normalizeSysctlValue, persistedValue, setPersisted, SYSCTL_KEY } from './sysctl-conf.js';
+import { normalizeSysctlValue, persistedValue, setPersisted, SYSCTL_KEY } from './sysctl-d-file.js';
 import { unifiedDiff } from '../common/text-diff.js';
 import { editableProbeScript, guardedWriteScript, parseEditable, type EditableFile } from './text-file.js';
 

@@ -12,7 +12,7 @@ import {
   renderKeepalivedConfMasked,
   validateKeepalivedConfig,
   type KeepalivedConfig,
-} from '../../../tasks/linux/keepalived-config.js';
+} from '../../../tasks/linux/keepalived-model.js';
 import { fieldNoteConfig, labConfig } from './keepalived-fixtures.js';
 import { converge, localHost, plan, removeHosts, tree } from './local-remote.js';
 import { canNetns, makeNetns } from './netns.js';

@@ -4,7 +4,7 @@ import { StepOptionError } from '../../../runner/core/errors.js';
 import { MASK, Secret } from '../../../runner/core/secret.js';
 import type { FsEntry } from '../../../tasks/linux/fs-probe.js';
 import { keepalivedConf, type KeepalivedConfActual } from '../../../tasks/linux/keepalived-conf.js';
-import { renderKeepalivedConfMasked, validateKeepalivedConfig } from '../../../tasks/linux/keepalived-config.js';
+import { renderKeepalivedConfMasked, validateKeepalivedConfig } from '../../../tasks/linux/keepalived-model.js';
 import { fieldNoteConfig, labConfig } from './keepalived-fixtures.js';
 
 const out = (stdout: string) => ({ stdout, stderr: '', code: 0 });

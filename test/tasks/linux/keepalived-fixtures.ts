@@ -1,6 +1,6 @@
 // Configs for the keepalived tests: the field note's (docs/field-notes.md#a-upstream-tor-gateway), verbatim, and its values as data.
 import { Secret } from '../../../runner/core/secret.js';
-import type { KeepalivedConfig } from '../../../tasks/linux/keepalived-config.js';
+import type { KeepalivedConfig } from '../../../tasks/linux/keepalived-model.js';
 
 // Verbatim from field note A.
 export const FIELD_NOTE = `! Configuration File for keepalived

@@ -5,7 +5,7 @@ import {
   normalizeSysctlValue,
   persistedValue,
   setPersisted,
-} from '../../../tasks/linux/sysctl-conf.js';
+} from '../../../tasks/linux/sysctl-d-file.js';
 
 const lineTable: {
   name: string;

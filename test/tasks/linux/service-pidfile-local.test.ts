@@ -6,7 +6,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RemoteError } from '../../../runner/core/errors.js';
-import { renderKeepalivedConf, validateKeepalivedConfig } from '../../../tasks/linux/keepalived-config.js';
+import { renderKeepalivedConf, validateKeepalivedConfig } from '../../../tasks/linux/keepalived-model.js';
 import { keepalivedPidfile } from '../../../tasks/linux/keepalived-pidfile.js';
 import { service, type ServiceActual, type ServiceOptions } from '../../../tasks/linux/service.js';
 import { labConfig } from './keepalived-fixtures.js';

@@ -11,7 +11,7 @@ import {
   renderKeepalivedConfMasked,
   validateKeepalivedConfig,
   type KeepalivedConfig,
-} from '../../../tasks/linux/keepalived-config.js';
+} from '../../../tasks/linux/keepalived-model.js';
 
 /** A deep copy with one setting changed by `edit`. */
 function variant(edit: (c: any) => void, base: KeepalivedConfig = fieldNoteConfig('s3cret')): unknown {
