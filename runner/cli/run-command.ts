@@ -109,24 +109,30 @@ export async function runCommand(
   return { code: exitCode(report), report };
 }
 
-/** Every targeted host's private key file, read now: a missing or unusable key is an inventory
- *  problem (65) found before any host is touched, not an unreachable host halfway through a run. */
+/** Every targeted host's private key file, and its jump host's, read now: a missing or unusable key is an
+ *  inventory problem (65) found before any host is touched, not an unreachable host halfway through a run. */
 export function checkKeyFiles(hosts: readonly Host[]): void {
   const problems = new Map<string, string | undefined>();
-  const culprits = new Map<string, string[]>();
+  /** Per key file with a problem: how the first host to use it names it, and every host using it. */
+  const culprits = new Map<string, { first: string; names: string[] }>();
   for (const h of hosts) {
-    const file = h.connection.keyFile;
-    if (!file) continue;
-    if (!problems.has(file)) problems.set(file, keyFileProblem(file));
-    if (problems.get(file)) culprits.set(file, [...(culprits.get(file) ?? []), h.name]);
+    const { keyFile, keyFrom, jump } = h.connection;
+    const uses: [file: string | undefined, named: string][] = [
+      [keyFile, `host ${h.name}: ${keyFrom ?? 'ansible_ssh_private_key_file'} ${keyFile}`],
+      [jump?.keyFile, `host ${h.name}: its jump host ${jump?.hostName}'s key file ${jump?.keyFile} (${jump?.keyFrom})`],
+    ];
+    for (const [file, named] of uses) {
+      if (!file) continue;
+      if (!problems.has(file)) problems.set(file, keyFileProblem(file));
+      if (!problems.get(file)) continue;
+      const c = culprits.get(file) ?? { first: named, names: [] };
+      if (!c.names.includes(h.name)) c.names.push(h.name);
+      culprits.set(file, c);
+    }
   }
   const [first] = culprits;
   if (!first) return;
-  const [file, names] = first;
-  const host = hosts.find((h) => h.name === names[0])!;
-  // Of ansible's two aliases, the one its ssh plugin lists last wins (as in connection.ts).
-  const variable =
-    host.vars.ansible_ssh_private_key_file != null ? 'ansible_ssh_private_key_file' : 'ansible_private_key_file';
+  const [file, { first: named, names }] = first;
   const others =
     names.length > 1
       ? ` (also for ${names.slice(1, 6).join(', ')}${names.length > 6 ? ` and ${names.length - 6} more` : ''})`
@@ -135,7 +141,7 @@ export function checkKeyFiles(hosts: readonly Host[]): void {
     culprits.size > 1
       ? `; ${culprits.size - 1} other key file${culprits.size > 2 ? 's have' : ' has'} problems too`
       : '';
-  throw new InputError(`host ${host.name}: ${variable} ${file}: ${problems.get(file)}${others}${more}`);
+  throw new InputError(`${named}: ${problems.get(file)}${others}${more}`);
 }
 
 /** --report's directory must exist and be writable before the run, not found out after it. */

@@ -153,7 +153,10 @@ export function connectionSpec(
   };
   const keyDef = pick(vars, 'ansible_private_key_file', 'ansible_ssh_private_key_file');
   const key = text(keyDef, 'a file path');
-  if (keyDef && key) spec.keyFile = resolvePath(key, baseDir(keyDef.origin));
+  if (keyDef && key) {
+    spec.keyFile = resolvePath(key, baseDir(keyDef.origin));
+    spec.keyFrom = keyDef.name;
+  }
 
   for (const [field, names] of [
     ['password', ['ansible_password', 'ansible_ssh_pass', 'ansible_ssh_password']],

@@ -95,7 +95,7 @@ function resolve(src: Reporter, host: string, found: Found & { setting: JumpRequ
     address: bastion?.address ?? r.host,
     port: r.port ?? bastion?.port ?? 22,
     user: r.user ?? bastion?.user ?? ctx.currentUser,
-    ...keyOf(r, found.origin, bastion, ctx),
+    ...keyOf(found, bastion, ctx),
   };
   // A jump setting for a whole group reaches the bastion too: through itself is straight to it.
   if (r.host === host || (jump.address === ctx.target.address && jump.port === ctx.target.port)) {
@@ -113,7 +113,12 @@ function resolve(src: Reporter, host: string, found: Found & { setting: JumpRequ
   return Object.freeze(jump);
 }
 
-function keyOf(r: JumpRequest, origin: Origin, bastion: ConnectionSpec | undefined, ctx: JumpContext) {
-  const keyFile = r.keyFile ? ctx.resolveFile(r.keyFile, origin) : (bastion?.keyFile ?? ctx.target.keyFile);
-  return keyFile === undefined ? {} : { keyFile };
+/** The bastion's key file and the setting it comes from: a ProxyCommand's -i, else the bastion's own
+ *  key var (an inventory host), else the host's. */
+function keyOf(found: Found & { setting: JumpRequest }, bastion: ConnectionSpec | undefined, ctx: JumpContext) {
+  const r = found.setting;
+  if (r.keyFile) return { keyFile: ctx.resolveFile(r.keyFile, found.origin), keyFrom: `${found.name} (-i)` };
+  if (bastion?.keyFile) return { keyFile: bastion.keyFile, keyFrom: `${r.host}'s ${bastion.keyFrom}` };
+  if (ctx.target.keyFile) return { keyFile: ctx.target.keyFile, keyFrom: ctx.target.keyFrom };
+  return {};
 }

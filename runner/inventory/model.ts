@@ -28,6 +28,8 @@ export interface ConnectionSpec {
   os: OsFamily;
   /** ansible_ssh_private_key_file, resolved relative to the inventory source's directory. */
   keyFile?: string;
+  /** The variable that set keyFile (of ansible's two aliases, the one its ssh plugin reads last wins), for messages. */
+  keyFrom?: string;
   /** A password (ansible_password / ansible_ssh_pass), always from the environment. */
   password?: EnvRef;
   /** ansible_become_password / ansible_become_pass, always from the environment. */
@@ -48,6 +50,8 @@ export interface JumpSpec {
   readonly port: number;
   readonly user: string;
   readonly keyFile?: string;
+  /** Where keyFile comes from, for messages: `bastion1's ansible_ssh_private_key_file`, `ansible_ssh_common_args (-i)`. */
+  readonly keyFrom?: string;
 }
 
 export interface Host {

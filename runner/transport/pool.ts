@@ -44,6 +44,7 @@ export function targetOf(host: Host, secrets: ResolvedSecrets = {}): SshTarget {
     port: c.port,
     user: c.user,
     keyFile: c.keyFile === undefined ? undefined : expandHome(c.keyFile),
+    keyFrom: c.keyFrom,
     password: secrets.password,
     passwordFrom: c.password?.envVar,
     ...(c.jump ? { jump: jumpTargetOf(c.jump) } : {}),
@@ -53,7 +54,7 @@ export function targetOf(host: Host, secrets: ResolvedSecrets = {}): SshTarget {
 /** A jump host as a target of its own: keys and the agent only, never a password. */
 function jumpTargetOf(j: JumpSpec): SshTarget {
   const keyFile = j.keyFile === undefined ? undefined : expandHome(j.keyFile);
-  return { hostName: j.hostName, address: j.address, port: j.port, user: j.user, keyFile };
+  return { hostName: j.hostName, address: j.address, port: j.port, user: j.user, keyFile, keyFrom: j.keyFrom };
 }
 
 export class ConnectionPool {

@@ -76,7 +76,7 @@ export class AuthPlan {
         throw new HandshakeError(
           target.hostName,
           'config',
-          `host ${target.hostName}: key file ${target.keyFile} ${r.problem} (set by ansible_ssh_private_key_file)`,
+          `host ${target.hostName}: key file ${target.keyFile} ${r.problem} (set by ${target.keyFrom ?? 'ansible_ssh_private_key_file'})`,
         );
       }
       this.#candidates.push({

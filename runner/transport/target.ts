@@ -9,6 +9,8 @@ export interface SshTarget {
   readonly user: string;
   /** ansible_ssh_private_key_file. */
   readonly keyFile?: string;
+  /** The setting keyFile comes from, for messages (default ansible_ssh_private_key_file). */
+  readonly keyFrom?: string;
   readonly password?: Secret;
   /** Where the password comes from, for messages: the environment variable's name. */
   readonly passwordFrom?: string;

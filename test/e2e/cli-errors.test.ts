@@ -160,6 +160,32 @@ const rows: Record<string, Row> = {
     code: 65,
     message: /host a: ansible_private_key_file .*\/key: is not a private key/,
   },
+  "a jump host's missing key file, set on the bastion's inventory entry": {
+    argv: ['ok.ts', '-i', 'inv.yaml', '--check'],
+    files: {
+      'ok.ts': OK_PLAYBOOK,
+      'inv.yaml':
+        'all:\n  children:\n    linux:\n      vars: { ansible_ssh_common_args: -o ProxyJump=bastion1 }\n      hosts:\n' +
+        '        a: { ansible_host: 10.0.0.5 }\n    bastions:\n      hosts:\n' +
+        '        bastion1: { ansible_host: 127.0.0.1, ansible_port: 9, ansible_private_key_file: keys/bastion }\n',
+    },
+    code: 65,
+    message:
+      /host a: its jump host bastion1's key file .*keys\/bastion \(bastion1's ansible_private_key_file\): not found/,
+  },
+  "a jump host's key file from a ProxyCommand's -i that is not a key": {
+    argv: ['ok.ts', '-i', 'inv.yaml', '--check'],
+    files: {
+      'ok.ts': OK_PLAYBOOK,
+      jumpkey: 'hello\n',
+      'inv.yaml':
+        'all:\n  children:\n    linux:\n      hosts:\n        a:\n          ansible_host: 10.0.0.5\n' +
+        `          ansible_ssh_common_args: "-o ProxyCommand='ssh -W %h:%p -i jumpkey ops@127.0.0.1'"\n`,
+    },
+    code: 65,
+    message:
+      /host a: its jump host 127\.0\.0\.1's key file .*\/jumpkey \(ansible_ssh_common_args \(-i\)\): is not a private key/,
+  },
   'a playbook module that throws while loading': {
     argv: ['graph', 'throws.ts'],
     files: {

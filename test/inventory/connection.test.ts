@@ -16,8 +16,16 @@ const conn = (host: string) => inv.host(host)!.connection;
 
 test("address, port and user, with ansible's defaults and aliases", (t) => {
   t.deepEqual(
-    { ...conn('tor1'), keyFile: undefined, knownHostsFile: undefined },
-    { address: '172.16.126.202', port: 2222, user: 'root', os: 'linux', keyFile: undefined, knownHostsFile: undefined },
+    { ...conn('tor1'), keyFile: undefined, keyFrom: undefined, knownHostsFile: undefined },
+    {
+      address: '172.16.126.202',
+      port: 2222,
+      user: 'root',
+      os: 'linux',
+      keyFile: undefined,
+      keyFrom: undefined,
+      knownHostsFile: undefined,
+    },
   );
   t.is(conn('tor2').address, 'tor2'); // no ansible_host: the inventory name
   t.is(conn('tor2').port, 22);
@@ -28,6 +36,11 @@ test("address, port and user, with ansible's defaults and aliases", (t) => {
 test("key files are resolved from the inventory's directory, ~ is the home directory", (t) => {
   t.is(conn('tor1').keyFile, join(DIR, 'keys/id_ed25519'));
   t.is(conn('tor5').keyFile, join(homedir(), '.ssh/tor5'));
+  // Which alias set it, for messages: tor5 has both, and the ssh_ spelling wins as in ansible.
+  t.deepEqual(
+    ['tor1', 'tor5'].map((h) => conn(h).keyFrom),
+    ['ansible_ssh_private_key_file', 'ansible_ssh_private_key_file'],
+  );
 });
 
 test('known_hosts comes from play_known_hosts or -o UserKnownHostsFile in the ssh args', (t) => {

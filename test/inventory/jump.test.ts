@@ -203,6 +203,7 @@ all:
     port: 2222,
     user: 'ops',
     keyFile: join(dir, 'keys/ops'),
+    keyFrom: "bastion1's ansible_ssh_private_key_file",
   };
   const address = (host: string) => ({ hostName: host, address: host, port: 22, user: userInfo().username });
   t.deepEqual(
@@ -215,10 +216,29 @@ all:
       ['db2', bastion1], // the same setting in two vars: one jump
       ['db3', { ...bastion1, user: 'root', port: 22 }],
       // An address: port 22 and the current user (as ssh would), the host's own key (play reads no ~/.ssh/config).
-      ['edge1', { ...address('jump.example.com'), keyFile: join(dir, 'keys/admin') }],
-      ['edge2', { ...address('192.0.2.7'), port: 2022, user: 'jumper', keyFile: join(dir, 'keys/jump') }],
+      [
+        'edge1',
+        { ...address('jump.example.com'), keyFile: join(dir, 'keys/admin'), keyFrom: 'ansible_ssh_private_key_file' },
+      ],
+      [
+        'edge2',
+        {
+          ...address('192.0.2.7'),
+          port: 2022,
+          user: 'jumper',
+          keyFile: join(dir, 'keys/jump'),
+          keyFrom: 'ansible_ssh_common_args (-i)',
+        },
+      ],
       ['edge3', undefined],
-      ['edge4', { ...address('jump.example.com'), keyFile: join(homedir(), '.ssh/jump') }],
+      [
+        'edge4',
+        {
+          ...address('jump.example.com'),
+          keyFile: join(homedir(), '.ssh/jump'),
+          keyFrom: 'ansible_ssh_common_args (-i)',
+        },
+      ],
       ['bastion1', undefined],
     ],
   );

@@ -77,6 +77,11 @@ test('a missing key file names the path and the inventory variable, before any c
   const missing = join(f.dir, 'nope', 'id_ed25519');
   const e = await t.throwsAsync(f.open({ target: { keyFile: missing } }), { instanceOf: HandshakeError });
   t.is(e!.message, `host linux1: key file ${missing} not found (set by ansible_ssh_private_key_file)`);
+  // A jump host's key names where it was set (runner/inventory/jump.ts), not the host's own variable.
+  const via = await t.throwsAsync(f.open({ target: { keyFile: missing, keyFrom: 'ansible_ssh_common_args (-i)' } }), {
+    instanceOf: HandshakeError,
+  });
+  t.is(via!.message, `host linux1: key file ${missing} not found (set by ansible_ssh_common_args (-i))`);
   t.is(f.server.tcpConnections, 0);
 });
 
