@@ -48,7 +48,7 @@ test('npm run demo onboards node009, and every command it suggests works when pa
   const release = await holdTorHosts();
   t.teardown(release);
 
-  const demo = await run(process.execPath, ['--import', 'tsx', 'lab/demo.ts']);
+  const demo = await run(process.execPath, ['--import', 'tsx', 'lab/demo/demo.ts']);
   t.is(demo.code, 0, demo.output);
   t.regex(demo.output, /node009 is Ready with pod CIDR 198\.19\.\d+\.0\/24/);
   t.regex(demo.output, /\$ play onboard-windows --limit node009 --no-live/, 'the demo itself runs without -i');

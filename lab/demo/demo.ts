@@ -7,10 +7,10 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { labUp } from './lab.js';
+import { PACKAGE_ROOT } from '../../runner/core/play-root.js';
+import { labUp } from '../lab.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root = PACKAGE_ROOT;
 const NODE = 'node009';
 
 /** What the demo suggests next: each line works when pasted in the checkout (test/e2e/demo.test.ts runs the printed lines). */
