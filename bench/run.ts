@@ -107,6 +107,8 @@ async function benchSize(size: number, opts: Options): Promise<SizeResult> {
     ANSIBLE_LOCALHOST_WARNING: 'False',
     ANSIBLE_NOCOLOR: '1',
   };
+  /** The bench playbook on the size's hosts, as `play` and `play drift` take it. */
+  const playArgs = ['bench', '-i', lab.inventoryPath, '-l', limit, '-f', String(FORKS)];
   const tools = {
     ansible: (extra: string[]) =>
       measure(
@@ -114,20 +116,7 @@ async function benchSize(size: number, opts: Options): Promise<SizeResult> {
         ['ansible-playbook', '-i', lab.inventoryPath, '-l', limit, 'bench/ansible/bench.yml', ...extra],
         ansibleEnv,
       ),
-    play: (extra: string[]) =>
-      measure(root, [
-        'node',
-        'bin/play.mjs',
-        'bench',
-        '-i',
-        lab.inventoryPath,
-        '-l',
-        limit,
-        '-f',
-        String(FORKS),
-        '--no-live',
-        ...extra,
-      ]),
+    play: (extra: string[]) => measure(root, ['node', 'bin/play.mjs', ...playArgs, '--no-live', ...extra]),
   };
   const result: SizeResult = { size, floor, tools: {} };
   // Its own store per size, so each drift run compares with the previous one of the same hosts.
@@ -143,20 +132,7 @@ async function benchSize(size: number, opts: Options): Promise<SizeResult> {
       r['check run']!.push(await tools[name](['--check']));
       if (name === 'play') {
         (r['drift run'] ??= []).push(
-          await measure(root, [
-            'node',
-            'bin/play.mjs',
-            'drift',
-            'bench',
-            '-i',
-            lab.inventoryPath,
-            '-l',
-            limit,
-            '-f',
-            String(FORKS),
-            '--state',
-            driftState,
-          ]),
+          await measure(root, ['node', 'bin/play.mjs', 'drift', ...playArgs, '--state', driftState]),
         );
       }
     }

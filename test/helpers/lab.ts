@@ -52,21 +52,27 @@ export async function ensureLab(
       return h;
     },
     sshArgs(host) {
-      return [
-        '-i',
-        state.keyPath,
-        '-o',
-        `UserKnownHostsFile=${state.knownHostsPath}`,
-        '-o',
-        'StrictHostKeyChecking=yes',
-        '-o',
-        'BatchMode=yes',
-        '-o',
-        'ConnectTimeout=5',
-        `${state.user}@${host.address}`,
-      ];
+      return labSshArgs(state, `${state.user}@${host.address}`);
     },
   };
+}
+
+/** OpenSSH's arguments for `login` (user@address) on a lab host: the lab's key and known_hosts, strict
+ *  host key checking, no prompts. */
+export function labSshArgs(state: Pick<LabState, 'keyPath' | 'knownHostsPath'>, login: string): string[] {
+  return [
+    '-i',
+    state.keyPath,
+    '-o',
+    `UserKnownHostsFile=${state.knownHostsPath}`,
+    '-o',
+    'StrictHostKeyChecking=yes',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'ConnectTimeout=5',
+    login,
+  ];
 }
 
 export interface SshResult {

@@ -10,6 +10,7 @@ import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { labDown, labInventoryPath, labStatus, labUp } from '../../lab/lab.js';
 import type { LabState } from '../../lab/lab.js';
+import { labSshArgs } from '../helpers/lab.js';
 
 const RUN_DIR = '/run/play-lab';
 
@@ -61,21 +62,7 @@ function ssh(
   extra: string[] = [],
 ): Promise<{ code: number; out: string }> {
   const h = state.hosts.find((x) => x.name === name)!;
-  const args = [
-    ...extra,
-    '-i',
-    state.keyPath,
-    '-o',
-    `UserKnownHostsFile=${state.knownHostsPath}`,
-    '-o',
-    'StrictHostKeyChecking=yes',
-    '-o',
-    'BatchMode=yes',
-    '-o',
-    'ConnectTimeout=5',
-    `root@${h.address}`,
-    command,
-  ];
+  const args = [...extra, ...labSshArgs(state, `root@${h.address}`), command];
   return new Promise((resolve) => {
     execFile('ssh', args, { encoding: 'utf8', timeout: 30_000 }, (e, stdout, stderr) =>
       resolve({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, out: (stdout + stderr).trim() }),

@@ -11,16 +11,9 @@ import { writeFile } from '../../../lab/windows/file-store.js';
 import { SimulatedWindowsNode } from '../../../lab/windows/model.js';
 import { netsh } from '../../../lab/windows/native/netsh.js';
 import { model, run, tempDir } from './helpers.js';
+import { L2BRIDGE } from '../../helpers/hns-fixtures.js';
 
 const MAC1 = labMac('node009', 1);
-
-const L2BRIDGE = {
-  name: 'l2bridge',
-  type: 'L2Bridge',
-  addressPrefix: '10.160.11.0/24',
-  gateway: '10.160.11.1',
-  adapterName: 'eth1',
-} as const;
 
 /** The adapter whose IP configuration Get-PlayNetAdapters reports for a MAC. */
 const adapter = async (node: SimulatedWindowsNode, mac: string) =>

@@ -18,6 +18,7 @@ import { hnsNetwork, reboot } from '../../../tasks/windows/index.js';
 import { dismOutcome, exitCodeText } from '../../../tasks/windows/hotfix.js';
 import { simulatedNode } from './sim-node.js';
 import { plan, type RecordingRemote } from './step-runs.js';
+import { L2BRIDGE } from '../../helpers/hns-fixtures.js';
 
 /**
  * A Remote that answers each call from a function of its name: a value is the call's result, an
@@ -235,14 +236,6 @@ test('reboot: readings of one boot a second apart are the same boot', async (t) 
   const p = await plan(node, step);
   t.deepEqual(await step.apply(node, p.change, p.actual), { rebooted: true, lastBootUpTime: NEW });
 });
-
-const L2BRIDGE = {
-  name: 'l2bridge',
-  type: 'L2Bridge',
-  addressPrefix: '10.160.11.0/24',
-  gateway: '10.160.11.1',
-  adapterName: 'eth1',
-} as const;
 
 test('hnsNetwork: New-PlayHnsNetwork losing the connection is maybe applied; the host answering again ends the wait', async (t) => {
   const { node, n } = simulatedNode(t);
