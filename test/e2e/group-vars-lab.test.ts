@@ -1,16 +1,18 @@
 // Issue 14's lab acceptance, as a comparison: the onboarding inventory of the lab with the windows
 // and tor groups' vars moved out into group_vars/windows.yml and group_vars/tor.yml gives the same
 // hosts and vars (play inventory --list) and the same plans (tor-gateway and onboard-windows in check
-// mode) as with the vars written inline. Check mode only: nothing is changed on the shared lab.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// mode) as with the vars written inline. Check mode only: the applies read group_vars/ in
+// onboard-acceptance.test.ts (windows.yml and tor.yml) and tor-gateway.test.ts (tor.yml).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import test from 'ava';
 import YAML from 'yaml';
 import { ensureLab, type Lab } from '../helpers/lab.js';
 import { play } from '../helpers/play.js';
 import { onboardInventory } from './fixtures/onboard-lab.js';
 import { holdTorHosts } from './fixtures/tor-lock.js';
+import { writeWithGroupVars } from './fixtures/group-vars.js';
 
 let lab: Lab;
 let dir: string;
@@ -25,15 +27,9 @@ test.before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'play-group-vars-'));
   ({ inventory: inline, env } = onboardInventory(lab, dir));
   // The same inventory with the two groups' vars in group_vars/ files beside it.
-  const inv = YAML.parse(readFileSync(inline, 'utf8'));
-  const other = join(dir, 'split');
-  mkdirSync(join(other, 'group_vars'), { recursive: true });
-  for (const group of ['windows', 'tor']) {
-    writeFileSync(join(other, 'group_vars', `${group}.yml`), YAML.stringify(inv.all.children[group].vars));
-    delete inv.all.children[group].vars;
-  }
-  split = join(other, 'inventory.yaml');
-  writeFileSync(split, YAML.stringify(inv));
+  split = join(dir, 'split', 'inventory.yaml');
+  mkdirSync(dirname(split));
+  writeWithGroupVars(split, YAML.parse(readFileSync(inline, 'utf8')), ['windows', 'tor']);
 });
 
 test.after.always(async () => {

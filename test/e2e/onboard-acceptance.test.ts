@@ -3,7 +3,8 @@
 // (exact plan, `unknown` where an output is not known yet, nothing changed); two fresh nodes onboarded
 // at once (distinct pod CIDRs, both VIPs in one keepalived.conf, each held by one tor host); and a node
 // that fails half-way (a hung New-PlayHnsNetwork hits the per-step timeout) while the other finishes,
-// then completes on a re-run once the fault is gone.
+// then completes on a re-run once the fault is gone. The inventory keeps the windows and tor groups' vars
+// in group_vars/windows.yml and group_vars/tor.yml (issue 14).
 //
 // Holds the tor-hosts lock (fixtures/tor-lock.ts) from first to last test, as onboard-windows.test.ts
 // does, and leaves keepalived stopped and node010 fresh (onboard-windows.test.ts gives node010 a pod_cidr
@@ -87,8 +88,12 @@ test.before(async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'play-accept-'));
   tmpDirs.push(dir);
   // node010 asks for the optional steps (docs/domain.md steps 1-2); node009 does not.
-  ({ inventory, env } = onboardInventory(lab, dir, (inv) =>
-    Object.assign(inv.all.children.windows.hosts.node010, NODE010_OPTIONAL),
+  // As an Ansible user keeps them: the windows and tor groups' vars in group_vars/ beside the inventory.
+  ({ inventory, env } = onboardInventory(
+    lab,
+    dir,
+    (inv) => Object.assign(inv.all.children.windows.hosts.node010, NODE010_OPTIONAL),
+    ['windows', 'tor'],
   ));
   await stopKeepalived(lab, t);
   await Promise.all(TORS.map((tor) => onHost(tor, `rm -f ${CONF}`)));

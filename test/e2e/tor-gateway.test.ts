@@ -15,6 +15,7 @@ import YAML from 'yaml';
 import { ensureLab, onLabHost, type Lab } from '../helpers/lab.js';
 import { play, projectRoot, type CliResult } from '../helpers/play.js';
 import { holdTorHosts } from './fixtures/tor-lock.js';
+import { writeWithGroupVars } from './fixtures/group-vars.js';
 import { keepalivedPids, stopKeepalived, torAddresses, TORS } from './fixtures/tor-hosts.js';
 import { waitFor } from '../helpers/wait.js';
 import { VRRP_SETTLE_MS } from '../helpers/vrrp.js';
@@ -42,7 +43,8 @@ const tmp = () => {
   return dir;
 };
 
-/** A copy of the lab inventory with its own known_hosts, a `windows` group with pod CIDRs, and no control host. */
+/** A copy of the lab inventory with its own known_hosts, a `windows` group with pod CIDRs, and no control host;
+ *  the tor group's vars in group_vars/tor.yml beside it, as an Ansible user keeps them (issue 14). */
 function inventoryCopy(edit: (inv: any) => void = () => {}): string {
   const dir = tmp();
   const knownHosts = join(dir, 'known_hosts');
@@ -54,7 +56,7 @@ function inventoryCopy(edit: (inv: any) => void = () => {}): string {
   delete inv.all.children.control;
   edit(inv);
   const path = join(dir, 'inventory.yaml');
-  writeFileSync(path, YAML.stringify(inv));
+  writeWithGroupVars(path, inv, ['tor']);
   return path;
 }
 
