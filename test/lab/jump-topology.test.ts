@@ -110,7 +110,14 @@ test("the inventory's private group jumps through bastion1, which play reads as 
   });
   writeFileSync(join(dir, 'inventory.yaml'), text);
   const inv = loadInventory(join(dir, 'inventory.yaml'));
-  const jump = { hostName: '198.18.2.1', address: '198.18.2.1', port: 22, user: 'root', keyFile: files.key };
+  const jump = {
+    hostName: '198.18.2.1',
+    address: '198.18.2.1',
+    port: 22,
+    user: 'root',
+    keyFile: files.key,
+    keyFrom: 'ansible_ssh_private_key_file', // an address bastion: the host's own key
+  };
   t.deepEqual(
     ['linux1', 'bastion1', 'private1'].map((h) => [
       inv.host(h)!.connection.jump,
