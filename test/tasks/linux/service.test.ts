@@ -107,29 +107,34 @@ test('pidfile probe: junk is an error', (t) => {
 });
 
 test('systemd probe: active/enabled words, MainPID, a missing unit', (t) => {
-  t.like(parseSystemd('load loaded\nactive active\nenabled enabled\nmainpid 321\n'), {
+  const unit = (running: boolean, pid: number | null, enabled: boolean, detail: string, missing = false) => ({
     manager: 'systemd',
-    running: true,
-    pid: 321,
-    enabled: true,
-    detail: 'active, enabled',
+    running,
+    pid,
+    enabled,
+    missing,
+    detail,
   });
-  t.like(parseSystemd('load loaded\nactive reloading\nenabled static\nmainpid 5\n'), { running: true, enabled: true });
-  t.like(parseSystemd('load loaded\nactive failed\nenabled disabled\nmainpid 0\n'), {
-    running: false,
-    pid: null,
-    enabled: false,
-    detail: 'failed, disabled',
-  });
-  t.like(parseSystemd('load loaded\nactive activating\nenabled masked\nmainpid 0\n'), {
-    running: false,
-    enabled: false,
-  });
-  t.like(parseSystemd('load not-found\nactive inactive\nenabled \nmainpid 0\n'), {
-    running: false,
-    missing: true,
-    detail: 'inactive, unknown',
-  });
+  t.deepEqual(
+    parseSystemd('load loaded\nactive active\nenabled enabled\nmainpid 321\n'),
+    unit(true, 321, true, 'active, enabled'),
+  );
+  t.deepEqual(
+    parseSystemd('load loaded\nactive reloading\nenabled static\nmainpid 5\n'),
+    unit(true, 5, true, 'reloading, static'),
+  );
+  t.deepEqual(
+    parseSystemd('load loaded\nactive failed\nenabled disabled\nmainpid 0\n'),
+    unit(false, null, false, 'failed, disabled'),
+  );
+  t.deepEqual(
+    parseSystemd('load loaded\nactive activating\nenabled masked\nmainpid 0\n'),
+    unit(false, null, false, 'activating, masked'),
+  );
+  t.deepEqual(
+    parseSystemd('load not-found\nactive inactive\nenabled \nmainpid 0\n'),
+    unit(false, null, false, 'inactive, unknown', true),
+  );
   t.throws(() => parseSystemd('load loaded\nactive active\nenabled enabled\nmainpid x\n'), {
     message: /malformed MainPID/,
   });

@@ -583,21 +583,28 @@ errors.forEach((c, i) => {
 });
 
 test('normalization: KB upper-cased, paths with backslashes and an upper-case drive, registry hives, defaults', (t) => {
-  t.like(w.hotfix({ kb: 'kb4549949', msuPath: 'c:/k/KB.msu' }).desired, {
+  t.deepEqual(w.hotfix({ kb: 'kb4549949', msuPath: 'c:/k/KB.msu' }).desired, {
     kb: 'KB4549949',
     msuPath: 'C:\\k\\KB.msu',
+    localMsu: null,
     notApplicable: 'fail',
   });
-  t.like(
+  t.deepEqual(
     w.registryValue({ path: 'HKEY_LOCAL_MACHINE\\SOFTWARE\\X', name: '', type: 'Binary', data: '0A FF' }).desired,
-    { path: 'HKLM:\\SOFTWARE\\X', name: '(default)', data: '0aff' },
+    { path: 'HKLM:\\SOFTWARE\\X', name: '(default)', type: 'Binary', data: '0aff' },
   );
-  t.like(w.registryValue({ path: 'Registry::HKLM\\SOFTWARE\\X', name: 'n', type: 'QWord', data: 2 ** 40 }).desired, {
-    path: 'HKLM:\\SOFTWARE\\X',
-    data: 2 ** 40,
-  });
-  t.like(w.hnsHostEndpoint(EP).desired, { gateway: '0.0.0.0', compartmentId: 1, forwarding: true });
-  t.like(w.firewallRule({ name: 'sshd', protocol: 'tcp' as 'TCP', localPort: ['80', 443] }).desired, {
+  t.deepEqual(
+    w.registryValue({ path: 'Registry::HKLM\\SOFTWARE\\X', name: 'n', type: 'QWord', data: 2 ** 40 }).desired,
+    {
+      path: 'HKLM:\\SOFTWARE\\X',
+      name: 'n',
+      type: 'QWord',
+      data: 2 ** 40,
+    },
+  );
+  t.deepEqual(w.hnsHostEndpoint(EP).desired, { ...EP, gateway: '0.0.0.0', compartmentId: 1, forwarding: true });
+  t.deepEqual(w.firewallRule({ name: 'sshd', protocol: 'tcp' as 'TCP', localPort: ['80', 443] }).desired, {
+    name: 'sshd',
     displayName: 'sshd',
     enabled: true,
     direction: 'Inbound',
@@ -605,7 +612,12 @@ test('normalization: KB upper-cased, paths with backslashes and an upper-case dr
     localPort: '80,443',
     action: 'Allow',
   });
-  t.like(w.reboot({ required: false }).desired, { ifPending: false, timeoutSec: 900, waitForServices: [] });
+  t.deepEqual(w.reboot({ required: false }).desired, {
+    required: false,
+    ifPending: false,
+    timeoutSec: 900,
+    waitForServices: [],
+  });
   t.is(w.dockerEngine().desired.version, null);
   const digest = `sha256:${'0123456789abcdef'.repeat(4)}`;
   for (const reference of [

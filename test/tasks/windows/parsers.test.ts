@@ -20,6 +20,17 @@ const QC_KUBELET = {
   serviceStartName: 'LocalSystem',
 };
 
+const QUERYEX_KUBELET = {
+  name: 'kubelet',
+  type: 'WIN32_OWN_PROCESS',
+  state: 'Running',
+  stateName: 'RUNNING',
+  controls: ['STOPPABLE', 'PAUSABLE', 'ACCEPTS_SHUTDOWN'],
+  win32ExitCode: 0,
+  serviceExitCode: 0,
+  pid: 4044,
+};
+
 test('sc qc: field note B (kubelet under nssm), with LF and with CRLF line ends', (t) => {
   t.deepEqual(parseScQc(fixture('sc-qc-kubelet.txt')), QC_KUBELET);
   t.deepEqual(parseScQc(crlf(fixture('sc-qc-kubelet.txt'))), QC_KUBELET);
@@ -34,22 +45,25 @@ test('sc qc: several dependencies continue the field; a quoted binPath with " : 
     .replace('2   AUTO_START', '2   AUTO_START  (DELAYED)')
     .replace('DEPENDENCIES       : docker\n', 'DEPENDENCIES       : docker\n                           : kubelet\n')
     .replace('LocalSystem', 'NT AUTHORITY\\NetworkService');
-  const qc = parseScQc(crlf(text));
-  t.is(
-    qc.binaryPathName,
-    '"C:\\Program Files\\k\\kube-proxy.exe" --hostname-override=node009 --log-dir "C:\\k\\log : x"',
-  );
-  t.deepEqual(qc.dependencies, ['docker', 'kubelet']);
-  t.like(qc, { startType: 'auto', delayed: true, serviceStartName: 'NT AUTHORITY\\NetworkService' });
-  t.like(
+  t.deepEqual(parseScQc(crlf(text)), {
+    ...QC_KUBELET,
+    binaryPathName: '"C:\\Program Files\\k\\kube-proxy.exe" --hostname-override=node009 --log-dir "C:\\k\\log : x"',
+    dependencies: ['docker', 'kubelet'],
+    delayed: true,
+    serviceStartName: 'NT AUTHORITY\\NetworkService',
+  });
+  t.deepEqual(
     parseScQc(
       fixture('sc-qc-kubelet.txt')
         .replace('2   AUTO_START', '3   DEMAND_START')
         .replace('DEPENDENCIES       : docker', 'DEPENDENCIES       :'),
     ),
-    { startType: 'manual', dependencies: [] },
+    { ...QC_KUBELET, startType: 'manual', dependencies: [] },
   );
-  t.like(parseScQc(fixture('sc-qc-kubelet.txt').replace('2   AUTO_START', '4   DISABLED')), { startType: 'disabled' });
+  t.deepEqual(parseScQc(fixture('sc-qc-kubelet.txt').replace('2   AUTO_START', '4   DISABLED')), {
+    ...QC_KUBELET,
+    startType: 'disabled',
+  });
 });
 
 test('sc qc: a failure, a missing field and junk are errors that say so', (t) => {
@@ -70,16 +84,7 @@ test('sc qc: a failure, a missing field and junk are errors that say so', (t) =>
 
 test('sc queryex: field note B (RUNNING, pid 4044, the flags line), LF and CRLF', (t) => {
   for (const text of [fixture('sc-queryex-kubelet.txt'), crlf(fixture('sc-queryex-kubelet.txt'))]) {
-    t.deepEqual(parseScQueryex(text), {
-      name: 'kubelet',
-      type: 'WIN32_OWN_PROCESS',
-      state: 'Running',
-      stateName: 'RUNNING',
-      controls: ['STOPPABLE', 'PAUSABLE', 'ACCEPTS_SHUTDOWN'],
-      win32ExitCode: 0,
-      serviceExitCode: 0,
-      pid: 4044,
-    });
+    t.deepEqual(parseScQueryex(text), QUERYEX_KUBELET);
   }
 });
 
@@ -90,15 +95,21 @@ test('sc queryex: other states map to the contract, exit codes are read, bad val
     .replace(/\n +\(STOPPABLE.*\)/, '\n                                (NOT_STOPPABLE, NOT_PAUSABLE, IGNORES_SHUTDOWN)')
     .replace('WIN32_EXIT_CODE    : 0  (0x0)', 'WIN32_EXIT_CODE    : 1067  (0x42b)')
     .replace('PID                : 4044', 'PID                : 0');
-  t.like(parseScQueryex(stopped), {
+  t.deepEqual(parseScQueryex(stopped), {
+    ...QUERYEX_KUBELET,
     state: 'Stopped',
+    stateName: 'STOPPED',
     pid: 0,
     win32ExitCode: 1067,
     controls: ['NOT_STOPPABLE', 'NOT_PAUSABLE', 'IGNORES_SHUTDOWN'],
   });
-  t.like(parseScQueryex(base.replace('4  RUNNING', '2  START_PENDING')), { state: 'StartPending' });
-  t.like(parseScQueryex(base.replace('4  RUNNING', '3  STOP_PENDING')), { state: 'StopPending' });
-  t.like(parseScQueryex(base.replace('4  RUNNING', '7  PAUSED')), { state: 'Paused' });
+  for (const [line, state, stateName] of [
+    ['2  START_PENDING', 'StartPending', 'START_PENDING'],
+    ['3  STOP_PENDING', 'StopPending', 'STOP_PENDING'],
+    ['7  PAUSED', 'Paused', 'PAUSED'],
+  ]) {
+    t.deepEqual(parseScQueryex(base.replace('4  RUNNING', line!)), { ...QUERYEX_KUBELET, state, stateName }, line);
+  }
   t.throws(() => parseScQueryex(base.replace('4  RUNNING', '4  JOGGING')), { message: /unknown STATE "JOGGING"/ });
   t.throws(() => parseScQueryex(base.replace('PID                : 4044', 'PID                : many')), {
     message: /PID is "many"/,
@@ -121,17 +132,26 @@ test('nssm get: field note B values, also as UTF-16LE read byte by byte (NULs), 
 test('docker version: field note D (Docker EE 19.03.0): client and engine sections', (t) => {
   const v = parseDockerVersion(fixture('docker-version.txt'));
   t.is(v.clientProduct, 'Docker Engine - Enterprise');
-  t.like(v.client, {
+  t.deepEqual(v.client, {
     Version: '19.03.0',
     'API version': '1.40',
+    'Go version': 'go1.12.5',
+    'Git commit': '87b1f470ad',
     Built: '07/16/2019 23:41:30',
     'OS/Arch': 'windows/amd64',
+    Experimental: 'false',
   });
   t.is(v.serverProduct, 'Docker Engine - Enterprise');
-  t.like(v.server!.Engine, {
-    Version: '19.03.0',
-    'API version': '1.40 (minimum version 1.24)',
-    'Git commit': '87b1f470ad',
+  t.deepEqual(v.server, {
+    Engine: {
+      Version: '19.03.0',
+      'API version': '1.40 (minimum version 1.24)',
+      'Go version': 'go1.12.5',
+      'Git commit': '87b1f470ad',
+      Built: '07/16/2019 23:39:21',
+      'OS/Arch': 'windows/amd64',
+      Experimental: 'false',
+    },
   });
   t.is(engineVersion(v), '19.03.0');
   t.deepEqual(v.errors, []);
