@@ -66,9 +66,11 @@ test('diffNodeRegistered: a pod CIDR is noop; absent or without CIDR is run', (t
     before: { registered: 'not registered' },
     after: { registered: 'node009 with a pod CIDR' },
   });
-  t.like(diffNodeRegistered(d, { podCidr: '' }), {
+  t.deepEqual(diffNodeRegistered(d, { podCidr: '' }), {
     action: 'run',
+    fields: ['registered'],
     before: { registered: 'registered without a pod CIDR' },
+    after: { registered: 'node009 with a pod CIDR' },
   });
   t.deepEqual([0, 1, 2, 3, 4, 10].map(backoffMs), [500, 1000, 2000, 4000, 5000, 5000]);
 });
