@@ -119,6 +119,14 @@ const SERIAL = "expected a host count (1, 2, ...) or a percentage ('25%')";
 const BUDGET = "expected a number of failures (0, 1, ...) or a percentage of the targeted hosts ('20%')";
 const CONTROL = 'the group whose first host runs kubectl (e.g. control)';
 
+/** A refusal of the playbook's rolling block: the field is the path, the message starts with the file. */
+const inPlaybook = (field: string, text: string) => ({
+  field: `rolling.${field}`,
+  message: `pb.yml: rolling.${field}: ${text}`,
+});
+/** A refusal of a flag: field and message name it. */
+const onFlag = (flag: string, text: string) => ({ field: flag, message: `${flag}: ${text}` });
+
 // Long because it is a table: one row per refusal.
 test('every refusal: field and message', (t) => {
   const c = { control: 'control' };
@@ -127,162 +135,69 @@ test('every refusal: field and message', (t) => {
     [null, {}, { field: 'rolling', message: 'pb.yml: rolling: expected a mapping of options, got null' }],
     [[1], {}, { field: 'rolling', message: 'pb.yml: rolling: expected a mapping of options, got [1]' }],
     ['serial: 1', {}, { field: 'rolling', message: 'pb.yml: rolling: expected a mapping of options, got "serial: 1"' }],
-    [{ ...c, seral: 3 }, {}, { field: 'rolling.seral', message: `pb.yml: rolling.seral: unknown option (${KNOWN})` }],
-    [
-      { control: '' },
-      {},
-      { field: 'rolling.control', message: `pb.yml: rolling.control: expected ${CONTROL}, got ""` },
-    ],
-    [
-      { control: ['a'] },
-      {},
-      { field: 'rolling.control', message: `pb.yml: rolling.control: expected ${CONTROL}, got ["a"]` },
-    ],
-    [{ ...c, serial: 'abc' }, {}, { field: 'rolling.serial', message: `pb.yml: rolling.serial: ${SERIAL}, got "abc"` }],
-    [
-      { ...c, serial: [] },
-      {},
-      { field: 'rolling.serial', message: `pb.yml: rolling.serial: ${SERIAL}, or a list of them, got an empty list` },
-    ],
-    [{ ...c, serial: [1, 0] }, {}, { field: 'rolling.serial', message: `pb.yml: rolling.serial: ${SERIAL}, got 0` }],
-    [
-      { ...c, maxFail: '150%' },
-      {},
-      {
-        field: 'rolling.maxFail',
-        message: 'pb.yml: rolling.maxFail: a percentage must be from 0% to 100%, got "150%"',
-      },
-    ],
-    [
-      { ...c, maxFail: true },
-      {},
-      { field: 'rolling.maxFail', message: `pb.yml: rolling.maxFail: ${BUDGET}, got true` },
-    ],
+    [{ ...c, seral: 3 }, {}, inPlaybook('seral', `unknown option (${KNOWN})`)],
+    [{ control: '' }, {}, inPlaybook('control', `expected ${CONTROL}, got ""`)],
+    [{ control: ['a'] }, {}, inPlaybook('control', `expected ${CONTROL}, got ["a"]`)],
+    [{ ...c, serial: 'abc' }, {}, inPlaybook('serial', `${SERIAL}, got "abc"`)],
+    [{ ...c, serial: [] }, {}, inPlaybook('serial', `${SERIAL}, or a list of them, got an empty list`)],
+    [{ ...c, serial: [1, 0] }, {}, inPlaybook('serial', `${SERIAL}, got 0`)],
+    [{ ...c, maxFail: '150%' }, {}, inPlaybook('maxFail', 'a percentage must be from 0% to 100%, got "150%"')],
+    [{ ...c, maxFail: true }, {}, inPlaybook('maxFail', `${BUDGET}, got true`)],
     [
       { ...c, domainVar: 'rack-id' },
       {},
-      {
-        field: 'rolling.domainVar',
-        message: 'pb.yml: rolling.domainVar: expected a host variable name (e.g. failure_domain), got "rack-id"',
-      },
+      inPlaybook('domainVar', 'expected a host variable name (e.g. failure_domain), got "rack-id"'),
     ],
-    [
-      { ...c, domainVar: 3 },
-      {},
-      {
-        field: 'rolling.domainVar',
-        message: 'pb.yml: rolling.domainVar: expected a host variable name (e.g. failure_domain), got 3',
-      },
-    ],
-    [
-      { ...c, maxPerDomain: 0 },
-      {},
-      {
-        field: 'rolling.maxPerDomain',
-        message: 'pb.yml: rolling.maxPerDomain: expected a whole number of hosts (1 or more), got 0',
-      },
-    ],
+    [{ ...c, domainVar: 3 }, {}, inPlaybook('domainVar', 'expected a host variable name (e.g. failure_domain), got 3')],
+    [{ ...c, maxPerDomain: 0 }, {}, inPlaybook('maxPerDomain', 'expected a whole number of hosts (1 or more), got 0')],
     [
       { ...c, maxPerDomain: '2' },
       {},
-      {
-        field: 'rolling.maxPerDomain',
-        message: 'pb.yml: rolling.maxPerDomain: expected a whole number of hosts (1 or more), got "2"',
-      },
+      inPlaybook('maxPerDomain', 'expected a whole number of hosts (1 or more), got "2"'),
     ],
-    [
-      { ...c, soakSec: -1 },
-      {},
-      {
-        field: 'rolling.soakSec',
-        message: 'pb.yml: rolling.soakSec: expected a whole number of seconds (0 or more), got -1',
-      },
-    ],
-    [
-      { ...c, soakSec: '60s' },
-      {},
-      {
-        field: 'rolling.soakSec',
-        message: 'pb.yml: rolling.soakSec: expected a whole number of seconds (0 or more), got "60s"',
-      },
-    ],
+    [{ ...c, soakSec: -1 }, {}, inPlaybook('soakSec', 'expected a whole number of seconds (0 or more), got -1')],
+    [{ ...c, soakSec: '60s' }, {}, inPlaybook('soakSec', 'expected a whole number of seconds (0 or more), got "60s"')],
     [
       { ...c, drainTimeoutSec: 0 },
       {},
-      {
-        field: 'rolling.drainTimeoutSec',
-        message: 'pb.yml: rolling.drainTimeoutSec: expected a whole number of seconds (1 or more), got 0',
-      },
+      inPlaybook('drainTimeoutSec', 'expected a whole number of seconds (1 or more), got 0'),
     ],
     [
       { ...c, onDrainTimeout: 'drain' },
       {},
-      {
-        field: 'rolling.onDrainTimeout',
-        message: 'pb.yml: rolling.onDrainTimeout: expected uncordon or keep-cordoned, got "drain"',
-      },
+      inPlaybook('onDrainTimeout', 'expected uncordon or keep-cordoned, got "drain"'),
     ],
     [
       { ...c, readyTimeoutSec: null },
       {},
-      {
-        field: 'rolling.readyTimeoutSec',
-        message: 'pb.yml: rolling.readyTimeoutSec: expected a whole number of seconds (1 or more), got null',
-      },
+      inPlaybook('readyTimeoutSec', 'expected a whole number of seconds (1 or more), got null'),
     ],
     [
       { ...c, readyTimeoutSec: 1.5 },
       {},
-      {
-        field: 'rolling.readyTimeoutSec',
-        message: 'pb.yml: rolling.readyTimeoutSec: expected a whole number of seconds (1 or more), got 1.5',
-      },
+      inPlaybook('readyTimeoutSec', 'expected a whole number of seconds (1 or more), got 1.5'),
     ],
     // the playbook is checked even where a flag overrides the field
-    [
-      { ...c, serial: 'abc' },
-      { serial: '2' },
-      { field: 'rolling.serial', message: `pb.yml: rolling.serial: ${SERIAL}, got "abc"` },
-    ],
+    [{ ...c, serial: 'abc' }, { serial: '2' }, inPlaybook('serial', `${SERIAL}, got "abc"`)],
     // the command line: field and message name the flag
-    [c, { serial: '0' }, { field: '--serial', message: `--serial: ${SERIAL}, got "0"` }],
-    [
-      c,
-      { serial: '1,0%' },
-      { field: '--serial', message: '--serial: a percentage must be above 0% and at most 100%, got "0%"' },
-    ],
-    [c, { maxFail: 'x' }, { field: '--max-fail', message: `--max-fail: ${BUDGET}, got "x"` }],
-    [
-      c,
-      { maxPerDomain: 0 },
-      { field: '--max-per-domain', message: '--max-per-domain: expected a whole number of hosts (1 or more), got 0' },
-    ],
+    [c, { serial: '0' }, onFlag('--serial', `${SERIAL}, got "0"`)],
+    [c, { serial: '1,0%' }, onFlag('--serial', 'a percentage must be above 0% and at most 100%, got "0%"')],
+    [c, { maxFail: 'x' }, onFlag('--max-fail', `${BUDGET}, got "x"`)],
+    [c, { maxPerDomain: 0 }, onFlag('--max-per-domain', 'expected a whole number of hosts (1 or more), got 0')],
     [
       c,
       { maxPerDomain: Number.NaN },
-      { field: '--max-per-domain', message: '--max-per-domain: expected a whole number of hosts (1 or more), got NaN' },
+      onFlag('--max-per-domain', 'expected a whole number of hosts (1 or more), got NaN'),
     ],
-    [c, { soak: -5 }, { field: '--soak', message: '--soak: expected a whole number of seconds (0 or more), got -5' }],
+    [c, { soak: -5 }, onFlag('--soak', 'expected a whole number of seconds (0 or more), got -5')],
     [
       c,
       { window: 'Sat,Sun 25:00-05:00' },
       { field: '--window', message: '--window "Sat,Sun 25:00-05:00": 25:00 is not a time (HH:MM, 00:00-23:59)' },
     ],
-    [
-      c,
-      { drainTimeout: 0 },
-      { field: '--drain-timeout', message: '--drain-timeout: expected a whole number of seconds (1 or more), got 0' },
-    ],
-    [
-      c,
-      { onDrainTimeout: 'keep' },
-      { field: '--on-drain-timeout', message: '--on-drain-timeout: expected uncordon or keep-cordoned, got "keep"' },
-    ],
-    [
-      c,
-      { readyTimeout: 2.5 },
-      { field: '--ready-timeout', message: '--ready-timeout: expected a whole number of seconds (1 or more), got 2.5' },
-    ],
+    [c, { drainTimeout: 0 }, onFlag('--drain-timeout', 'expected a whole number of seconds (1 or more), got 0')],
+    [c, { onDrainTimeout: 'keep' }, onFlag('--on-drain-timeout', 'expected uncordon or keep-cordoned, got "keep"')],
+    [c, { readyTimeout: 2.5 }, onFlag('--ready-timeout', 'expected a whole number of seconds (1 or more), got 2.5')],
   ];
   t.deepEqual(
     table.map(([spec, overrides]) => [spec, overrides, outcome(spec, overrides)]),
