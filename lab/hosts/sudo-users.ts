@@ -10,7 +10,7 @@ import { writeIfChanged } from '../write.js';
 
 export const SUDO_USER = 'playlab';
 export const NOPASSWD_USER = 'playlabnp';
-export const SUDO = '/usr/bin/sudo';
+const SUDO = '/usr/bin/sudo';
 const SUDOERS_FILE = '/etc/sudoers.d/play-lab';
 const USERADD = '/usr/sbin/useradd';
 const USERDEL = '/usr/sbin/userdel';
@@ -18,7 +18,7 @@ const CHPASSWD = '/usr/sbin/chpasswd';
 const GETENT = '/usr/bin/getent';
 const VISUDO = '/usr/sbin/visudo';
 
-export const SUDOERS_TEXT = [
+const SUDOERS_TEXT = [
   '# Written by play lab: the users that test become (ansible_become) against the lab hosts.',
   `${SUDO_USER} ALL=(ALL:ALL) ALL`,
   `${NOPASSWD_USER} ALL=(ALL:ALL) NOPASSWD: ALL`,

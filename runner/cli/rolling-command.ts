@@ -36,7 +36,7 @@ export interface RollingArgs extends RunArgs {
 }
 
 /** Playbook problems are the playbook's (65); flag problems the command line's (64). */
-export function policyFor(playbook: Playbook, file: string, overrides: RollingOverrides): RollingPolicy {
+function policyFor(playbook: Playbook, file: string, overrides: RollingOverrides): RollingPolicy {
   try {
     return rollingPolicy(playbook.rolling ?? {}, overrides, file);
   } catch (e) {

@@ -35,7 +35,7 @@ function runId(journal: RolloutJournal, text: string | undefined, action: string
 }
 
 /** The report of a run, its budget from the options it started with. */
-export function reportOf(journal: RolloutJournal, run: RolloutRecord) {
+function reportOf(journal: RolloutJournal, run: RolloutRecord) {
   const events = journal.events(run.id);
   const policy = (run.args as { policy?: RollingPolicy }).policy;
   const targeted = hostProgress(events).size;

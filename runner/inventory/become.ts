@@ -12,7 +12,7 @@ const TRUE = new Set(['y', 'yes', 'on', '1', 'true', 't']);
 const FALSE = new Set(['n', 'no', 'off', '0', 'false', 'f']);
 
 /** Ansible's boolean(): true, false, or undefined when the value is neither. */
-export function ansibleBool(value: unknown): boolean | undefined {
+function ansibleBool(value: unknown): boolean | undefined {
   if (typeof value === 'boolean') return value;
   if (value === 1 || value === 0) return value === 1;
   if (typeof value !== 'string') return undefined;

@@ -106,7 +106,7 @@ export function jumpSettings(args: string): JumpSetting[] {
 }
 
 /** ProxyJump's value (or -J's): `none`, or one hop `[ssh://][user@]host[:port]`. */
-export function parseProxyJump(value: string, form: 'ProxyJump' | '-J' = 'ProxyJump'): JumpSetting {
+function parseProxyJump(value: string, form: 'ProxyJump' | '-J' = 'ProxyJump'): JumpSetting {
   const shown = form === '-J' ? `-J ${value}` : `ProxyJump=${value}`;
   if (value.toLowerCase() === 'none') return { form, none: true };
   const hops = value.split(',');
@@ -171,7 +171,7 @@ class CommandHop {
 }
 
 /** ProxyCommand's value: `none`, or `[exec] ssh ... -W %h:%p ... [user@]host`, which play makes itself. */
-export function parseProxyCommand(value: string): JumpSetting {
+function parseProxyCommand(value: string): JumpSetting {
   const shown = `ProxyCommand '${value}'`;
   if (value.toLowerCase() === 'none') return { form: 'ProxyCommand', none: true };
   const refuse = (why: string) => new JumpArgsError(`${shown}: ${why}; play supports only ${SUPPORTED_COMMAND}`);

@@ -22,7 +22,7 @@ export const WAIT_MS = 15_000;
  * directory as another's, so SQLite never rolls back a hot journal; a process killed inside COMMIT
  * leaves its transaction half-applied, with or without this removal.
  */
-export const STALE_LOCK_MS = 10_000;
+const STALE_LOCK_MS = 10_000;
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
@@ -31,7 +31,7 @@ function sleep(ms: number): void {
   Atomics.wait(pause, 0, 0, ms);
 }
 
-export function isBusy(e: unknown): boolean {
+function isBusy(e: unknown): boolean {
   return e instanceof Error && /database is locked/.test(e.message);
 }
 
@@ -44,7 +44,7 @@ function ageMs(dir: string): number | null {
 }
 
 /** Removes `<db>.lock` when it is stale; returns whether it did. */
-export function removeStaleLock(path: string): boolean {
+function removeStaleLock(path: string): boolean {
   const dir = `${path}.lock`;
   const age = ageMs(dir);
   if (age === null || age < STALE_LOCK_MS) return false;
