@@ -2,34 +2,17 @@
 // the real CLI (`node bin/play.mjs`, running dist/, which `pretest` builds): the documented exit code
 // and one short message naming the culprit, never a stack trace. No row needs a lab or touches a host:
 // each fails before anything is built or connected.
-import test from 'ava';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type CliRow,
+  cliTable,
+  ONE_HOST_INVENTORY as INVENTORY,
+  OK_PLAYBOOK,
+  playbookText as playbook,
+} from '../helpers/cli-table.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const PLAY = join(root, 'bin/play.mjs');
-
-interface Row {
-  argv: string[];
-  /** Files to create in the row's temporary directory (the cwd); `ROOT` stands for the checkout. */
-  files?: Record<string, string>;
-  setup?: (dir: string) => void;
-  code: 64 | 65;
-  message: RegExp;
-}
-
-const INVENTORY =
-  'all:\n  children:\n    linux:\n      hosts:\n        a: { ansible_host: 127.0.0.1, ansible_port: 9 }\n';
-const playbook = (body: string) =>
-  `import { definePlaybook } from 'ROOT/runner/playbook/define.js';\nimport { directory } from 'ROOT/tasks/linux/index.js';\n${body}\n`;
-const OK_PLAYBOOK = playbook(
-  `export default definePlaybook({ name: 'ok', description: 'x', tasks: { d: { on: 'linux', step: directory({ path: '/srv/play-cli-errors' }) } } });`,
-);
-
-const rows: Record<string, Row> = {
+const rows: Record<string, CliRow> = {
   'an unknown option': { argv: ['bench', '--frobnicate'], code: 64, message: /unknown option.*--frobnicate/ },
   'an unknown option of a command': {
     argv: ['hosts', 'all', '--check', '-i', 'inv.yaml'],
@@ -297,51 +280,4 @@ const rows: Record<string, Row> = {
   },
 };
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function play(argv: string[], cwd: string): Promise<Result> {
-  return new Promise((resolveP, reject) => {
-    const child = spawn(process.execPath, [PLAY, ...argv], {
-      cwd,
-      env: { ...process.env, PLAY_INVENTORY: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '',
-      stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolveP({ code, stdout, stderr }));
-  });
-}
-
-function workDir(row: Row): string {
-  const dir = mkdtempSync(join(tmpdir(), 'play-cli-errors-'));
-  for (const [name, text] of Object.entries(row.files ?? {})) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text.replaceAll('ROOT', root));
-  }
-  row.setup?.(dir);
-  return dir;
-}
-
-const STACK_FRAME = /^\s+at .+:\d+:\d+\)?$/m;
-
-for (const [title, row] of Object.entries(rows)) {
-  test(`${title}: exit ${row.code}, one message`, async (t) => {
-    const dir = workDir(row);
-    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-    const r = await play(row.argv, dir);
-    const shown = `play ${row.argv.join(' ')}\n${r.stderr}`;
-    t.is(r.code, row.code, shown);
-    t.regex(r.stderr, row.message, shown);
-    t.regex(r.stderr, /^play: /, shown);
-    t.notRegex(r.stderr, STACK_FRAME, shown);
-    t.false(r.stderr.includes('internal error'), shown);
-    t.true(r.stderr.trimEnd().split('\n').length <= 3, shown);
-  });
-}
+cliTable(rows);
