@@ -1,6 +1,7 @@
 // Option values as typed on the command line, checked once for every command (yargs' `coerce`): a
 // mistake is a UsageError (64) quoting the value as written.
 import { UsageError } from '../core/errors.js';
+import { MAX_WAIT_SEC } from '../core/long-sleep.js';
 
 /** yargs gives the last of a repeated option as an array: the last one wins, as in ansible. */
 export const last = (v: unknown): string => String(Array.isArray(v) ? v[v.length - 1] : v).trim();
@@ -47,6 +48,20 @@ export function optionalNonNegativeNumber(flag: string) {
     if (!text || !Number.isFinite(n) || n < 0)
       throw new UsageError(`${flag} '${text}': expected a number of seconds, 0 or more`);
     return n;
+  };
+}
+
+/**
+ * `parse`, then at most MAX_WAIT_SEC (7 days): for --timeout, --soak, --drain-timeout and --ready-timeout.
+ * A longer wait is almost certainly a typo (a value in ms), and play's timers are tested up to it.
+ */
+export function atMostAWeek<T extends number | undefined>(flag: string, parse: (v: unknown) => T) {
+  return (v: unknown): T => {
+    const seconds = parse(v);
+    if (seconds !== undefined && seconds > MAX_WAIT_SEC) {
+      throw new UsageError(`${flag} '${last(v)}': expected at most ${MAX_WAIT_SEC} seconds (7 days)`);
+    }
+    return seconds;
   };
 }
 

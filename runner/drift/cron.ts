@@ -126,6 +126,45 @@ function value(text: string, spec: FieldSpec, fail: (why: string) => UsageError)
   throw fail(`${spec.name} '${text}' is not a number${names}`);
 }
 
+/**
+ * The shortest time between two due times, in ms, on the wall clock (a DST change shifts one gap by
+ * its hour). Within a day the times are the hours x minutes; between days, the closest two matching
+ * days, found by scanning one 400-year Gregorian cycle (after which dates and weekdays repeat).
+ */
+export function shortestCronGapMs(s: CronSchedule): number {
+  const times = s.hour.flatMap((h) => s.minute.map((m) => h * 60 + m));
+  let gap = Number.POSITIVE_INFINITY;
+  for (let i = 1; i < times.length; i++) gap = Math.min(gap, times[i]! - times[i - 1]!);
+  const span = times[times.length - 1]! - times[0]!;
+  return Math.min(gap, shortestDayGap(s) * 1440 - span) * 60_000;
+}
+
+/** The fewest days between two matching days; the scan stops early at 1, which nothing beats. */
+function shortestDayGap(s: CronSchedule): number {
+  const months = new Set(s.month);
+  const days = new Set(s.dayOfMonth);
+  const weekdays = new Set(s.dayOfWeek);
+  let best = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  let index = 0;
+  let weekday = 6; // 2000-01-01 was a Saturday
+  // One cycle and one more year, so that the gap across the cycle's end is seen too.
+  for (let y = 2000; y <= 2400 && best > 1; y++) {
+    const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+    for (let mo = 1; mo <= 12; mo++) {
+      const length = mo === 2 ? (leap ? 29 : 28) : MONTH_DAYS[mo - 1]!;
+      for (let day = 1; day <= length; day++, index++, weekday = (weekday + 1) % 7) {
+        const dom = days.has(day);
+        const dow = weekdays.has(weekday);
+        if (!months.has(mo) || !(s.dayOr ? dom || dow : dom && dow)) continue;
+        best = Math.min(best, index - last);
+        last = index;
+      }
+    }
+  }
+  return best;
+}
+
 /** Does the day of `wall` (a wall-clock time held in UTC fields) match the day fields? */
 function dayMatches(s: CronSchedule, wall: Date): boolean {
   const dom = s.dayOfMonth.includes(wall.getUTCDate());

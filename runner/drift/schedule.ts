@@ -2,7 +2,8 @@
 // interval (`15m`), the next due time, jitter, and which due times a slow run made us skip (never
 // two runs at once). Pure: the loop, its clock and its timers belong to the CLI.
 import { UsageError } from '../core/errors.js';
-import { type CronSchedule, nextCron, parseCron } from './cron.js';
+import { MAX_INTERVAL_MS } from '../core/long-sleep.js';
+import { type CronSchedule, nextCron, parseCron, shortestCronGapMs } from './cron.js';
 
 export type { CronSchedule } from './cron.js';
 
@@ -35,9 +36,20 @@ export function parseDuration(text: string, flag: string): number {
   return UNITS.reduce((ms, [, unit], i) => ms + Number(m[i + 1] ?? 0) * unit, 0);
 }
 
+/** `ms` as parseDuration reads it: 90_000 is `1m30s`; 0 is `0s`. Whole seconds (below a second: `0s`). */
+export function formatDuration(ms: number): string {
+  let left = Math.floor(ms / 1000) * 1000;
+  const parts = UNITS.flatMap(([name, unit]) => {
+    const n = Math.floor(left / unit);
+    left -= n * unit;
+    return n > 0 ? [`${n}${name}`] : [];
+  });
+  return parts.join('') || '0s';
+}
+
 /**
  * `--every`'s value: 5 cron fields (or a macro: @hourly, @daily, ...) when it has spaces or starts
- * with `@`, else an interval of at least 1s. Throws UsageError (exit 64) naming the field.
+ * with `@`, else an interval from 1s to 365d. Throws UsageError (exit 64) naming the field.
  */
 export function parseSchedule(text: string, flag = '--every'): Schedule {
   const t = text.trim();
@@ -51,7 +63,33 @@ export function parseSchedule(text: string, flag = '--every'): Schedule {
     );
   }
   if (ms < 1000) throw new UsageError(`${flag} '${text}': an interval must be at least 1s`);
+  if (ms > MAX_INTERVAL_MS) {
+    throw new UsageError(
+      `${flag} '${text}': an interval must be at most ${formatDuration(MAX_INTERVAL_MS)} (a year); for a yearly run give a cron schedule such as '0 0 1 1 *'`,
+    );
+  }
   return { kind: 'interval', text, ms };
+}
+
+/** The shortest time between two due times: the interval, or a cron schedule's closest two matches. */
+export function shortestGapMs(schedule: Schedule): number {
+  return schedule.kind === 'interval' ? schedule.ms : shortestCronGapMs(schedule);
+}
+
+/**
+ * `--jitter`'s value for `schedule`, in ms: at most the shortest time between two due times, so that a
+ * delayed run still starts before the next tick (a longer delay would pass over ticks unlogged).
+ */
+export function parseJitter(text: string, schedule: Schedule, flag = '--jitter'): number {
+  const ms = parseDuration(text, flag);
+  const gap = shortestGapMs(schedule);
+  if (ms > gap) {
+    const what = schedule.kind === 'interval' ? 'the interval' : 'the shortest time between two runs';
+    throw new UsageError(
+      `${flag} '${text}': must be at most ${what} of --every '${schedule.text}' (${formatDuration(gap)})`,
+    );
+  }
+  return ms;
 }
 
 /**

@@ -3,6 +3,7 @@
 // (a mistake in the file is one whoever runs it without the flag meets next). Errors are
 // RollingOptionError, whose `field` is the flag (`--serial`: the CLI says 64) or the playbook path
 // (`rolling.serial`: 65). Pure.
+import { MAX_WAIT_SEC } from '../core/long-sleep.js';
 import type { DrainTimeoutPolicy, RollingPolicy, RollingSpec } from './model.js';
 import { parseFailBudget, parseSerial, RollingOptionError, shown } from './serial.js';
 import { parseWindow } from './window.js';
@@ -55,11 +56,11 @@ export function rollingPolicy(spec: RollingSpec, overrides: RollingOverrides, wh
     ...(o.serial !== undefined && { serial: parseSerial(o.serial, '--serial') }),
     ...(o.maxFail !== undefined && { maxFail: parseFailBudget(o.maxFail, '--max-fail') }),
     ...(o.maxPerDomain !== undefined && { maxPerDomain: whole(o.maxPerDomain, 1, 'hosts', '--max-per-domain') }),
-    ...(o.soak !== undefined && { soakSec: whole(o.soak, 0, 'seconds', '--soak') }),
+    ...(o.soak !== undefined && { soakSec: waitSeconds(o.soak, 0, '--soak') }),
     ...(o.window !== undefined && { window: checkedWindow(o.window) }),
-    ...(o.drainTimeout !== undefined && { drainTimeoutSec: whole(o.drainTimeout, 1, 'seconds', '--drain-timeout') }),
+    ...(o.drainTimeout !== undefined && { drainTimeoutSec: waitSeconds(o.drainTimeout, 1, '--drain-timeout') }),
     ...(o.onDrainTimeout !== undefined && { onDrainTimeout: drainPolicy(o.onDrainTimeout, '--on-drain-timeout') }),
-    ...(o.readyTimeout !== undefined && { readyTimeoutSec: whole(o.readyTimeout, 1, 'seconds', '--ready-timeout') }),
+    ...(o.readyTimeout !== undefined && { readyTimeoutSec: waitSeconds(o.readyTimeout, 1, '--ready-timeout') }),
   };
 }
 
@@ -90,13 +91,13 @@ function specPolicy(spec: unknown, where: string): RollingPolicy {
       domainVar: name(s.domainVar, ...at('domainVar'), 'a host variable name (e.g. failure_domain)', VAR_NAME),
     }),
     ...(given('maxPerDomain') && { maxPerDomain: whole(s.maxPerDomain, 1, 'hosts', ...at('maxPerDomain')) }),
-    ...(given('soakSec') && { soakSec: whole(s.soakSec, 0, 'seconds', ...at('soakSec')) }),
+    ...(given('soakSec') && { soakSec: waitSeconds(s.soakSec, 0, ...at('soakSec')) }),
     ...(given('drainTimeoutSec') && {
-      drainTimeoutSec: whole(s.drainTimeoutSec, 1, 'seconds', ...at('drainTimeoutSec')),
+      drainTimeoutSec: waitSeconds(s.drainTimeoutSec, 1, ...at('drainTimeoutSec')),
     }),
     ...(given('onDrainTimeout') && { onDrainTimeout: drainPolicy(s.onDrainTimeout, ...at('onDrainTimeout')) }),
     ...(given('readyTimeoutSec') && {
-      readyTimeoutSec: whole(s.readyTimeoutSec, 1, 'seconds', ...at('readyTimeoutSec')),
+      readyTimeoutSec: waitSeconds(s.readyTimeoutSec, 1, ...at('readyTimeoutSec')),
     }),
   };
 }
@@ -125,6 +126,13 @@ function whole(value: unknown, min: number, unit: string, field: string, where =
     field,
     `${where}: expected a whole number of ${unit} (${min} or more), got ${shown(value)}`,
   );
+}
+
+/** A wait (soak, drain, Ready): whole seconds from `min` to MAX_WAIT_SEC. */
+function waitSeconds(value: unknown, min: number, field: string, where = field): number {
+  const seconds = whole(value, min, 'seconds', field, where);
+  if (seconds <= MAX_WAIT_SEC) return seconds;
+  throw new RollingOptionError(field, `${where}: expected at most ${MAX_WAIT_SEC} seconds (7 days), got ${seconds}`);
 }
 
 /** A non-empty string (matching `pattern` when given). */

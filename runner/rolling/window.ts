@@ -108,12 +108,17 @@ export function inWindow(w: MaintenanceWindow, now: Date): boolean {
   return currentOpening(w, now.getTime()) !== null;
 }
 
-/** `now` when the window is open, else the first instant after `now` when it opens. */
+/**
+ * `now` when the window is open, else the first instant after `now` when it opens: within a week, or
+ * two when a week's only opening lies wholly in a DST gap. A caller waiting for it sleeps with
+ * sleepUntil (runner/core/long-sleep.ts), which follows the wall clock across a suspend.
+ */
 export function nextOpening(w: MaintenanceWindow, now: Date): Date {
   const t = now.getTime();
   if (currentOpening(w, t)) return new Date(t);
   const today = wallDate(t, w.zone);
-  for (let k = 0; k <= 8; k++) {
+  // 15 days: an opening a DST gap swallowed comes back a week later (DST changes are months apart).
+  for (let k = 0; k <= 15; k++) {
     const o = opening(w, today + k * DAY_MS);
     if (o && o.open > t) return new Date(o.open);
   }

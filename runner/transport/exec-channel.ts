@@ -1,6 +1,7 @@
 // One command on one SSH channel: stdin in (binary-safe, secrets revealed only here), stdout and
 // stderr out, the exit status, and a timeout that kills the command and closes its channel.
 import type { Client as SshClient, ClientChannel } from 'ssh2';
+import { longTimeout } from '../core/long-sleep.js';
 import { isSecret, type Secret } from '../core/secret.js';
 import type { ExecResult } from '../core/step.js';
 import { ConnectionLostError, TimeoutError } from './errors.js';
@@ -63,7 +64,7 @@ export function runChannel(live: Live, r: ChannelRequest): Promise<ExecResult> {
     let timedOut = false;
     let settled = false;
     let done = false;
-    let timer: NodeJS.Timeout | undefined;
+    let cancelTimer: (() => void) | undefined;
     let grace: NodeJS.Timeout | undefined;
 
     const finish = () => {
@@ -75,7 +76,7 @@ export function runChannel(live: Live, r: ChannelRequest): Promise<ExecResult> {
     const settle = (act: () => void) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      cancelTimer?.();
       act();
     };
     const startGrace = () => {
@@ -93,7 +94,8 @@ export function runChannel(live: Live, r: ChannelRequest): Promise<ExecResult> {
     };
 
     if (r.timeoutMs !== undefined && r.timeoutMs > 0) {
-      timer = setTimeout(() => {
+      // Not setTimeout: a limit past 2^31-1 ms (a playbook's timeoutSec) would fire at once.
+      cancelTimer = longTimeout(() => {
         timedOut = true;
         settle(() => reject(new TimeoutError(r.hostName, r.timeoutMs!, r.where)));
         if (stream) abandon(stream);

@@ -1,14 +1,20 @@
 // Schedules for `play drift --every`: parsing (cron and intervals), the next due time, jitter and
-// the ticks a slow run skips. Tables compared whole; cron in UTC unless a test says otherwise.
+// the ticks a slow run skips, then the loop itself on a simulated clock (a year in well under a
+// second, waits of months included). Tables compared whole; cron in UTC unless a test says otherwise.
 import test from 'ava';
+import { runOnSchedule } from '../../runner/cli/drift-loop.js';
 import { UsageError } from '../../runner/core/errors.js';
+import type { WaitClock } from '../../runner/core/long-sleep.js';
 import {
   clockTime,
   describeSkipped,
+  formatDuration,
   nextRun,
   parseDuration,
+  parseJitter,
   parseSchedule,
   type Schedule,
+  shortestGapMs,
   skippedTicks,
   withJitter,
 } from '../../runner/drift/schedule.js';
@@ -67,6 +73,8 @@ test('parsing schedules', (t) => {
     ['2h', { kind: 'interval', text: '2h', ms: 7_200_000 }],
     ['1h30m', { kind: 'interval', text: '1h30m', ms: 5_400_000 }],
     ['1d', { kind: 'interval', text: '1d', ms: 86_400_000 }],
+    ['30d', { kind: 'interval', text: '30d', ms: 2_592_000_000 }],
+    ['365d', { kind: 'interval', text: '365d', ms: 31_536_000_000 }],
   ];
   t.deepEqual(
     table.map(([text]) => [text, parseSchedule(text)]),
@@ -132,6 +140,14 @@ test('every parse error, whole', (t) => {
     ],
     ['', "--every '': expected an interval such as 30s, 15m or 2h, or a cron schedule of 5 fields such as '0 * * * *'"],
     ['0m', "--every '0m': an interval must be at least 1s"],
+    [
+      '366d',
+      "--every '366d': an interval must be at most 365d (a year); for a yearly run give a cron schedule such as '0 0 1 1 *'",
+    ],
+    [
+      '364d24h1s',
+      "--every '364d24h1s': an interval must be at most 365d (a year); for a yearly run give a cron schedule such as '0 0 1 1 *'",
+    ],
   ];
   const got = table.map(([text]) => {
     try {
@@ -179,6 +195,10 @@ test('the next due time of a cron schedule (UTC), strictly after the given time'
     ['0 0 */2 * 5', '2026-03-01T00:00:00.000Z', '2026-03-13T00:00:00.000Z'],
     ['0 0 1-31/2 * 5', '2026-03-01T00:00:00.000Z', '2026-03-03T00:00:00.000Z'],
     ['@monthly', '2026-03-01T00:00:00.000Z', '2026-04-01T00:00:00.000Z'],
+    // a year away, and years away: found by whole months, not minute by minute
+    ['0 0 1 1 *', '2027-01-01T00:00:00.000Z', '2028-01-01T00:00:00.000Z'],
+    // Feb 29 that is also a Sunday (*/7 is Sunday alone; a day-of-week starting with * must match too)
+    ['0 0 29 2 */7', '2026-01-01T00:00:00.000Z', '2032-02-29T00:00:00.000Z'],
   ];
   t.deepEqual(
     table.map(([s, after]) => [s, after, nextRun(parseSchedule(s), new Date(after), 'UTC').toISOString()]),
@@ -203,8 +223,17 @@ test('cron runs on local time by default', (t) => {
         // 01:30 happens twice on 2026-11-01: it runs the first time only
         at('30 1 * * *', '2026-11-01T04:00:00Z'),
         at('30 1 * * *', '2026-11-01T05:30:00Z'),
+        // New Year's midnight and Feb 29 in EST
+        at('0 0 1 1 *', '2026-06-01T00:00:00Z'),
+        at('0 0 29 2 *', '2026-06-01T00:00:00Z'),
       ],
-      ['2026-03-08T07:30:00.000Z', '2026-11-01T05:30:00.000Z', '2026-11-02T06:30:00.000Z'],
+      [
+        '2026-03-08T07:30:00.000Z',
+        '2026-11-01T05:30:00.000Z',
+        '2026-11-02T06:30:00.000Z',
+        '2027-01-01T05:00:00.000Z',
+        '2028-02-29T05:00:00.000Z',
+      ],
     );
   } finally {
     if (saved === undefined) delete process.env.TZ;
@@ -287,4 +316,200 @@ test('the log line for skipped ticks', (t) => {
     table.map(([skipped, start]) => [skipped, start, describeSkipped(skipped.map(at), at(start), 'UTC')]),
     table,
   );
+});
+
+test('durations written back as --every reads them', (t) => {
+  const table: [ms: number, text: string][] = [
+    [0, '0s'],
+    [999, '0s'],
+    [30_000, '30s'],
+    [90_000, '1m30s'],
+    [3_600_000, '1h'],
+    [129_600_000, '1d12h'],
+    [31_536_000_000, '365d'],
+  ];
+  t.deepEqual(
+    table.map(([ms]) => [ms, formatDuration(ms)]),
+    table,
+  );
+});
+
+test('the shortest time between two due times', (t) => {
+  const table: [every: string, gap: string][] = [
+    ['15m', '15m'],
+    ['* * * * *', '1m'],
+    ['0 * * * *', '1h'],
+    // 17:45 to 09:00 is more than 15m: within the day is shortest
+    ['*/15 9-17 * * mon-fri', '15m'],
+    // 23:00 to the next day's 00:00
+    ['0 0,23 * * *', '1h'],
+    // the 31st to the 1st
+    ['0 0 1,31 * *', '1d'],
+    // Friday to Monday is longer than Monday to Tuesday
+    ['0 9 * * mon,fri', '3d'],
+    // February 1st to March 1st
+    ['0 3 1 * *', '28d'],
+    ['0 0 1 1 *', '365d'],
+    // leap years: 4 years apart at the closest (8 across a century that is not one)
+    ['0 0 29 2 *', '1461d'],
+  ];
+  t.deepEqual(
+    table.map(([every]) => [every, formatDuration(shortestGapMs(parseSchedule(every)))]),
+    table,
+  );
+});
+
+test('--jitter: at most the shortest time between two runs', (t) => {
+  const table: [every: string, jitter: string, result: number | string][] = [
+    ['1h', '1h', 3_600_000],
+    ['1h', '30m', 1_800_000],
+    ['0 3 1 * *', '28d', 2_419_200_000],
+    ['1h', '1h1s', "--jitter '1h1s': must be at most the interval of --every '1h' (1h)"],
+    [
+      '*/15 9-17 * * mon-fri',
+      '16m',
+      "--jitter '16m': must be at most the shortest time between two runs of --every '*/15 9-17 * * mon-fri' (15m)",
+    ],
+    [
+      '0 3 1 * *',
+      '29d',
+      "--jitter '29d': must be at most the shortest time between two runs of --every '0 3 1 * *' (28d)",
+    ],
+    ['1h', 'soon', "--jitter 'soon': expected a duration such as 30s, 15m or 2h"],
+  ];
+  const got = table.map(([every, jitter]) => {
+    try {
+      return [every, jitter, parseJitter(jitter, parseSchedule(every))];
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      return [every, jitter, e.message];
+    }
+  });
+  t.deepEqual(got, table);
+});
+
+/**
+ * A clock whose timers fire as soon as nothing else is pending, moving time to their end: one wait at
+ * a time, so simulated time is exact. Each timer's delay is recorded.
+ */
+function simulatedClock(startIso: string) {
+  let now = Date.parse(startIso);
+  const delays: number[] = [];
+  const clock: WaitClock = {
+    now: () => now,
+    setTimer(fire, ms) {
+      const timer = { cleared: false };
+      delays.push(ms);
+      queueMicrotask(() => {
+        if (timer.cleared) return;
+        now += ms;
+        fire();
+      });
+      return timer;
+    },
+    clearTimer: (timer) => {
+      (timer as { cleared: boolean }).cleared = true;
+    },
+  };
+  return { clock, delays, pass: (ms: number) => (now += ms) };
+}
+
+interface Simulation {
+  /** When each run started. */
+  runs: string[];
+  /** How many timers the waits took, and the longest. */
+  timers: number;
+  longestTimerMs: number;
+}
+
+/** The loop from `from` until the first run due at or after `until` (which is not run), each run lasting `runMs`. */
+async function simulate(
+  every: string,
+  from: string,
+  until: string,
+  runMs: number,
+  jitter?: string,
+): Promise<Simulation> {
+  const sim = simulatedClock(from);
+  const stop = new AbortController();
+  const runs: string[] = [];
+  const schedule = parseSchedule(every);
+  await runOnSchedule(schedule, jitter ? parseJitter(jitter, schedule) : 0, {
+    runOnce: async () => {
+      const now = sim.clock.now();
+      if (now >= Date.parse(until)) {
+        stop.abort();
+        return 0;
+      }
+      runs.push(new Date(now).toISOString());
+      sim.pass(runMs);
+      return 0;
+    },
+    log: () => {},
+    stop: stop.signal,
+    clock: sim.clock,
+    random: () => 0.5,
+    tz: 'UTC',
+  });
+  return { runs, timers: sim.delays.length, longestTimerMs: sim.delays.reduce((a, b) => Math.max(a, b), 0) };
+}
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+test('--every 30d: a run every 30 days over a year, each wait many one-minute timers', async (t) => {
+  const got = await simulate('30d', '2026-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z', 5 * MINUTE);
+  const runs = Array.from({ length: 13 }, (_, k) => new Date(Date.parse('2026-01-01T00:00:00.000Z') + k * 30 * DAY));
+  // 13 waits (the last one ends at the first run not made) of 30 days less the 5-minute run
+  t.deepEqual(got, {
+    runs: runs.map((d) => d.toISOString()),
+    timers: 13 * ((30 * DAY - 5 * MINUTE) / MINUTE),
+    longestTimerMs: MINUTE,
+  });
+});
+
+test('a monthly and a yearly cron: exactly one run per due time, after the first run at start', async (t) => {
+  const monthly = await simulate('0 3 1 * *', '2026-01-15T00:00:00.000Z', '2027-01-15T00:00:00.000Z', 5 * MINUTE);
+  const months = ['02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12'];
+  t.deepEqual(monthly.runs, [
+    '2026-01-15T00:00:00.000Z',
+    ...months.map((m) => `2026-${m}-01T03:00:00.000Z`),
+    '2027-01-01T03:00:00.000Z',
+  ]);
+  const yearly = await simulate('0 0 1 1 *', '2026-06-01T00:00:00.000Z', '2028-06-01T00:00:00.000Z', 5 * MINUTE);
+  t.deepEqual(yearly.runs, ['2026-06-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z', '2028-01-01T00:00:00.000Z']);
+  t.is(yearly.longestTimerMs, MINUTE);
+});
+
+test('a jittered monthly cron: each run delayed by the jitter, never a tick run twice or passed over', async (t) => {
+  const got = await simulate('0 3 1 * *', '2026-01-15T00:00:00.000Z', '2026-05-15T00:00:00.000Z', 5 * MINUTE, '2h');
+  // random() is 0.5: an hour late
+  t.deepEqual(got.runs, [
+    '2026-01-15T00:00:00.000Z',
+    '2026-02-01T04:00:00.000Z',
+    '2026-03-01T04:00:00.000Z',
+    '2026-04-01T04:00:00.000Z',
+    '2026-05-01T04:00:00.000Z',
+  ]);
+});
+
+test('the loop stops at once when stopped during a wait of a month', async (t) => {
+  const sim = simulatedClock('2026-01-15T00:00:00.000Z');
+  const stop = new AbortController();
+  let runs = 0;
+  const done = runOnSchedule(parseSchedule('0 3 1 * *'), 0, {
+    runOnce: async () => {
+      runs++;
+      return 0;
+    },
+    log: () => {},
+    stop: stop.signal,
+    // a clock whose timers never fire: only the stop can end the wait
+    clock: { ...sim.clock, setTimer: () => ({ cleared: false }) },
+    tz: 'UTC',
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  stop.abort();
+  await done;
+  t.is(runs, 1);
 });

@@ -169,6 +169,8 @@ test('Europe/Berlin, spring forward (2026-03-29): a time in the gap is when the 
     [endsInGap, '2026-03-29T01:00:00.000Z', false, '2026-04-04T21:00:00.000Z', null],
     [wholly, '2026-03-28T12:00:00.000Z', false, '2026-04-05T00:00:00.000Z', null],
     [wholly, '2026-03-29T01:00:00.000Z', false, '2026-04-05T00:00:00.000Z', null],
+    // from just after the Sunday before's opening (01:00Z-01:30Z in CET): two weeks, not a week
+    [wholly, '2026-03-22T01:30:00.000Z', false, '2026-04-05T00:00:00.000Z', null],
   ];
   t.deepEqual(check(rows), rows);
 });
