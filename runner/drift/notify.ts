@@ -1,8 +1,9 @@
-// Telling people about drift only when it changes (issue 12): a run with new or resolved items posts
+// Telling people about drift only when it changes: a run with new or resolved items posts
 // one JSON message to --notify URL; a run that only repeats persisting items posts nothing. Failed
 // posts are retried with backoff, each attempt bounded by a timeout; the last failure is returned
 // for the run's record, never thrown (a notification is never a reason to exit non-zero by itself).
-// Values in the message are the run's, already masked: no secret can appear in it.
+// Values in the message are the run's, already masked: no secret can appear in it. The URL itself
+// often is one (a chat webhook's token sits in its path or query): messages show only notifyTarget().
 import { type DriftItem, type DriftRun, countsAsDrift } from './model.js';
 
 export interface NotifyOptions {
@@ -49,8 +50,37 @@ export function notificationOf(run: DriftRun): Record<string, unknown> | null {
   };
 }
 
+function parsedUrl(url: string): URL | null {
+  try {
+    return new URL(url);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The URL as messages, logs and reports show it: scheme, host and port, never the userinfo, path or
+ * query where a webhook keeps its token (`https://hooks.example.com/…`).
+ */
+export function notifyTarget(url: string): string {
+  const u = parsedUrl(url);
+  if (u === null) return 'an invalid URL (not shown)';
+  if (u.host === '') return `${u.protocol}…`;
+  const bare = u.pathname === '/' && !u.search && !u.hash && !u.username && !u.password;
+  return `${u.protocol}//${u.host}/${bare ? '' : '…'}`;
+}
+
+/** `text` without the URL as given or as normalized, should an error quote it. */
+function hideUrl(text: string, url: string, target: string): string {
+  const href = parsedUrl(url)?.href ?? url;
+  return text.split(url).join(target).split(href).join(target);
+}
+
 /** Posts the message; returns null on success, else why the last attempt failed. */
 export async function postNotification(url: string, body: unknown, o: NotifyOptions = {}): Promise<string | null> {
+  const target = notifyTarget(url);
+  if (!/^https?:$/.test(parsedUrl(url)?.protocol ?? ''))
+    return `--notify ${target}: expected an http:// or https:// URL`;
   const attempts = o.attempts ?? 4;
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   let why = 'not attempted';
@@ -72,8 +102,10 @@ export async function postNotification(url: string, body: unknown, o: NotifyOpti
     } catch (e) {
       const err = e as Error & { cause?: { code?: string } };
       why =
-        err.name === 'TimeoutError' ? `no answer within ${o.timeoutMs ?? 10_000} ms` : (err.cause?.code ?? err.message);
+        err.name === 'TimeoutError'
+          ? `no answer within ${o.timeoutMs ?? 10_000} ms`
+          : (err.cause?.code ?? hideUrl(err.message, url, target));
     }
   }
-  return `--notify ${url}: ${why} (after ${made} attempt${made === 1 ? '' : 's'})`;
+  return `--notify ${target}: ${why} (after ${made} attempt${made === 1 ? '' : 's'})`;
 }

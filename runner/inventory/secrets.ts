@@ -1,8 +1,8 @@
 // Turning the inventory's EnvRefs into Secrets, just before a run needs them. A missing
-// environment variable is an error naming the host, the variable and the environment variable,
-// so the fix is obvious; the value itself never appears in a message.
+// environment variable, or a value too short to be masked, is an error naming the host, the variable
+// and the environment variable, so the fix is obvious; the value itself never appears in a message.
 import { InventoryError } from '../core/errors.js';
-import { Secret } from '../core/secret.js';
+import { MIN_SECRET_LENGTH, Secret } from '../core/secret.js';
 import { EnvRef, type Host, type ResolvedSecrets } from './model.js';
 
 /** Where loadInventory recorded each host's inventory file, for error messages. */
@@ -12,17 +12,29 @@ export function rememberFile(host: Host, file: string): void {
   fileOf.set(host, file);
 }
 
-function resolveRef(host: Host, variable: string, ref: EnvRef, env: NodeJS.ProcessEnv): Secret {
-  const value = env[ref.envVar];
+/**
+ * The secret an environment variable holds, or why it cannot be one, as the end of a sentence that
+ * names the variable: unset, empty, or too short to be masked in output (redact() skips such values).
+ */
+export function secretFromEnv(envVar: string, env: NodeJS.ProcessEnv): Secret | string {
+  const value = env[envVar];
   if (value === undefined || value === '') {
     const state = value === undefined ? 'which is not set' : 'which is empty';
-    throw new InventoryError(
-      fileOf.get(host) ?? 'inventory',
-      '',
-      `host ${host.name}: ${variable} needs environment variable ${ref.envVar}, ${state}: export it or put it in .env`,
-    );
+    return `needs environment variable ${envVar}, ${state}: export it or put it in .env`;
   }
-  return new Secret(value, `env:${ref.envVar}`);
+  if (value.length < MIN_SECRET_LENGTH)
+    return (
+      `comes from environment variable ${envVar}, whose value is ${value.length} character${value.length === 1 ? '' : 's'} long: ` +
+      `a secret needs at least ${MIN_SECRET_LENGTH}, or play could not mask it in output: set a longer one`
+    );
+  return new Secret(value, `env:${envVar}`);
+}
+
+function resolveRef(host: Host, variable: string, ref: EnvRef, env: NodeJS.ProcessEnv): Secret {
+  const secret = secretFromEnv(ref.envVar, env);
+  if (typeof secret === 'string')
+    throw new InventoryError(fileOf.get(host) ?? 'inventory', '', `host ${host.name}: ${variable} ${secret}`);
+  return secret;
 }
 
 /** The host's connection secrets (SSH password, become password) from the environment. */

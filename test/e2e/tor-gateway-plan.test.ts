@@ -278,7 +278,7 @@ function configAfterClusterRead(inventory: Inventory, host: string, getNodesJson
 }
 
 test("the example inventory of the field notes plans the field note's keepalived config", (t) => {
-  process.env.VRRP_AUTH_PASS = 'lvs';
+  process.env.VRRP_AUTH_PASS = 'lvs-pass';
   const inventory = loadInventory(new URL('../../inventory/example.yaml', import.meta.url).pathname);
   // node009's pod CIDR, assigned by the API server, read on a master (docs/field-notes.md).
   const cluster = JSON.stringify({ items: [{ metadata: { name: 'node009' }, spec: { podCIDR: '10.160.11.0/24' } }] });

@@ -22,7 +22,11 @@ export function playFunction<F extends PlayFunctionName>(name: F, body: string):
   return psFunction(name, body) as PlayFunction<F>;
 }
 
-/** Arguments as the TypeScript side passes them: a string may be a Secret (revealed only in the program on stdin). */
+/**
+ * Arguments as the TypeScript side passes them: a top-level string may be a Secret. It travels apart
+ * from the arguments' JSON (runner/transport/powershell/program.ts), so that no PowerShell error about
+ * that JSON can quote it, and the function receives it as a plain string.
+ */
 export type CallArgs<T> = { [K in keyof T]: NonNullable<T[K]> extends string ? T[K] | Secret : T[K] };
 
 /** The call, once its arguments fit the contract (a Secret passes on unrevealed). */
