@@ -1,12 +1,14 @@
-// Reading a waivers file (issue 12, item 4): every problem reported with the file, the line, the
+// Reading a waivers file: every problem reported with the file, the line, the
 // entry and the field, and how to fix it, as the inventory's loader does (runner/inventory/source.ts).
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type Node, type Pair } from 'yaml';
 import { InputError } from '../core/errors.js';
+import { InputFileError, readInputFile, WAIVERS_FILE } from '../core/read-input-file.js';
 import { pythonRegExp } from '../inventory/glob.js';
 import { splitHostPattern } from '../inventory/pattern.js';
 import { closeNames } from '../inventory/suggest.js';
+import { parseYamlDocument } from '../inventory/yaml-document.js';
 import type { Waiver } from './waivers.js';
 
 /** The waivers file play reads when `--waivers` is not given. */
@@ -59,16 +61,13 @@ export function loadWaiversIfPresent(file: string): Waiver[] {
 
 function readWaivers(file: string, optional: boolean): string | null {
   try {
-    if (statSync(file).isDirectory()) {
-      throw new InputError(`${file}: is a directory: expected a YAML file of waivers`);
-    }
-    return readFileSync(file, 'utf8');
+    return readInputFile(file, WAIVERS_FILE);
   } catch (e) {
-    if (e instanceof InputError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && optional) return null;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    throw new InputError(`${file}: cannot read the waivers file (${why})`);
+    if (!(e instanceof InputFileError)) throw e;
+    if (e.reason === 'missing' && optional) return null;
+    if (e.reason === 'directory') throw new InputError(`${file}: is a directory: expected a YAML file of waivers`);
+    if (e.why !== undefined) throw new InputError(`${file}: cannot read the waivers file (${e.why})`);
+    throw e;
   }
 }
 
@@ -116,7 +115,7 @@ function shown(node: unknown): string {
  */
 export function parseWaivers(text: string, file: string): Waiver[] {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines });
+  const doc = parseYamlDocument(file, text, lines);
   const syntax = doc.errors[0];
   if (syntax) {
     const line = syntax.linePos?.[0].line;

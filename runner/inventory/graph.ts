@@ -4,6 +4,9 @@
 // level by level. Keeping these rules in one place is what makes `play hosts` agree with Ansible.
 import type { Origin } from './source.js';
 
+/** Host names all the ranges of one inventory may expand to together (README.md, Limits). */
+export const MAX_INVENTORY_RANGE_HOSTS = 1_000_000;
+
 /** A variable as written: its value and where, for error messages about it later. */
 export interface VarDef {
   readonly value: unknown;
@@ -17,6 +20,8 @@ export class GroupNode {
   readonly hosts: HostNode[] = [];
   readonly children: GroupNode[] = [];
   readonly parents: GroupNode[] = [];
+  /** `children` as a set: a test of membership must not scan the thousands of children of `all`. */
+  readonly childSet = new Set<GroupNode>();
   constructor(
     readonly name: string,
     readonly origin: Origin,
@@ -39,6 +44,8 @@ export class InventoryGraph {
   readonly hosts = new Map<string, HostNode>();
   readonly all: GroupNode;
   readonly ungrouped: GroupNode;
+  /** How many more host names ranges (`web[01:20]`) may add: a file of ranges cannot exhaust memory. */
+  rangeHostsLeft = MAX_INVENTORY_RANGE_HOSTS;
   #depth: Map<GroupNode, number> | null = null;
 
   constructor() {
@@ -73,12 +80,13 @@ export class InventoryGraph {
    * is `parent` or one of its ancestors: ansible refuses that edge as a "recursive dependency loop".
    */
   addChild(parent: GroupNode, child: GroupNode): string | null {
-    if (parent.children.includes(child)) return null;
+    if (parent.childSet.has(child)) return null;
     if (child === parent || this.ancestors(parent).has(child)) {
       return [parent, ...this.#pathDown(child, parent)].map((g) => g.name).join(' -> ');
     }
     parent.children.push(child);
-    if (!child.parents.includes(parent)) child.parents.push(parent);
+    parent.childSet.add(child);
+    child.parents.push(parent);
     this.#depth = null;
     return null;
   }
@@ -111,10 +119,11 @@ export class InventoryGraph {
     for (const g of this.groups.values()) {
       if (g !== this.all && g.parents.length === 0) this.addChild(this.all, g);
     }
+    const leaving = new Set<HostNode>();
     for (const h of this.hosts.values()) {
       const others = [...this.groupsOf(h)].filter((g) => g !== this.all && g !== this.ungrouped);
       if (h.groups.has(this.ungrouped) && others.length > 0) {
-        this.ungrouped.hosts.splice(this.ungrouped.hosts.indexOf(h), 1);
+        leaving.add(h);
         h.groups.delete(this.ungrouped);
       } else if (others.length === 0) {
         // ansible's add_child('ungrouped', name) looks the name up as a group first: a host that
@@ -123,6 +132,12 @@ export class InventoryGraph {
         if (namesake) this.addChild(this.ungrouped, namesake);
         else this.addHost(this.ungrouped, h);
       }
+    }
+    // Removed in one pass: a splice per host would move the rest of the list each time.
+    if (leaving.size > 0) {
+      const staying = this.ungrouped.hosts.filter((h) => !leaving.has(h));
+      this.ungrouped.hosts.length = 0;
+      for (const h of staying) this.ungrouped.hosts.push(h);
     }
   }
 
@@ -150,12 +165,12 @@ export class InventoryGraph {
       const next: GroupNode[] = [];
       for (const g of level) {
         for (const c of g.children) {
-          if (seen.has(c) || next.includes(c)) continue;
+          if (seen.has(c)) continue;
+          seen.add(c);
           next.push(c);
           ordered.push(c);
         }
       }
-      for (const c of next) seen.add(c);
       level = next;
     }
     const hosts: HostNode[] = [];

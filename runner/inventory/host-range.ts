@@ -57,8 +57,33 @@ export function parseAddress(address: string, allowRanges = false): { host: stri
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-/** ansible's expand_hostname_range: the first `[a:b(:step)]` expanded, then the rest recursively. */
-export function expandHostRange(line: string): string[] {
+/** Host names one host pattern (`web[0:99]`) may expand to; counted before expanding (README.md, Limits). */
+export const MAX_RANGE_HOSTS = 100_000;
+
+/** A host range that expands to more than `limit` names; `size` is how many it would. */
+export class HostRangeTooLarge extends Error {
+  constructor(
+    readonly pattern: string,
+    readonly size: number,
+    readonly limit: number,
+  ) {
+    super(`host range '${pattern}' expands to ${countText(size)} hosts, more than ${limit.toLocaleString('en-US')}`);
+  }
+}
+
+/** 10,000,000; past 2^53 (`web[0:99999999999999999999]`) the count is not exact: "far more". */
+export const countText = (n: number) => (Number.isSafeInteger(n) ? n.toLocaleString('en-US') : 'far more');
+
+/** The first `[a:b(:step)]` of `line`: what surrounds it, and its values without listing them. */
+interface FirstRange {
+  readonly head: string;
+  readonly tail: string;
+  readonly count: number;
+  value(i: number): string;
+}
+
+/** ansible's expand_hostname_range, for the first range of `line`: its checks and its values. */
+function firstRange(line: string): FirstRange {
   const open = line.indexOf('[');
   const close = line.indexOf(']', open);
   if (open < 0 || close < 0) throw new Error(`unbalanced brackets in '${line}'`);
@@ -84,32 +109,56 @@ export function expandHostRange(line: string): string[] {
       throw new Error(`host range [${range}] must use begin and end of equal length (zero padding is kept)`);
     fill = (x) => String(x).padStart(beg.length, '0');
   }
-  let seq: (string | number)[];
   const ib = LETTERS.indexOf(beg);
   const ie = LETTERS.indexOf(end);
   if (ib >= 0 && ie >= 0) {
     if (ib > ie) throw new Error(`host range [${range}] must have begin <= end`);
-    seq = [];
-    for (let i = ib; i <= ie; i += step) seq.push(LETTERS[i]!);
-  } else {
-    if (!/^[0-9]+$/.test(beg) || !/^[0-9]+$/.test(end))
-      throw new Error(`host range [${range}] must be numeric (0:9, 001:010) or single letters (a:f)`);
-    seq = [];
-    for (let i = Number(beg); i <= Number(end); i += step) seq.push(i);
+    return { head, tail, count: Math.floor((ie - ib) / step) + 1, value: (i) => fill(LETTERS[ib + i * step]!) };
   }
-  const out: string[] = [];
-  for (const x of seq) {
-    const name = head + fill(x) + tail;
-    if (name.includes('[')) out.push(...expandHostRange(name));
-    else out.push(name);
+  if (!/^[0-9]+$/.test(beg) || !/^[0-9]+$/.test(end))
+    throw new Error(`host range [${range}] must be numeric (0:9, 001:010) or single letters (a:f)`);
+  const [b, e] = [Number(beg), Number(end)];
+  return { head, tail, count: e < b ? 0 : Math.floor((e - b) / step) + 1, value: (i) => fill(b + i * step) };
+}
+
+/** How many names `line`'s ranges expand to, without expanding them (each range's checks included). */
+export function hostRangeSize(line: string): number {
+  let size = 1;
+  // The names of one range differ only in the value put in: the rest of the line, and so the
+  // ranges after it, are the same for each, so the sizes multiply.
+  for (let rest = line; size > 0 && rest.includes('['); ) {
+    const range = firstRange(rest);
+    size *= range.count;
+    rest = range.tail;
   }
-  return out;
+  return size;
+}
+
+/**
+ * ansible's expand_hostname_range: the first `[a:b(:step)]` expanded, then the rest for each of
+ * its names, in that order. Counted first: more than `limit` names is a HostRangeTooLarge, before
+ * any is made.
+ */
+export function expandHostRange(line: string, limit = MAX_RANGE_HOSTS): string[] {
+  const size = hostRangeSize(line);
+  if (size > limit) throw new HostRangeTooLarge(line, size, limit);
+  // Range by range, left to right: each name so far followed by each value of the next range.
+  let names = [''];
+  let rest = line;
+  while (names.length > 0 && rest.includes('[')) {
+    const range = firstRange(rest);
+    const next: string[] = [];
+    for (const name of names) for (let i = 0; i < range.count; i++) next.push(name + range.head + range.value(i));
+    names = next;
+    rest = range.tail;
+  }
+  return names.map((name) => name + rest);
 }
 
 /** ansible's _expand_hostpattern for a host key: names and the port written after a ':'. */
-export function expandHostKey(key: string): { names: string[]; port?: number } {
+export function expandHostKey(key: string, limit = MAX_RANGE_HOSTS): { names: string[]; port?: number } {
   const parsed = parseAddress(key, true);
   const pattern = parsed?.host ?? key;
-  const names = pattern.includes('[') ? expandHostRange(pattern) : [pattern];
+  const names = pattern.includes('[') ? expandHostRange(pattern, limit) : [pattern];
   return parsed?.port === undefined ? { names } : { names, port: parsed.port };
 }

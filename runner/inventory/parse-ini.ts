@@ -112,7 +112,7 @@ class IniReader extends FileReporter {
       if (eq <= 0) this.problem(this.at(), `expected key=value after the host name, got '${t}'`);
       else vars.push([t.slice(0, eq), this.value(t.slice(eq + 1), t.slice(0, eq))]);
     }
-    const expanded = hostNames(this, this.at(), key);
+    const expanded = hostNames(this, this.graph, this.at(), key, this.group.name);
     if (!expanded) return;
     for (const name of expanded.names) {
       const origin = this.at(`${this.at().path} ${name}`);

@@ -3,8 +3,8 @@
 // entry), but where Ansible only warns and skips something, we stop with an error that says where
 // and what was expected: a skipped host or group is a run against the wrong machines.
 import { isAlias, isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from 'yaml';
-import { expandHostKey, parseAddress } from './host-range.js';
-import { InventoryGraph, type GroupNode } from './graph.js';
+import { countText, expandHostKey, HostRangeTooLarge, MAX_RANGE_HOSTS, parseAddress } from './host-range.js';
+import { InventoryGraph, MAX_INVENTORY_RANGE_HOSTS, type GroupNode } from './graph.js';
 import { joinPath, type Origin, type Reporter, type Source } from './source.js';
 import { closeNames } from './suggest.js';
 import { defineVar, describe, varValue } from './vars.js';
@@ -41,7 +41,7 @@ export function parseInventory(src: Source, graph: InventoryGraph = new Inventor
 }
 
 function deref(src: Source, node: unknown): Node | null {
-  if (isAlias(node)) return (node.resolve(src.doc) as Node | undefined) ?? null;
+  if (isAlias(node)) return src.resolveAlias(node);
   return (node as Node | null | undefined) ?? null;
 }
 
@@ -215,7 +215,7 @@ function parseHost(src: Source, graph: InventoryGraph, group: GroupNode, pair: P
   }
   const path = joinPath(base, key);
   const origin = src.at(path, pair.key as Node);
-  const expanded = hostNames(src, origin, key);
+  const expanded = hostNames(src, graph, origin, key, group.name);
   if (!expanded) return;
   const valueNode = deref(src, pair.value);
   const varPairs =
@@ -241,19 +241,31 @@ function parseHost(src: Source, graph: InventoryGraph, group: GroupNode, pair: P
   }
 }
 
-/** A host key (`node[01:10]`, `db1:2222`) expanded to valid host names, or null after reporting why not. */
-export function hostNames(src: Reporter, origin: Origin, key: string): { names: string[]; port?: number } | null {
+/**
+ * A host key (`node[01:10]`, `db1:2222`) of `group` expanded to valid host names, or null after
+ * reporting why not. Ranges are counted before they are expanded, against the per-pattern limit
+ * and what is left of the inventory's.
+ */
+export function hostNames(
+  src: Reporter,
+  graph: InventoryGraph,
+  origin: Origin,
+  key: string,
+  group: string,
+): { names: string[]; port?: number } | null {
   let expanded: { names: string[]; port?: number };
   try {
-    expanded = expandHostKey(key);
+    expanded = expandHostKey(key, Math.min(MAX_RANGE_HOSTS, graph.rangeHostsLeft));
   } catch (e) {
-    src.problem(origin, `invalid host range in '${key}': ${(e as Error).message}`);
+    if (e instanceof HostRangeTooLarge) src.problem(origin, rangeTooLarge(e, group));
+    else src.problem(origin, `invalid host range in '${key}': ${(e as Error).message}`);
     return null;
   }
   if (expanded.names.length === 0) {
     src.problem(origin, `host range '${key}' expands to no host (is begin greater than end?)`);
     return null;
   }
+  if (key.includes('[')) graph.rangeHostsLeft -= expanded.names.length;
   const bad = expanded.names.find((n) => !parseAddress(n));
   if (bad !== undefined) {
     src.problem(
@@ -264,4 +276,17 @@ export function hostNames(src: Reporter, origin: Origin, key: string): { names: 
     return null;
   }
   return expanded;
+}
+
+function rangeTooLarge(e: HostRangeTooLarge, group: string): string {
+  const size = countText(e.size);
+  if (e.size > MAX_RANGE_HOSTS)
+    return (
+      `host range '${e.pattern}' of group '${group}' expands to ${size} hosts, more than the ` +
+      `${countText(MAX_RANGE_HOSTS)} play expands from one pattern: write a smaller range`
+    );
+  return (
+    `host range '${e.pattern}' of group '${group}' (${size} hosts) would take the hosts named by ranges in this ` +
+    `inventory past ${countText(MAX_INVENTORY_RANGE_HOSTS)}: write smaller ranges`
+  );
 }

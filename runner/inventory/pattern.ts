@@ -4,9 +4,9 @@
 // prints. One deliberate difference: where Ansible warns that a term matched nothing and goes on
 // ("Could not match supplied host pattern, ignoring"), we stop: a typo in `!canary` must not widen
 // a run to every host.
-import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { InputFileError, LIMIT_FILE, readInputFile } from '../core/read-input-file.js';
 import { globRegExp, pythonRegExp } from './glob.js';
 import { parseAddress } from './host-range.js';
 import type { Host, Inventory } from './model.js';
@@ -104,7 +104,8 @@ function enumerate(inv: Inventory, expr: string, term: string, pattern: string):
   const groups = [...inv.groups.keys()].filter((g) => re.test(g));
   const results = groups.flatMap((g) => inv.groups.get(g)!.hosts);
   if (groups.length === 0 || expr[0] === '~' || /[.?*[]/.test(expr)) {
-    results.push(...(inv.fileOrder ?? inv.hosts.map((h) => h.name)).filter((h) => re.test(h)));
+    // A loop, not push(...): spreading more than ~150,000 names overflows the stack.
+    for (const h of inv.fileOrder ?? inv.hosts.map((x) => x.name)) if (re.test(h)) results.push(h);
   }
   if (results.length === 0 && groups.length === 0 && expr !== 'all') throw noMatch(inv, expr, term, pattern);
   return results;
@@ -142,23 +143,27 @@ function matchOne(inv: Inventory, term: string, pattern: string): string[] {
 function expandFiles(terms: string[], pattern: string, cwd: string): string[] {
   return terms.flatMap((t) => {
     if (t[0] !== '@') return [t];
-    const file = resolve(cwd, t.slice(1));
-    let text: string;
-    try {
-      if (statSync(file).isDirectory())
-        throw new UsageError(`host pattern '${pattern}': ${t}: a limit file must be a file, not a directory (${file})`);
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-      throw new UsageError(
-        `host pattern '${pattern}': cannot read limit file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-      );
-    }
-    return text
+    return readLimitFile(resolve(cwd, t.slice(1)), t, pattern)
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l);
   });
+}
+
+/** A limit file's text; what cannot be read is a UsageError (a flag's argument) naming it. */
+function readLimitFile(file: string, term: string, pattern: string): string {
+  try {
+    return readInputFile(file, LIMIT_FILE);
+  } catch (e) {
+    if (!(e instanceof InputFileError)) throw e;
+    if (e.reason === 'directory')
+      throw new UsageError(
+        `host pattern '${pattern}': ${term}: a limit file must be a file, not a directory (${file})`,
+      );
+    if (e.why !== undefined)
+      throw new UsageError(`host pattern '${pattern}': cannot read limit file ${file} (${e.code ?? e.why})`);
+    throw new UsageError(`host pattern '${pattern}': ${term}: ${e.message}`);
+  }
 }
 
 /**
@@ -182,8 +187,8 @@ export function selectHosts(inventory: Inventory, pattern: string, options: Sele
     }
     const that = matchOne(inventory, term, pattern);
     if (term[0] === '!') {
-      const drop = new Set(that);
-      names = new Set([...names].filter((n) => !drop.has(n)));
+      // In place: a limit file of thousands of `!host` lines must not copy the selection each time.
+      for (const n of that) names.delete(n);
     } else if (term[0] === '&') {
       const keep = new Set(that);
       names = new Set([...names].filter((n) => keep.has(n)));

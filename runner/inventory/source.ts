@@ -1,8 +1,10 @@
 // Reading an inventory file into a YAML document that keeps positions, and reporting problems
 // with the file, the line and the YAML path (`all.children.tor.hosts.tor1.ansible_port`).
-import { readFileSync } from 'node:fs';
-import { LineCounter, parseDocument, type Document, type Tags } from 'yaml';
+import { type Alias, LineCounter, type Document, type Node, type Tags } from 'yaml';
 import { InventoryError } from '../core/errors.js';
+import { INVENTORY_FILE, InputFileError, type InputFileKind, readInputFile } from '../core/read-input-file.js';
+import { AliasIndex } from './yaml-aliases.js';
+import { parseYamlDocument } from './yaml-document.js';
 
 /** Where something was written: the file (when known), a path in it and, when known, a line. */
 export interface Origin {
@@ -31,14 +33,16 @@ const MAX_LISTED = 10;
  */
 export class Problems implements Reporter {
   readonly #problems: { origin: Origin; detail: string }[] = [];
+  readonly #problemKeys = new Set<string>();
   readonly warnings: string[] = [];
+  readonly #warningTexts = new Set<string>();
   /** Files in the order they were read: problems are listed in that order, then by line. */
-  readonly #files: string[] = [];
+  readonly #fileRank = new Map<string, number>();
 
   constructor(readonly defaultFile: string) {}
 
   fileRead(file: string): void {
-    if (!this.#files.includes(file)) this.#files.push(file);
+    if (!this.#fileRank.has(file)) this.#fileRank.set(file, this.#fileRank.size);
   }
 
   where(origin: Origin): string {
@@ -51,16 +55,19 @@ export class Problems implements Reporter {
   }
 
   problem(origin: Origin, detail: string): void {
-    // A group variable is checked once per host of the group: report it once.
-    const same = (p: { origin: Origin; detail: string }) =>
-      p.origin.file === origin.file && p.origin.path === origin.path && p.origin.line === origin.line;
-    if (this.#problems.some((p) => same(p) && p.detail === detail)) return;
+    // A group variable is checked once per host of the group: report it once. A Set, not a
+    // search of the list: an inventory of 100,000 hosts may have as many problems.
+    const key = JSON.stringify([origin.file, origin.path, origin.line, detail]);
+    if (this.#problemKeys.has(key)) return;
+    this.#problemKeys.add(key);
     this.#problems.push({ origin, detail });
   }
 
   warn(origin: Origin, detail: string): void {
     const text = `${this.where(origin)}: ${origin.path ? `at ${origin.path}: ` : ''}${detail}`;
-    if (!this.warnings.includes(text)) this.warnings.push(text);
+    if (this.#warningTexts.has(text)) return;
+    this.#warningTexts.add(text);
+    this.warnings.push(text);
   }
 
   get hasProblems(): boolean {
@@ -69,7 +76,7 @@ export class Problems implements Reporter {
 
   /** Throws the first problem; its message lists the others too. */
   throwIfProblems(): void {
-    const rank = (o: Origin) => this.#files.indexOf(o.file ?? this.defaultFile);
+    const rank = (o: Origin) => this.#fileRank.get(o.file ?? this.defaultFile) ?? -1;
     // In file order, whatever order the checks found them in.
     const [first, ...rest] = [...this.#problems].sort(
       (a, b) => rank(a.origin) - rank(b.origin) || (a.origin.line ?? 0) - (b.origin.line ?? 0),
@@ -120,8 +127,17 @@ export class FileReporter implements Reporter {
   }
 }
 
+/**
+ * Entries (mapping pairs, sequence items) the aliases followed in one file's groups and hosts may
+ * stand for together, nested aliases expanded (README.md, Limits).
+ */
+export const MAX_ALIASED_ENTRIES = 10_000_000;
+
 /** A YAML file being read, with the positions of its nodes. */
 export class Source extends FileReporter {
+  #aliases: AliasIndex | null = null;
+  #aliasedEntriesLeft = MAX_ALIASED_ENTRIES;
+
   constructor(
     file: string,
     readonly doc: Document,
@@ -129,6 +145,23 @@ export class Source extends FileReporter {
     report?: Problems,
   ) {
     super(file, report);
+  }
+
+  /**
+   * The node `alias` stands for. What it stands for is counted first, against the file's budget:
+   * aliases of aliases multiply (a "billion laughs" bomb), and the walk stops before following one
+   * that would take it past the limit.
+   */
+  resolveAlias(alias: Alias): Node | null {
+    this.#aliases ??= new AliasIndex(this.doc);
+    this.#aliasedEntriesLeft -= this.#aliases.entries(alias);
+    if (this.#aliasedEntriesLeft < 0)
+      throw this.error(
+        this.at('', alias),
+        `YAML aliases expand the groups and hosts of this file past ${MAX_ALIASED_ENTRIES.toLocaleString('en-US')} ` +
+          'entries (aliases of aliases multiply): write the groups out rather than nesting aliases',
+      );
+    return this.#aliases.target(alias) ?? null;
   }
 
   /** The origin of `node` at `path`. */
@@ -167,14 +200,14 @@ function pyyamlTags(tags: Tags): Tags {
   });
 }
 
-/** The text of an inventory file, or an InventoryError saying why it cannot be read. */
-export function readText(file: string): string {
+/** The text of an inventory (or vars) file, or an InventoryError saying why it cannot be read. */
+export function readText(file: string, kind: InputFileKind = INVENTORY_FILE): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readInputFile(file, kind);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    throw new InventoryError(file, '', `cannot read the inventory (${why}): expected an Ansible inventory file`);
+    if (!(e instanceof InputFileError)) throw e;
+    if (e.why === undefined) throw new InventoryError(file, '', e.detail);
+    throw new InventoryError(file, '', `cannot read the inventory (${e.why}): expected an Ansible inventory file`);
   }
 }
 
@@ -184,7 +217,7 @@ export function readText(file: string): string {
  */
 export function parseYaml(file: string, text: string, report?: Problems): Source {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { version: '1.1', lineCounter: lines, customTags: pyyamlTags });
+  const doc = parseYamlDocument(file, text, lines, { version: '1.1', customTags: pyyamlTags });
   const syntax = doc.errors[0];
   if (syntax) {
     const line = syntax.linePos?.[0].line;

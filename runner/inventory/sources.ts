@@ -4,15 +4,15 @@
 // .pyc .pyo .swp .bak ~ .rpm .md .txt .rst .orig .ini .cfg .retry). Each file is read by the
 // first of ansible's default plugins that would take it (script, auto, yaml, ini, toml): what play
 // cannot read (a script, a plugin configuration, TOML, vault) is an error naming the file.
-import { statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { isMap } from 'yaml';
 import { InventoryError } from '../core/errors.js';
+import { inputPathKind } from '../core/read-input-file.js';
+import { enterDirectory, sortedNames } from './directory-walk.js';
 import type { InventoryGraph } from './graph.js';
 import { parseInventory } from './parse.js';
 import { parseIni } from './parse-ini.js';
 import { parseYaml, readText, type Problems } from './source.js';
-import { sortedNames } from './vars-files.js';
 
 const IGNORED =
   /^\.|^host_vars$|^group_vars$|^vars_plugins$|(?:\.pyc|\.pyo|\.swp|\.bak|~|\.rpm|\.md|\.txt|\.rst|\.orig|\.ini|\.cfg|\.retry)$/;
@@ -24,8 +24,8 @@ const EXPORT_HINT = (file: string) => `\`ansible-inventory -i ${file} --list --y
 export function readSources(sources: readonly string[], graph: InventoryGraph, report: Problems): string[] {
   const files: string[] = [];
   for (const source of sources) {
-    if (statSync(source, { throwIfNoEntry: false })?.isDirectory()) {
-      if (readDirectory(source, source, graph, report, files) === 0)
+    if (inputPathKind(source) === 'directory') {
+      if (readDirectory(source, source, graph, report, files, new Set()) === 0)
         report.problem(
           { file: source, path: '' },
           'is a directory with no inventory file in it (ansible skips hidden files, group_vars, host_vars, ' +
@@ -40,9 +40,18 @@ export function readSources(sources: readonly string[], graph: InventoryGraph, r
 }
 
 /** ansible's parse_source on a directory: the number of files read. */
-function readDirectory(top: string, dir: string, graph: InventoryGraph, report: Problems, files: string[]): number {
+function readDirectory(
+  top: string,
+  dir: string,
+  graph: InventoryGraph,
+  report: Problems,
+  files: string[],
+  walking: ReadonlySet<string>,
+): number {
+  const inside = enterDirectory(dir, walking);
   let count = 0;
   const skipped: string[] = [];
+  const special: string[] = [];
   for (const name of sortedNames(dir)) {
     const path = join(dir, name);
     if (IGNORED.test(name)) {
@@ -55,13 +64,13 @@ function readDirectory(top: string, dir: string, graph: InventoryGraph, report: 
         );
       continue;
     }
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) count += readDirectory(top, path, graph, report, files);
-    else if (stat?.isFile()) {
+    const kind = inputPathKind(path);
+    if (kind === 'directory') count += readDirectory(top, path, graph, report, files, inside);
+    else if (kind === 'file') {
       readFile(path, graph, report);
       files.push(path);
       count++;
-    }
+    } else if (kind === 'other') special.push(name);
   }
   if (skipped.length)
     report.warn(
@@ -69,15 +78,24 @@ function readDirectory(top: string, dir: string, graph: InventoryGraph, report: 
       `not read, as ansible skips them in an inventory directory: ${skipped.join(', ')}` +
         (skipped.some((n) => n.endsWith('.ini')) ? ' (rename an INI inventory without .ini to have it read)' : ''),
     );
+  if (special.length)
+    report.warn(
+      { file: dir, path: '' },
+      `not read, as they are not regular files (a pipe, a socket or a device): ${special.join(', ')}`,
+    );
   return count;
 }
 
-/** The first line that is not blank or a comment. */
+/** The first line that is not blank or a comment (found without splitting a large file into lines). */
 function firstLine(text: string): string | undefined {
-  return text
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .find((l) => l && l[0] !== '#' && l[0] !== ';');
+  for (let start = 0; start < text.length; ) {
+    const end = text.indexOf('\n', start);
+    const line = text.slice(start, end < 0 ? text.length : end).trim();
+    if (line && line[0] !== '#' && line[0] !== ';') return line;
+    if (end < 0) break;
+    start = end + 1;
+  }
+  return undefined;
 }
 
 function readFile(file: string, graph: InventoryGraph, report: Problems): void {
@@ -107,7 +125,9 @@ function readUnnamed(file: string, text: string, graph: InventoryGraph, report: 
   let src: ReturnType<typeof parseYaml> | undefined;
   try {
     src = parseYaml(file, text, report);
-  } catch {
+  } catch (e) {
+    // Not YAML (a syntax error): INI. Past a YAML limit, it is YAML, and the error stands.
+    if (!(e instanceof InventoryError)) throw e;
     src = undefined;
   }
   if (src && isMap(src.doc.contents)) parseInventory(src, graph);

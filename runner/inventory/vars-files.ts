@@ -3,9 +3,10 @@
 // first of NAME (a file or a directory), NAME.yml, NAME.yaml, NAME.json; a directory's files (no
 // extension or one of those three, hidden and `~` files skipped) in sorted order, subdirectories
 // included. Ansible passes over files that match no group or host without a word; we warn.
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { isMap, isScalar } from 'yaml';
+import { inputPathKind, VARS_FILE } from '../core/read-input-file.js';
+import { enterDirectory, sortedNames } from './directory-walk.js';
 import type { GroupNode, HostNode, InventoryGraph, VarDef } from './graph.js';
 import { parseVar } from './parse.js';
 import { parseYaml, readText, type Problems } from './source.js';
@@ -20,41 +21,47 @@ export interface VarsDir {
   readonly hosts: ReadonlyMap<HostNode, ReadonlyMap<string, VarDef>>;
 }
 
-/** Python's sorted() of file names: by code point (bytes for UTF-8), not by locale. */
-export function sortedNames(dir: string): string[] {
-  return readdirSync(dir).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-}
-
-const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
-const isFile = (p: string) => statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
-
 /** ansible's _get_dir_vars_files. */
-function dirFiles(dir: string, skipped: string[]): string[] {
+function dirFiles(dir: string, skipped: string[], walking: ReadonlySet<string>): string[] {
+  const inside = enterDirectory(dir, walking);
   const found: string[] = [];
   for (const name of sortedNames(dir)) {
     if (name.startsWith('.') || name.endsWith('~')) continue;
     const path = join(dir, name);
     const ext = extname(name);
-    if (isDir(path) && !ext) found.push(...dirFiles(path, skipped));
-    else if (isFile(path) && (!ext || EXTENSIONS.includes(ext))) found.push(path);
+    const kind = inputPathKind(path);
+    if (kind === 'directory' && !ext) for (const f of dirFiles(path, skipped, inside)) found.push(f);
+    else if (kind === 'file' && (!ext || EXTENSIONS.includes(ext))) found.push(path);
     else skipped.push(path);
   }
   return found;
 }
 
-/** ansible's find_vars_files: the files that hold NAME's variables under `dir`, in load order. */
-function findVarsFiles(dir: string, name: string, skipped: string[]): { entry?: string; files: string[] } {
+/**
+ * ansible's find_vars_files: the files that hold NAME's variables under `dir`, in load order.
+ * `listed` is `dir`'s entries: one listing, not four lookups per group or host.
+ */
+function findVarsFiles(
+  dir: string,
+  listed: ReadonlySet<string>,
+  name: string,
+  skipped: string[],
+  walking: ReadonlySet<string>,
+): { entry?: string; files: string[] } {
   for (const ext of ['', ...EXTENSIONS]) {
+    // A name with a '/' reaches into a subdirectory, which the listing does not show.
+    if (!name.includes('/') && !listed.has(name + ext)) continue;
     const path = join(dir, name + ext);
-    if (!existsSync(path)) continue;
-    return { entry: path, files: isDir(path) ? dirFiles(path, skipped) : [path] };
+    const kind = inputPathKind(path);
+    if (kind === 'missing') continue;
+    return { entry: path, files: kind === 'directory' ? dirFiles(path, skipped, walking) : [path] };
   }
   return { files: [] };
 }
 
 /** One vars file's variables, set in order (ansible's combine_vars: a later file replaces a key). */
 function loadFile(file: string, vars: Map<string, VarDef>, report: Problems): void {
-  const text = readText(file);
+  const text = readText(file, VARS_FILE);
   if (text.startsWith('$ANSIBLE_VAULT')) {
     report.problem(
       { file, path: '' },
@@ -85,24 +92,28 @@ function loadSubdir<E extends { name: string }>(
 ): Map<E, Map<string, VarDef>> {
   const out = new Map<E, Map<string, VarDef>>();
   const root = join(dir, subdir);
-  if (!existsSync(root)) return out;
+  const kind = inputPathKind(root);
+  if (kind === 'missing') return out;
   const where = { file: root, path: '' };
-  if (!isDir(root)) {
+  if (kind !== 'directory') {
     report.warn(where, `is not a directory: not read (ansible skips it too)`);
     return out;
   }
+  const names = sortedNames(root);
+  const listed = new Set(names);
+  const walking = enterDirectory(root);
   const used = new Set<string>();
   const skipped: string[] = [];
   for (const entity of entities) {
     if (entity.name.startsWith('/')) continue;
-    const { entry, files } = findVarsFiles(root, entity.name, skipped);
+    const { entry, files } = findVarsFiles(root, listed, entity.name, skipped, walking);
     if (entry) used.add(basename(entry));
     const vars = new Map<string, VarDef>();
     for (const file of files) loadFile(file, vars, report);
     if (vars.size) out.set(entity, vars);
   }
   const what = subdir === 'group_vars' ? 'group' : 'host';
-  for (const name of sortedNames(root)) {
+  for (const name of names) {
     if (used.has(name) || name.startsWith('.') || name.endsWith('~')) continue;
     const stem = EXTENSIONS.includes(extname(name)) ? name.slice(0, -extname(name).length) : name;
     const shadow = ['', ...EXTENSIONS].map((e) => stem + e).find((n) => used.has(n));
@@ -129,7 +140,7 @@ function loadSubdir<E extends { name: string }>(
 export function loadVarsDirs(sources: readonly string[], graph: InventoryGraph, report: Problems): VarsDir[] {
   const byDir = new Map<string, VarsDir>();
   return sources.map((source) => {
-    const dir = isDir(source) ? source : dirname(source);
+    const dir = inputPathKind(source) === 'directory' ? source : dirname(source);
     let found = byDir.get(dir);
     if (!found) {
       found = {

@@ -3,8 +3,12 @@
 // needs it, and a password written literally is refused.
 import { isMap, isScalar, isSeq, visit, type Node } from 'yaml';
 import { EnvRef } from './model.js';
+import { isSecretName } from './secret-names.js';
 import type { VarDef } from './graph.js';
 import type { Origin, Reporter, Source } from './source.js';
+
+/** yaml's limit on alias expansion in one value (its default), against alias bombs (README.md, Limits). */
+const MAX_YAML_ALIAS_COUNT = 100;
 
 /** Variables that hold a password: never accepted as literal text. */
 export const PASSWORD_VARS: ReadonlySet<string> = new Set([
@@ -71,12 +75,25 @@ export function varValue(src: Source, node: Node | null | undefined, origin: Ori
     );
     return null;
   }
-  return convert(isScalar(node) ? node.value : node.toJS(src.doc), src, origin);
+  let value: unknown;
+  try {
+    value = isScalar(node) ? node.value : node.toJS(src.doc, { maxAliasCount: MAX_YAML_ALIAS_COUNT });
+  } catch (e) {
+    // yaml refuses a value whose aliases expand past maxAliasCount (a "billion laughs" bomb): an
+    // attack rather than a typo, so the load stops here.
+    if (!(e instanceof ReferenceError)) throw e;
+    throw src.error(
+      origin,
+      `YAML aliases expand this value too far (aliases of aliases, more than ${MAX_YAML_ALIAS_COUNT} ` +
+        'expansions): write the value out',
+    );
+  }
+  return convert(value, src, origin);
 }
 
 /**
  * Sets one variable on a group or host, as ansible's set_variable does (a later definition of the
- * same name replaces the earlier one), after refusing literal passwords.
+ * same name replaces the earlier one), after refusing literal secrets (secret-names.ts).
  */
 export function defineVar(
   src: Reporter,
@@ -85,7 +102,7 @@ export function defineVar(
   value: unknown,
   origin: Origin,
 ): void {
-  if (PASSWORD_VARS.has(name) && value !== null && !(value instanceof EnvRef)) {
+  if (isSecretName(name) && value !== null && !(value instanceof EnvRef)) {
     src.problem(
       origin,
       `${name} is written as a literal value; passwords never go in the inventory: write ` +

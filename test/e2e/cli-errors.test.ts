@@ -2,8 +2,10 @@
 // the real CLI (`node bin/play.mjs`, running dist/, which `pretest` builds): the documented exit code
 // and one short message naming the culprit, never a stack trace. No row needs a lab or touches a host:
 // each fails before anything is built or connected.
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openSqliteStore } from '../../runner/state/sqlite/store.js';
 import {
   type CliRow,
   cliTable,
@@ -11,6 +13,9 @@ import {
   OK_PLAYBOOK,
   playbookText as playbook,
 } from '../helpers/cli-table.js';
+
+/** A state store with nothing in it yet, in the row's directory. */
+const emptyStore = (dir: string) => void openSqliteStore(join(dir, 'state.db')).close();
 
 const rows: Record<string, CliRow> = {
   'an unknown option': { argv: ['bench', '--frobnicate'], code: 64, message: /unknown option.*--frobnicate/ },
@@ -70,6 +75,103 @@ const rows: Record<string, CliRow> = {
     setup: (d) => mkdirSync(join(d, 'invdir')),
     code: 65,
     message: /invdir: is a directory with no inventory file in it/,
+  },
+  // Hostile input files: refused by what they are or by a limit (README.md, Limits), never a hang,
+  // gigabytes of memory or a stack trace.
+  '-i /dev/zero': {
+    argv: ['hosts', 'all', '-i', '/dev/zero'],
+    code: 65,
+    message: /^play: \/dev\/zero: is a character device, not a regular file: expected an inventory file$/m,
+  },
+  'a FIFO as the inventory': {
+    argv: ['hosts', 'all', '-i', 'inv.yaml'],
+    setup: (d) => execFileSync('mkfifo', [join(d, 'inv.yaml')]),
+    code: 65,
+    message: /inv\.yaml: is a named pipe \(FIFO\), not a regular file: expected an inventory file/,
+  },
+  'a host_vars file that is a link to /dev/zero': {
+    argv: ['hosts', 'all', '-i', 'inv.yaml'],
+    files: { 'inv.yaml': INVENTORY },
+    setup: (d) => {
+      mkdirSync(join(d, 'host_vars'));
+      symlinkSync('/dev/zero', join(d, 'host_vars', 'a'));
+    },
+    code: 65,
+    message: /host_vars\/a: is a character device, not a regular file: expected a vars file/,
+  },
+  'a FIFO as a --limit @file': {
+    argv: ['ok.ts', '-i', 'inv.yaml', '-l', '@hosts.fifo', '--check'],
+    files: { 'inv.yaml': INVENTORY, 'ok.ts': OK_PLAYBOOK },
+    setup: (d) => execFileSync('mkfifo', [join(d, 'hosts.fifo')]),
+    code: 64,
+    message: /host pattern '@hosts\.fifo': @hosts\.fifo: .*hosts\.fifo: is a named pipe \(FIFO\), not a regular file/,
+  },
+  'an inventory over 64 MiB': {
+    argv: ['hosts', 'all', '-i', 'inv.yaml'],
+    setup: (d) => {
+      // Sparse: refused by its size, so the test writes nothing to disk.
+      writeFileSync(join(d, 'inv.yaml'), '');
+      truncateSync(join(d, 'inv.yaml'), 65 * 1024 * 1024);
+    },
+    code: 65,
+    message: /inv\.yaml: is 65 MiB, more than the 64 MiB play reads from an inventory file/,
+  },
+  'a host range of ten million hosts': {
+    argv: ['hosts', 'all', '-i', 'inv.yaml'],
+    files: { 'inv.yaml': 'all:\n  children:\n    web:\n      hosts:\n        web[0:9999999]:\n' },
+    code: 65,
+    message:
+      /inv\.yaml:5: .*host range 'web\[0:9999999\]' of group 'web' expands to 10,000,000 hosts, more than the 100,000/,
+  },
+  'a YAML alias bomb ("billion laughs")': {
+    argv: ['hosts', 'all', '-i', 'inv.yaml'],
+    files: {
+      'inv.yaml': `all:\n  vars:\n    l0: &l0 [lol]\n${[1, 2, 3, 4, 5, 6, 7, 8, 9]
+        .map(
+          (i) =>
+            `    l${i}: &l${i} [${Array(9)
+              .fill(`*l${i - 1}`)
+              .join(', ')}]\n`,
+        )
+        .join('')}  hosts:\n    a:\n`,
+    },
+    code: 65,
+    message: /inv\.yaml:6: at all\.vars\.l3: YAML aliases expand this value too far/,
+  },
+  'block nesting 3,000 deep': {
+    argv: ['hosts', 'all', '-i', 'inv.yaml'],
+    files: {
+      'inv.yaml': `all:\n  vars:\n${Array.from({ length: 3000 }, (_, i) => `${'  '.repeat(i + 2)}k:\n`).join('')}`,
+    },
+    code: 65,
+    message: /inv\.yaml:\d+: YAML nested more than 100 levels deep/,
+  },
+  'a symbolic link loop inside an inventory directory': {
+    argv: ['hosts', 'all', '-i', 'inv'],
+    files: { 'inv/hosts.yml': INVENTORY },
+    setup: (d) => {
+      symlinkSync('l2', join(d, 'inv', 'l1'));
+      symlinkSync('l1', join(d, 'inv', 'l2'));
+    },
+    code: 65,
+    message: /inv\/l1: is a symbolic link loop/,
+  },
+  'a symbolic link loop in group_vars': {
+    argv: ['hosts', 'all', '-i', 'inv.yaml'],
+    files: { 'inv.yaml': INVENTORY, 'group_vars/all.yml': 'x: 1\n' },
+    setup: (d) => symlinkSync('linux', join(d, 'group_vars', 'linux')),
+    code: 65,
+    message: /group_vars\/linux: is a symbolic link loop/,
+  },
+  'drift: a waivers file over 4 MiB': {
+    argv: ['drift', 'ok.ts', '-i', 'inv.yaml', '--state', 'state.db', '--waivers', 'w.yml'],
+    files: { 'inv.yaml': INVENTORY, 'ok.ts': OK_PLAYBOOK },
+    setup: (d) => {
+      writeFileSync(join(d, 'w.yml'), '');
+      truncateSync(join(d, 'w.yml'), 5 * 1024 * 1024);
+    },
+    code: 65,
+    message: /w\.yml: is 5 MiB, more than the 4 MiB play reads from a waivers file/,
   },
   'play inventory with neither --list nor --host': {
     argv: ['inventory', '-i', 'inv.yaml'],
@@ -265,6 +367,7 @@ const rows: Record<string, CliRow> = {
   },
   'play resume with no unfinished run': {
     argv: ['resume', '--state', 'state.db'],
+    setup: emptyStore,
     code: 64,
     message: /resume: no unfinished rolling run in .*state\.db \(play rollouts list shows the runs\)/,
   },
@@ -275,6 +378,7 @@ const rows: Record<string, CliRow> = {
   },
   'rollouts show of a run that does not exist': {
     argv: ['rollouts', 'show', '7', '--state', 'state.db'],
+    setup: emptyStore,
     code: 64,
     message: /rollouts show: no run 7 in the state store \(play rollouts list\)/,
   },
