@@ -2,7 +2,7 @@
 // and `play drift show [RUN|latest]` read the state store. Kept apart from main.ts, which composes it.
 import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.js';
-import { positiveInteger } from './coerce.js';
+import { atMostAWeek, positiveInteger } from './coerce.js';
 import type { Io } from './io.js';
 
 // Long because it is declarative: yargs' table of the drift subcommands and their options, one entry each.
@@ -32,8 +32,8 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
         .option('timeout', {
           type: 'string',
           default: '300',
-          coerce: positiveInteger('--timeout'),
-          describe: 'per-step time limit, seconds',
+          coerce: atMostAWeek('--timeout', positiveInteger('--timeout')),
+          describe: 'per-step time limit, seconds (at most 604800: 7 days)',
         })
         .option('state', {
           type: 'string',
@@ -43,9 +43,23 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
         .option('json', { type: 'boolean', default: false, describe: 'print the run (or history) as JSON' })
         .option('every', {
           type: 'string',
-          describe: "run until stopped: a cron schedule ('0 * * * *') or an interval (15m)",
+          describe: "run until stopped: a cron schedule ('0 * * * *') or an interval (15m, at most 365d)",
         })
-        .option('jitter', { type: 'string', describe: 'with --every: delay each run by up to this long (30s, 5m)' })
+        .option('missed', {
+          type: 'string',
+          choices: ['skip', 'once'],
+          default: 'skip',
+          describe: 'with --every: ticks that fell while a run was going: skip them (logged), or run once at once',
+        })
+        .option('schedule-id', {
+          type: 'string',
+          describe:
+            'with --every: name of the schedule shared by the controllers on one state store (default: from the playbooks, limit, schedule and inventory)',
+        })
+        .option('jitter', {
+          type: 'string',
+          describe: 'with --every: delay each run by up to this long (30s, 5m; at most the interval)',
+        })
         .option('notify', { type: 'string', describe: 'POST a JSON message here when a run has new or resolved items' })
         .option('junit', { type: 'string', describe: 'write a JUnit XML report (a failure per drift item)' })
         .option('html', { type: 'string', describe: 'write a self-contained HTML report' })
@@ -68,13 +82,16 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
       if (words[0] === 'history') {
         if (words.length > 1) throw new UsageError(`drift history takes no argument, got '${words[1]}'`);
         const { driftHistory } = await import('./drift-history.js');
-        io.code = driftHistory({ state, limit: a.runs as unknown as number, json: a.json }, io.out);
+        io.code = await driftHistory({ state, limit: a.runs as unknown as number, json: a.json }, io.out);
         return;
       }
       if (words[0] === 'show') {
         if (words.length > 2) throw new UsageError(`drift show takes one run, got '${words.slice(1).join(' ')}'`);
         const { driftShow } = await import('./drift-history.js');
-        io.code = driftShow({ state, run: words[1] ?? 'latest', host: a.host, task: a.task, json: a.json }, io.out);
+        io.code = await driftShow(
+          { state, run: words[1] ?? 'latest', host: a.host, task: a.task, json: a.json },
+          io.out,
+        );
         return;
       }
       const drift = {
@@ -98,7 +115,17 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
       if (a.every) {
         io.cleanStop = true;
         const { driftLoop } = await import('./drift-loop.js');
-        io.code = await driftLoop({ ...drift, every: a.every, jitter: a.jitter }, io.out, io.err);
+        io.code = await driftLoop(
+          {
+            ...drift,
+            every: a.every,
+            jitter: a.jitter,
+            missed: a.missed as 'skip' | 'once',
+            scheduleId: a.scheduleId,
+          },
+          io.out,
+          io.err,
+        );
       } else {
         const { driftCommand } = await import('./drift-command.js');
         io.code = await driftCommand(drift, io.out, io.err);

@@ -27,8 +27,8 @@ import { compileGraph } from '../playbook/compile.js';
 import type { Playbook } from '../playbook/define.js';
 import { listPlaybookFiles, loadPlaybook, resolvePlaybook } from '../playbook/load.js';
 import { prebuildSteps, runGraph } from '../run/run-graph.js';
-import { openSqliteStore } from '../state/sqlite-store.js';
-import { defaultStatePath } from '../state/state-path.js';
+import { openStore } from '../state/open-store.js';
+import { controllerName } from '../state/process-identity.js';
 import type { StateStore } from '../state/store.js';
 import { ConnectionPool } from '../transport/pool.js';
 import { openInventory } from './open-inventory.js';
@@ -75,10 +75,6 @@ export function parseKeep(text: string | undefined, now: Date): { olderThan?: Da
   throw new UsageError(`--keep '${text}': expected a number of days like 90d, or a number of runs like 500`);
 }
 
-export function openStore(path: string | undefined): StateStore {
-  return openSqliteStore(path ?? defaultStatePath());
-}
-
 /** One playbook in check mode over its targeted hosts. */
 async function checkPlaybook(
   pb: Playbook,
@@ -115,7 +111,7 @@ export async function driftCommand(args: DriftArgs, out: Writable, err: Writable
   const inventory = openInventory(args.inventory, err);
   // Waivers are read before any host is probed: a mistake in the file stops the run at once (65).
   const waivers = args.waivers ? loadWaivers(args.waivers) : loadWaiversIfPresent(defaultWaiversFile(inventory.file));
-  const store = openStore(args.state);
+  const store = await openStore(args.state);
   try {
     const pool = new ConnectionPool({ knownHostsFile: args.knownHosts, acceptNew: args.acceptNew });
     const results: { pb: Playbook; collected: Collected; hosts: string[] }[] = [];
@@ -134,7 +130,7 @@ export async function driftCommand(args: DriftArgs, out: Writable, err: Writable
     const hosts = order.filter((h) => targeted.has(h));
     const problems = dedupeProblems(results.flatMap((r) => r.collected.problems));
     const names = results.map((r) => r.pb.name);
-    const previous = store.drift.previousItems(hosts, names);
+    const previous = await store.drift.previousItems(hosts, names);
     const now = started.toISOString();
     const observed = mergeObserved(results.map((r) => r.collected.items));
     const checked = new Set(results.flatMap((r) => r.collected.checked.map((c) => c.key)));
@@ -146,6 +142,7 @@ export async function driftCommand(args: DriftArgs, out: Writable, err: Writable
       durationMs: Date.now() - started.getTime(),
       playbooks: names,
       inventory: args.inventory === undefined ? 'lab' : [args.inventory].flat().join(','),
+      controller: controllerName(),
       hosts,
       items,
       problems,
@@ -154,23 +151,36 @@ export async function driftCommand(args: DriftArgs, out: Writable, err: Writable
       warnings,
     };
     // The run's id comes from the store: the message is built from what will be saved.
-    const saved = store.drift.save(run);
+    const saved = await saveOrShow(store, run, out);
     const message = args.notify ? notificationOf(saved) : null;
     if (args.notify && message) {
       const failure = await postNotification(args.notify, message);
       if (failure) {
         saved.notifyError = failure;
-        store.drift.setNotifyError(saved.id, failure);
+        await store.drift.setNotifyError(saved.id, failure);
         err.write(`play: ${failure}\n`);
       }
     }
-    store.drift.prune(keep);
+    await store.drift.prune(keep);
     const checkedCases = results.flatMap((r) => r.collected.checked);
     writeReports(args, saved, checkedCases);
     out.write(args.json ? renderJson(saved) : driftRunText(saved));
     return saved.exitCode;
   } finally {
-    store.close();
+    await store.close();
+  }
+}
+
+/**
+ * Saves the run; when the store fails (a full disk, a read-only file), the run's findings are printed
+ * anyway, so the probing is not lost, and the store's error follows (its exit code).
+ */
+async function saveOrShow(store: StateStore, run: Omit<DriftRun, 'id'>, out: Writable): Promise<DriftRun> {
+  try {
+    return await store.drift.save(run);
+  } catch (e) {
+    out.write(driftRunText({ ...run, id: 0 }));
+    throw e;
   }
 }
 

@@ -12,6 +12,7 @@ import { count, positiveInteger } from './coerce.js';
 import { driftCommands } from './drift-cli.js';
 import type { Io } from './io.js';
 import { runCommandLine } from './run-cli.js';
+import { stateCommands } from './state-cli.js';
 
 export async function main(
   argv: string[],
@@ -31,7 +32,10 @@ export async function main(
   };
 
   const parser = runCommandLine(
-    rolloutCommands(driftCommands(labCommands(initCommands(inspectCommands(yargs(argv), io), io), io), io), io),
+    stateCommands(
+      rolloutCommands(driftCommands(labCommands(initCommands(inspectCommands(yargs(argv), io), io), io), io), io),
+      io,
+    ),
     io,
   )
     .scriptName('play')
@@ -243,7 +247,12 @@ function rolloutCommands<T>(y: Argv<T>, io: Io) {
           .option('report', { type: 'string', describe: 'write the JSON report to this file' })
           .option('live', { type: 'boolean', default: true, describe: 'live view on a terminal' })
           .option('accept-new', { type: 'boolean', default: false, describe: 'record unknown host keys' })
-          .option('known-hosts', { type: 'string', describe: 'known_hosts file for every host' }),
+          .option('known-hosts', { type: 'string', describe: 'known_hosts file for every host' })
+          .option('allow-changed', {
+            type: 'boolean',
+            default: false,
+            describe: 'resume even if the playbook or inventory changed since the run started',
+          }),
       async (a) => {
         const { resumeCommand } = await import('./resume-command.js');
         io.code = await resumeCommand(
@@ -255,6 +264,7 @@ function rolloutCommands<T>(y: Argv<T>, io: Io) {
             live: a.live ? 'auto' : 'never',
             acceptNew: a.acceptNew,
             knownHosts: a.knownHosts,
+            allowChanged: a.allowChanged,
           },
           io.out,
           io.err,
@@ -264,10 +274,10 @@ function rolloutCommands<T>(y: Argv<T>, io: Io) {
     )
     .command(
       'rollouts <action> [run]',
-      'the rolling runs in the state store: list, show [RUN|latest] (its report), unlock RUN',
+      'the rolling runs in the state store: list, show [RUN|latest] (its report), unlock RUN, watch (a standby that takes over runs whose controller is gone)',
       (c) =>
         c
-          .positional('action', { choices: ['list', 'show', 'unlock'] as const, demandOption: true })
+          .positional('action', { choices: ['list', 'show', 'unlock', 'watch'] as const, demandOption: true })
           .positional('run', { type: 'string', describe: 'a run number, or latest' })
           .option('state', {
             type: 'string',
@@ -279,10 +289,28 @@ function rolloutCommands<T>(y: Argv<T>, io: Io) {
             default: '20',
             coerce: positiveInteger('--runs'),
             describe: 'list: how many, newest first',
-          }),
+          })
+          .option('poll', {
+            type: 'string',
+            default: '5',
+            coerce: positiveInteger('--poll'),
+            describe: 'watch: seconds between looks at the store',
+          })
+          .option('accept-new', { type: 'boolean', default: false, describe: 'watch: record unknown host keys' })
+          .option('known-hosts', { type: 'string', describe: 'watch: known_hosts file for every host' }),
       async (a) => {
+        if (a.action === 'watch') {
+          const { rolloutsWatch } = await import('./rollouts-watch.js');
+          io.code = await rolloutsWatch(
+            { state: a.state, pollSec: a.poll as unknown as number, acceptNew: a.acceptNew, knownHosts: a.knownHosts },
+            io.out,
+            io.err,
+            io.signal,
+          );
+          return;
+        }
         const { rolloutsCommand } = await import('./rollouts-command.js');
-        io.code = rolloutsCommand(
+        io.code = await rolloutsCommand(
           { action: a.action, run: a.run, state: a.state, json: a.json, limit: a.runs as unknown as number },
           io.out,
         );
@@ -290,7 +318,7 @@ function rolloutCommands<T>(y: Argv<T>, io: Io) {
     );
 }
 
-const COMMANDS = ['hosts', 'inventory', 'list', 'graph', 'init', 'lab', 'drift', 'rollouts', 'resume'];
+const COMMANDS = ['hosts', 'inventory', 'list', 'graph', 'init', 'lab', 'drift', 'rollouts', 'resume', 'state'];
 
 /** yargs' messages, which can span lines and name no command, as one line with a pointer to --help. */
 export function usageMessage(msg: string | undefined, argv: readonly string[]): string {

@@ -3,9 +3,9 @@
 // --resume` would: both end in rolling-command.ts.
 import type { Writable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
+import { inventorySources } from '../rolling/inventory-key.js';
 import { UNFINISHED } from '../rolling/model.js';
-import { openSqliteStore } from '../state/sqlite-store.js';
-import { defaultStatePath } from '../state/state-path.js';
+import { openStore, storeLocation } from '../state/open-store.js';
 import type { RolloutRecord } from '../state/store.js';
 import { type RunArgs, runCommand } from './run-command.js';
 
@@ -17,17 +17,20 @@ export interface ResumeArgs {
   live: 'auto' | 'never';
   acceptNew: boolean;
   knownHosts?: string;
+  allowChanged?: boolean;
 }
 
-function findRun(args: ResumeArgs): { run: RolloutRecord; location: string } {
-  const store = openSqliteStore(args.state ?? defaultStatePath());
+async function findRun(args: ResumeArgs): Promise<RolloutRecord> {
+  if (args.run !== undefined && !/^\d+$/.test(args.run))
+    throw new UsageError(`resume: a run is a number (play rollouts list), got '${args.run}'`);
+  const store = await openStore(args.state, 'read');
+  if (!store)
+    throw new UsageError(`resume: no state store at ${storeLocation(args.state)} yet: no rolling run to resume`);
   try {
-    if (args.run !== undefined && !/^\d+$/.test(args.run))
-      throw new UsageError(`resume: a run is a number (play rollouts list), got '${args.run}'`);
     const run =
       args.run === undefined
-        ? store.rollouts.list(1000).find((r) => UNFINISHED.includes(r.status))
-        : store.rollouts.get(Number(args.run));
+        ? (await store.rollouts.list(1000)).find((r) => UNFINISHED.includes(r.status))
+        : await store.rollouts.get(Number(args.run));
     if (!run)
       throw new UsageError(
         args.run === undefined
@@ -38,9 +41,9 @@ function findRun(args: ResumeArgs): { run: RolloutRecord; location: string } {
       throw new UsageError(
         `resume: run ${run.id} is ${run.status}${run.reason ? ` (${run.reason})` : ''}: nothing to resume`,
       );
-    return { run, location: store.location };
+    return run;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -50,12 +53,12 @@ export async function resumeCommand(
   err: Writable,
   signal?: AbortSignal,
 ): Promise<number> {
-  const { run } = findRun(args);
+  const run = await findRun(args);
   const recorded = run.args as { playbookFile?: string };
   const runArgs: RunArgs = {
     // Runs recorded before play kept the file are found by name, as `play NAME` finds them.
     playbook: recorded.playbookFile ?? run.playbook,
-    inventory: run.inventoryKey.split('\n') as unknown as string,
+    inventory: inventorySources(run.inventoryKey) as unknown as string,
     check: false,
     diff: false,
     forks: 20,
@@ -66,7 +69,7 @@ export async function resumeCommand(
     acceptNew: args.acceptNew,
     knownHosts: args.knownHosts,
     live: args.live,
-    rolling: { overrides: {}, resume: true, state: args.state, resumeRun: run.id },
+    rolling: { overrides: {}, resume: true, allowChanged: args.allowChanged, state: args.state, resumeRun: run.id },
   };
   return (await runCommand(runArgs, out, err, signal)).code;
 }

@@ -3,8 +3,6 @@
 // `--check` prints the plan; `--resume` continues the last unfinished run on the inventory.
 // Exit codes (README): 0 done, 2 (--check) work planned, 3 a node failed or the run stopped, 69 the
 // lock is held, 75 paused outside the maintenance window, 130 interrupted.
-import { hostname } from 'node:os';
-import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { InputError, UsageError } from '../core/errors.js';
 import { resolveSecrets } from '../inventory/load.js';
@@ -14,12 +12,15 @@ import { defaultWaiversFile, inventoryResolver, loadWaiversIfPresent } from '../
 import type { Playbook } from '../playbook/define.js';
 import { HostSession } from '../run/host-session.js';
 import { KubectlCluster, kubectlOf } from '../rolling/cluster.js';
+import { ClusterLease } from '../rolling/cluster-lease.js';
 import { GraphRuns } from '../rolling/graph-runs.js';
 import type { RollingPolicy } from '../rolling/model.js';
 import { rollingPolicy, type RollingOverrides } from '../rolling/policy.js';
 import { RollingOptionError } from '../rolling/serial.js';
-import { openSqliteStore } from '../state/sqlite-store.js';
-import { defaultStatePath } from '../state/state-path.js';
+import { changedSources, type SourceHashes, sourceHashes } from '../rolling/source-hash.js';
+import { inventoryKey, inventorySources } from '../rolling/inventory-key.js';
+import { leaseClaim } from '../state/lease-claim.js';
+import { openStore } from '../state/open-store.js';
 import { ConnectionPool } from '../transport/pool.js';
 import type { RolloutRecord, StateStore } from '../state/store.js';
 import { flagOf } from './coerce.js';
@@ -30,6 +31,8 @@ import { checkKeyFiles, checkReportFile, type RunArgs } from './run-command.js';
 export interface RollingArgs extends RunArgs {
   readonly overrides: RollingOverrides;
   readonly resume: boolean;
+  /** Resume even when the playbook or inventory differs from what the run started with. */
+  readonly allowChanged?: boolean;
   readonly state?: string;
   /** `play resume RUN`: this run, not the newest unfinished one. */
   readonly resumeRun?: number;
@@ -56,11 +59,6 @@ function controlOf(inventory: Inventory, policy: RollingPolicy, file: string): {
   return { host, kubectl: kubectlOf(host) };
 }
 
-/** The lock's key: the inventory as given, resolved, so two spellings of one path are one inventory. */
-export function inventoryKey(inventory: Inventory): string {
-  return (inventory.sources ?? [inventory.file]).map((s) => resolve(s)).join('\n');
-}
-
 /** The options a run works with: the command line's, or for --resume the run's own (recorded). */
 interface Effective {
   readonly limit?: string;
@@ -69,13 +67,13 @@ interface Effective {
   readonly resume: RolloutRecord | null;
 }
 
-function effective(
+async function effective(
   args: RollingArgs,
   playbook: Playbook,
   file: string,
   store: StateStore | null,
   key: string,
-): Effective {
+): Promise<Effective> {
   const policy = policyFor(playbook, file, args.overrides);
   if (!args.resume || !store) return { limit: args.limit, extraVars: args.extraVars, policy, resume: null };
   const given = [
@@ -87,8 +85,8 @@ function effective(
   ];
   const found =
     args.resumeRun === undefined
-      ? store.rollouts.latestUnfinished(key, playbook.name)
-      : store.rollouts.get(args.resumeRun);
+      ? await store.rollouts.latestUnfinished(key, playbook.name)
+      : await store.rollouts.get(args.resumeRun);
   if (!found)
     throw new UsageError(
       `--resume: no unfinished ${playbook.name} run on this inventory in ${store.location} (play rollouts list shows the runs)`,
@@ -97,7 +95,20 @@ function effective(
     throw new UsageError(
       `--resume continues run ${found.id} with the options it started with; drop ${given.join(', ')}`,
     );
-  const a = found.args as { limit?: string | null; extraVars?: string[]; policy?: RollingPolicy };
+  const a = found.args as {
+    limit?: string | null;
+    extraVars?: string[];
+    policy?: RollingPolicy;
+    sources?: SourceHashes;
+  };
+  if (a.sources && !args.allowChanged) {
+    const changed = changedSources(a.sources, sourceHashes(file, inventorySources(key)));
+    if (changed.length)
+      throw new UsageError(
+        `run ${found.id} started with other files: ${changed.join(' and ')} here differ from what it was started with ` +
+          `(another checkout, or edited since); resume with these files anyway with --allow-changed`,
+      );
+  }
   return { limit: a.limit ?? undefined, extraVars: a.extraVars ?? [], policy: a.policy ?? policy, resume: found };
 }
 
@@ -114,23 +125,18 @@ export interface RollingTarget {
 export async function rollingCommand(args: RollingArgs, target: RollingTarget): Promise<number> {
   const { playbook, playbookFile, inventory } = target;
   const key = inventoryKey(inventory);
-  const store = args.check ? null : openSqliteStore(args.state ?? defaultStatePath());
+  const store = args.check ? null : await openStore(args.state);
   try {
-    const eff = effective(args, playbook, playbookFile, store, key);
+    const eff = await effective(args, playbook, playbookFile, store, key);
     const session = await prepare({ ...args, limit: eff.limit, extraVars: [...eff.extraVars] }, eff.policy, target);
     try {
       if (!store) return await rollingCheck(session);
-      return await rollingApply(session, store, {
-        inventoryKey: key,
-        pid: process.pid,
-        controller: hostname(),
-        resume: eff.resume,
-      });
+      return await rollingApply(session, store, { inventoryKey: key, claim: leaseClaim(), resume: eff.resume });
     } finally {
       await session.close();
     }
   } finally {
-    store?.close();
+    await store?.close();
   }
 }
 
@@ -165,6 +171,7 @@ async function prepare(
   for (const h of involved) secretsOf(h);
   checkKeyFiles(involved);
   if (args.report) checkReportFile(args.report);
+  const controlSession = control ? new HostSession(control.host, (h) => pool.shell(h, secretsOf(h))) : null;
   return {
     args,
     playbook,
@@ -176,8 +183,9 @@ async function prepare(
     waivers: loadWaiversIfPresent(defaultWaiversFile(inventory.file)),
     resolve: inventoryResolver(inventory),
     inventoryNodes: inventory.hosts.map(nodeNameOfHost),
-    cluster: control
-      ? new KubectlCluster(new HostSession(control.host, (h) => pool.shell(h, secretsOf(h))), control.kubectl)
+    cluster: controlSession ? new KubectlCluster(controlSession, control!.kubectl) : null,
+    clusterLease: controlSession
+      ? (holder, durationSec) => new ClusterLease(controlSession, control!.kubectl, holder, durationSec)
       : null,
     reachable: async (name) => {
       const h = hostsByName.get(name)!;

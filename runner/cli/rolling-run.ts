@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { PlayError, RemoteError, UnreachableError } from '../core/errors.js';
+import { sleepFor } from '../core/long-sleep.js';
 import { redact } from '../core/secret.js';
 import type { Host } from '../inventory/model.js';
 import type { Playbook } from '../playbook/define.js';
@@ -17,11 +18,17 @@ import { waivedReason } from '../rolling/waived.js';
 import type { HostResolver, Waiver } from '../drift/waivers.js';
 import { rolloutReport } from '../rolling/report.js';
 import { runRollout } from '../rolling/rollout.js';
+import { sourceHashes } from '../rolling/source-hash.js';
 import { allowedFailures } from '../rolling/serial.js';
 import { eventLine, planText, summaryText } from '../rolling/text.js';
 import { parseWindow } from '../rolling/window.js';
-import type { JournalEvent, RolloutRecord, StateStore } from '../state/store.js';
+import { JournalWriteError } from '../rolling/journal-write-error.js';
+import { RunJournal } from '../rolling/run-journal.js';
+import { type ClusterLease, ClusterLeaseHeldError } from '../rolling/cluster-lease.js';
+import { type LeaseClaim, LeaseLostError } from '../state/lease.js';
+import type { RolloutRecord, StateStore } from '../state/store.js';
 import type { RollingArgs } from './rolling-command.js';
+import { inventorySources } from '../rolling/inventory-key.js';
 
 export interface RollingSession {
   readonly args: RollingArgs;
@@ -37,6 +44,8 @@ export interface RollingSession {
   /** The Kubernetes node names of every inventory host (node_name, else the host name lower-cased). */
   readonly inventoryNodes: readonly string[];
   readonly cluster: ClusterOps | null;
+  /** The cluster's rollout Lease for a holder (null: a serial run without a cluster). */
+  readonly clusterLease: ((holder: string, durationSec: number) => ClusterLease) | null;
   reachable(host: string): Promise<boolean>;
   readonly out: Writable;
   readonly err: Writable;
@@ -133,14 +142,13 @@ export async function rollingCheck(s: RollingSession): Promise<number> {
 
 export interface Controller {
   readonly inventoryKey: string;
-  readonly pid: number;
-  readonly controller: string;
+  /** This process's claim on the inventory's rolling lease. */
+  readonly claim: LeaseClaim;
   /** The unfinished run to continue (--resume), or null for a new run. */
   readonly resume: RolloutRecord | null;
 }
 
 export async function rollingApply(s: RollingSession, store: StateStore, who: Controller): Promise<number> {
-  const journal = store.rollouts;
   const stop = stopSignal(s.signal);
   const view = s.args.json ? s.err : s.out;
   // What a resume needs to run the same again: `play resume RUN` finds the playbook file and the
@@ -150,57 +158,85 @@ export async function rollingApply(s: RollingSession, store: StateStore, who: Co
     policy: s.policy,
     extraVars: s.args.extraVars,
     playbookFile: s.playbookFile,
+    // Another controller resuming compares its files with these.
+    sources: sourceHashes(s.playbookFile, inventorySources(who.inventoryKey)),
   };
-  let run: RolloutRecord;
   const startMs = Date.now();
-  const record = (host: string, phase: string, state: JournalEvent['state'], detail?: string, data?: object) => {
-    const e: JournalEvent = {
-      runId: run.id,
-      host,
-      phase,
-      state,
-      at: new Date().toISOString(),
-      detail: detail ?? null,
-      data: (data as Record<string, unknown>) ?? null,
-    };
-    journal.record(e);
-    view.write(eventLine(e, startMs));
-    return e;
-  };
-  if (who.resume) {
-    run = journal.takeOver(who.resume.id, who.pid, who.controller);
-    view.write(`resuming run ${run.id} of ${run.playbook}, started ${run.startedAt}\n`);
-  } else {
-    run = journal.begin({
-      playbook: s.playbook.name,
-      inventoryKey: who.inventoryKey,
-      args: argsRecord,
-      startedAt: new Date().toISOString(),
-      pid: who.pid,
-      controller: who.controller,
-    });
-    view.write(`run ${run.id} of ${s.playbook.name} (journal: ${store.location})\n`);
-  }
+  const { run, lease } = who.resume
+    ? await store.rollouts.takeOver(who.resume.id, who.claim)
+    : await store.rollouts.begin(
+        {
+          playbook: s.playbook.name,
+          inventoryKey: who.inventoryKey,
+          args: argsRecord,
+          startedAt: new Date().toISOString(),
+        },
+        who.claim,
+      );
+  view.write(
+    who.resume
+      ? `resuming run ${run.id} of ${run.playbook}, started ${run.startedAt}\n`
+      : `run ${run.id} of ${s.playbook.name} (journal: ${store.location})\n`,
+  );
+  const journal = new RunJournal(store.rollouts, lease, stop.controller, (e) => view.write(eventLine(e, startMs)));
+  const cluster = await clusterLeaseOf(s, store, run, who.claim.ttlMs, journal);
+  journal.startHeartbeat(cluster ? () => cluster.renew() : undefined);
   try {
-    if (!who.resume) await firstPlan(s, record, stop.signal);
-    return await batchesAndReport(s, store, run.id, record, stop.signal);
+    if (!who.resume) await firstPlan(s, journal, stop.signal);
+    return await batchesAndReport(s, store, journal, stop.signal);
   } catch (e) {
-    throw stoppedBy(e, journal, run.id);
+    throw await stoppedBy(e, journal, store.location);
   } finally {
+    journal.stopHeartbeat();
+    // A run that lost its store lease leaves the cluster's Lease to the controller that took the run
+    // over: the holder names the run, not the controller.
+    if (!journal.leaseLost) await cluster?.release().catch(() => {});
     stop.dispose();
   }
 }
 
 /**
- * The control host or kubectl failing between nodes (a node's own failures stay in its cycle): the
- * run is recorded as interrupted, so `play resume` carries on once the cause is fixed, and the error
- * is one message (exit 3) saying where to look. Anything else is a bug in play and stays one.
+ * The cluster's rollout Lease for this run, taken before anything is done: its holder names the run and
+ * its store, so the run's own resume (any controller on the same store) holds it again, and a controller
+ * with another store is refused (exit 69) while this one renews it.
  */
-function stoppedBy(e: unknown, journal: StateStore['rollouts'], runId: number): unknown {
+async function clusterLeaseOf(
+  s: RollingSession,
+  store: StateStore,
+  run: RolloutRecord,
+  ttlMs: number,
+  journal: RunJournal,
+): Promise<ClusterLease | null> {
+  const lease = s.clusterLease?.(
+    `play run ${run.id} of store ${store.id} (${store.location})`,
+    Math.ceil(ttlMs / 1000),
+  );
+  if (!lease) return null;
+  try {
+    await lease.acquire();
+  } catch (e) {
+    // Nothing was done: the run waits, resumable, for the cluster to be free.
+    const reason = redact(e instanceof Error ? e.message : String(e));
+    await journal.finish('interrupted', reason).catch(() => {});
+    throw e;
+  }
+  return lease;
+}
+
+/**
+ * Why the run stopped, as the message the user sees. The journal failing (a lost lease, a store that
+ * cannot be written) or the control host and kubectl failing between nodes (a node's own failures stay
+ * in its cycle): the run is recorded as interrupted where the store allows, so `play resume` carries on
+ * once the cause is fixed. Anything else is a bug in play and stays one.
+ */
+async function stoppedBy(e: unknown, journal: RunJournal, location: string): Promise<unknown> {
+  const runId = journal.runId;
+  const failure = journal.failure ?? (e instanceof JournalWriteError ? e : null);
+  if (failure) return journalStopped(failure, journal, location);
   const known = e instanceof PlayError || e instanceof RemoteError || e instanceof UnreachableError;
   if (!known) return e;
   const message = redact((e as Error).message);
-  journal.setStatus(runId, 'interrupted', `stopped by an error: ${message}`);
+  await journal.finish('interrupted', `stopped by an error: ${message}`).catch(() => {});
   return e instanceof PlayError
     ? e
     : new PlayError(
@@ -209,44 +245,61 @@ function stoppedBy(e: unknown, journal: StateStore['rollouts'], runId: number): 
       );
 }
 
-type Record_ = (
-  host: string,
-  phase: string,
-  state: JournalEvent['state'],
-  detail?: string,
-  data?: object,
-) => JournalEvent;
+/** The journal failed: the lease's loss as it is (exit 69), or the store's error naming what to do. */
+async function journalStopped(failure: JournalWriteError, journal: RunJournal, location: string): Promise<PlayError> {
+  const cause = failure.cause;
+  if (cause instanceof LeaseLostError) return cause;
+  if (cause instanceof ClusterLeaseHeldError) {
+    await journal.finish('interrupted', redact(cause.message)).catch(() => {});
+    return new PlayError(
+      `run ${journal.runId} stopped: ${cause.message}. Nothing more was started and the nodes in flight were ` +
+        `brought to a safe point; once it is free: play resume ${journal.runId}`,
+      69,
+    );
+  }
+  const runId = journal.runId;
+  const why = redact(cause instanceof Error ? cause.message : String(cause));
+  // The store may take this write even if it refused the last (a busy moment): try, never insist.
+  await journal.finish('interrupted', `the journal could not be written: ${why}`).catch(() => {});
+  const code = cause instanceof PlayError ? cause.exitCode : 74;
+  return new PlayError(
+    `run ${runId} stopped: the state store ${location} failed while ${redact(failure.message)}. Nothing more was ` +
+      `started and the nodes in flight were brought to a safe point; the journal holds every step up to there. ` +
+      `Fix the store, then: play resume ${runId} (play rollouts show ${runId} says where every node is)`,
+    code,
+  );
+}
 
-async function firstPlan(s: RollingSession, record: Record_, signal: AbortSignal): Promise<void> {
+async function firstPlan(s: RollingSession, journal: RunJournal, signal: AbortSignal): Promise<void> {
   // The gate's baseline: the inventory's nodes that are Ready now. Nodes the inventory does not name
   // are someone else's to watch (they may come and go for reasons of their own).
   const ours = new Set(s.inventoryNodes);
   const ready = s.cluster
     ? (await s.cluster.nodes()).filter((n) => n.ready && ours.has(n.name)).map((n) => n.name)
     : [];
-  record('', 'baseline', 'note', `${ready.length} nodes Ready`, { ready });
+  await journal.record('', 'baseline', 'note', `${ready.length} nodes Ready`, { ready });
   const p = await plan(s, signal);
-  for (const f of p.failed) record(f.host, 'check', 'fail', f.reason);
-  for (const h of p.ok) record(h, 'planned', 'end', 'already in the desired state: not cordoned', { [NO_WORK]: true });
-  for (const w of p.waived) record(w.host, 'planned', 'end', `waived: ${w.reason}`, { [WAIVED]: true });
-  record('', 'plan', 'note', `${p.plan.batches.length} batches`, {
+  for (const f of p.failed) await journal.record(f.host, 'check', 'fail', f.reason);
+  for (const h of p.ok)
+    await journal.record(h, 'planned', 'end', 'already in the desired state: not cordoned', { [NO_WORK]: true });
+  for (const w of p.waived) await journal.record(w.host, 'planned', 'end', `waived: ${w.reason}`, { [WAIVED]: true });
+  await journal.record('', 'plan', 'note', `${p.plan.batches.length} batches`, {
     batches: p.plan.batches,
     deferred: p.plan.deferred,
   });
   for (const [i, b] of p.plan.batches.entries())
     for (const h of b)
-      record(h, 'planned', 'end', `batch ${i + 1}: ${(p.changes[h] ?? []).join('; ')}`, { batch: i + 1 });
+      await journal.record(h, 'planned', 'end', `batch ${i + 1}: ${(p.changes[h] ?? []).join('; ')}`, { batch: i + 1 });
 }
 
 async function batchesAndReport(
   s: RollingSession,
   store: StateStore,
-  runId: number,
-  record: Record_,
+  journal: RunJournal,
   stop: AbortSignal,
 ): Promise<number> {
-  const journal = store.rollouts;
-  const events = journal.events(runId);
+  const runId = journal.runId;
+  const events = await store.rollouts.events(runId);
   const planNote = [...events].reverse().find((e) => e.host === '' && e.phase === 'plan');
   const baseline = events.find((e) => e.host === '' && e.phase === 'baseline');
   const batches = (planNote?.data?.batches as string[][] | undefined) ?? [];
@@ -257,11 +310,12 @@ async function batchesAndReport(
     cluster: s.cluster,
     policy: s.policy,
     nodeName: nodeNameOf(s),
-    record: (...a) => foldEvent(progress, record(...a)),
+    record: async (...a) => void foldEvent(progress, await journal.record(...a)),
     check: async (h) => checkOutcome((await s.runs.run([h], 'check')).hosts[h]),
     apply: async (h) => applyOutcome((await s.runs.run([h], 'apply')).hosts[h]),
     reachable: (h, timeoutMs) => untilReachable(s, h, timeoutMs),
-    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    // Bounded chunks: a soak or a Ready wait of any length never overflows a Node timer.
+    sleep: (ms) => sleepFor(ms),
     now: () => Date.now(),
     stop,
   };
@@ -273,8 +327,9 @@ async function batchesAndReport(
     window: s.policy.window ? parseWindow(s.policy.window) : null,
     readyAtStart: new Set((baseline?.data?.ready as string[] | undefined) ?? []),
   });
-  journal.setStatus(runId, end.status, end.reason);
-  const report = rolloutReport(journal.get(runId)!, journal.events(runId), allowed);
+  if (journal.failure) throw journal.failure;
+  await journal.finish(end.status, end.reason);
+  const report = rolloutReport((await store.rollouts.get(runId))!, await store.rollouts.events(runId), allowed);
   (s.args.json ? s.err : s.out).write(summaryText(report));
   if (end.status === 'paused') (s.args.json ? s.err : s.out).write(`resume with: play ${s.playbook.name} --resume\n`);
   const json = `${JSON.stringify(report, null, 2)}\n`;
@@ -294,8 +349,11 @@ async function untilReachable(s: RollingSession, host: string, timeoutMs: number
   }
 }
 
-/** Ctrl-C (the command's signal) or SIGTERM: start nothing new, bring nodes in flight to a safe point. */
-function stopSignal(parent?: AbortSignal): { signal: AbortSignal; dispose(): void } {
+/**
+ * Ctrl-C (the command's signal), SIGTERM, or the journal failing (through `controller`): start nothing
+ * new, bring nodes in flight to a safe point.
+ */
+function stopSignal(parent?: AbortSignal): { signal: AbortSignal; controller: AbortController; dispose(): void } {
   const c = new AbortController();
   const onTerm = () => c.abort();
   process.on('SIGTERM', onTerm);
@@ -304,6 +362,7 @@ function stopSignal(parent?: AbortSignal): { signal: AbortSignal; dispose(): voi
   if (parent?.aborted) c.abort();
   return {
     signal: c.signal,
+    controller: c,
     dispose: () => {
       process.off('SIGTERM', onTerm);
       parent?.removeEventListener('abort', onParent);

@@ -1,7 +1,13 @@
 // The default command, `play PLAYBOOK [options]`: its options and how they reach run-command.ts. Kept
 // apart from main.ts, which composes the commands.
 import type { Argv } from 'yargs';
-import { optionalNonNegativeNumber, optionalPositiveInteger, positiveInteger, positiveNumber } from './coerce.js';
+import {
+  atMostAWeek,
+  optionalNonNegativeNumber,
+  optionalPositiveInteger,
+  positiveInteger,
+  positiveNumber,
+} from './coerce.js';
 import type { Io } from './io.js';
 
 const DEFAULT_FORKS = 20;
@@ -42,8 +48,8 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
         .option('timeout', {
           type: 'string',
           default: '300',
-          coerce: positiveNumber('--timeout'),
-          describe: 'per-step time limit, seconds',
+          coerce: atMostAWeek('--timeout', positiveNumber('--timeout')),
+          describe: 'per-step time limit, seconds (at most 604800: 7 days)',
         })
         .option('report', { type: 'string', describe: 'write the JSON report to this file' })
         .option('json', {
@@ -83,6 +89,7 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
             'on-drain-timeout',
             'ready-timeout',
             'resume',
+            'allow-changed',
             'state',
           ],
           'Rolling runs (hotfix-windows; any playbook with --serial):',
@@ -99,14 +106,14 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
         })
         .option('soak', {
           type: 'string',
-          coerce: optionalNonNegativeNumber('--soak'),
-          describe: "seconds a batch's nodes must stay Ready before the next batch",
+          coerce: atMostAWeek('--soak', optionalNonNegativeNumber('--soak')),
+          describe: "seconds a batch's nodes must stay Ready before the next batch (at most 7 days)",
         })
         .option('window', { type: 'string', describe: "maintenance window: 'Sat,Sun 01:00-05:00 Asia/Shanghai'" })
         .option('drain-timeout', {
           type: 'string',
-          coerce: optionalPositiveInteger('--drain-timeout'),
-          describe: 'seconds kubectl drain may take (default 300)',
+          coerce: atMostAWeek('--drain-timeout', optionalPositiveInteger('--drain-timeout')),
+          describe: 'seconds kubectl drain may take (default 300, at most 7 days)',
         })
         .option('on-drain-timeout', {
           type: 'string',
@@ -115,13 +122,18 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
         })
         .option('ready-timeout', {
           type: 'string',
-          coerce: optionalPositiveInteger('--ready-timeout'),
-          describe: 'seconds a node may take to be Ready after its tasks (default 600)',
+          coerce: atMostAWeek('--ready-timeout', optionalPositiveInteger('--ready-timeout')),
+          describe: 'seconds a node may take to be Ready after its tasks (default 600, at most 7 days)',
         })
         .option('resume', {
           type: 'boolean',
           default: false,
           describe: 'continue the last unfinished rolling run of this playbook on this inventory',
+        })
+        .option('allow-changed', {
+          type: 'boolean',
+          default: false,
+          describe: 'resume even if the playbook or inventory changed since the run started',
         })
         .option('state', {
           type: 'string',
@@ -156,6 +168,7 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
               readyTimeout: a.readyTimeout as unknown as number | undefined,
             },
             resume: a.resume,
+            allowChanged: a.allowChanged,
             state: a.state,
           },
         },

@@ -35,7 +35,13 @@ export interface RunArgs {
   /** Live (listr2) view: 'auto' picks it on a terminal for up to 20 hosts. */
   live: 'auto' | 'never';
   /** Rolling runs (a playbook with `rolling`, or --serial): docs/rolling.md. */
-  rolling?: { overrides: RollingOverrides; resume: boolean; state?: string; resumeRun?: number };
+  rolling?: {
+    overrides: RollingOverrides;
+    resume: boolean;
+    allowChanged?: boolean;
+    state?: string;
+    resumeRun?: number;
+  };
 }
 
 /** Up to this many hosts a terminal gets the live view; beyond, one line per host reads better. */

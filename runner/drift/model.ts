@@ -83,6 +83,8 @@ export interface DriftRun {
   playbooks: string[];
   /** The inventory's path as given (or `lab`). */
   inventory: string;
+  /** Which controller ran it (`host (pid N)`): several may share one store. Absent in runs of older plays. */
+  controller?: string;
   /** The targeted hosts, in inventory order. */
   hosts: string[];
   items: DriftItem[];

@@ -34,7 +34,7 @@ export function driftRunText(run: DriftRun): string {
   if (c.failed) parts.push(`${c.failed} failed`);
   const verdict = c.drifted === 0 ? 'no drift' : `${c.drifted} item${c.drifted === 1 ? '' : 's'} drifted`;
   const lines = [
-    `drift run ${run.id}: ${verdict} (${parts.join(', ')}) on ${run.hosts.length} host${run.hosts.length === 1 ? '' : 's'}, ${run.playbooks.join(', ')}, ${(run.durationMs / 1000).toFixed(1)} s`,
+    `drift run ${run.id}: ${verdict} (${parts.join(', ')}) on ${run.hosts.length} host${run.hosts.length === 1 ? '' : 's'}, ${run.playbooks.join(', ')}, ${(run.durationMs / 1000).toFixed(1)} s${run.controller ? `, by ${run.controller}` : ''}`,
   ];
   const order: DriftItem['status'][] = ['new', 'persisting', 'resolved'];
   for (const status of order) for (const i of run.items.filter((x) => x.status === status)) lines.push(...itemLines(i));

@@ -13,10 +13,12 @@
 //   starts over when resumed; a node whose tasks are running finishes its cycle (a half-installed
 //   node is not a safe point).
 import type { ClusterOps, NodeStatus } from './cluster.js';
+import { JournalWriteError } from './journal-write-error.js';
 import { PHASES, type Phase, type RollingPolicy } from './model.js';
 import { type HostProgress, NO_WORK } from './progress.js';
 
-export type CycleResult = 'done' | 'ok' | 'failed' | 'interrupted' | 'not-started';
+/** 'unrecorded': the journal could not be written, so the cycle stopped where its last record says. */
+export type CycleResult = 'done' | 'ok' | 'failed' | 'interrupted' | 'not-started' | 'unrecorded';
 
 export interface TasksOutcome {
   readonly ok: boolean;
@@ -31,7 +33,17 @@ export interface CycleDeps {
   /** The Kubernetes node name of a host. */
   nodeName(host: string): string;
   /** Appends to the journal (durable when it returns). */
-  record(host: string, phase: string, state: 'begin' | 'end' | 'fail' | 'note', detail?: string, data?: object): void;
+  /**
+   * Appends to the journal (durable when it returns). When the journal cannot be written it throws
+   * JournalWriteError: the cycle stops at once, since nothing may be done that is not recorded first.
+   */
+  record(
+    host: string,
+    phase: string,
+    state: 'begin' | 'end' | 'fail' | 'note',
+    detail?: string,
+    data?: object,
+  ): Promise<void>;
   /** Check mode for the host: does it need work? */
   check(host: string): Promise<{ work: boolean } | { error: string }>;
   /** The playbook's tasks on the host, applied. */
@@ -51,21 +63,21 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export async function runNodeCycle(p: HostProgress, deps: CycleDeps): Promise<CycleResult> {
   const host = p.host;
-  const fail = (phase: string, detail: string): CycleResult => {
-    deps.record(host, phase, 'fail', detail);
+  const fail = async (phase: string, detail: string): Promise<CycleResult> => {
+    await deps.record(host, phase, 'fail', detail);
     return 'failed';
   };
   try {
     if (at(p.reached) < at('cordon') && p.inFlight !== 'cordon') {
       if (deps.stop.aborted) return 'not-started';
-      deps.record(host, 'check', 'begin');
+      await deps.record(host, 'check', 'begin');
       const c = await deps.check(host);
-      if ('error' in c) return fail('check', c.error);
+      if ('error' in c) return await fail('check', c.error);
       if (!c.work) {
-        deps.record(host, 'planned', 'end', 'already in the desired state: not cordoned', { [NO_WORK]: true });
+        await deps.record(host, 'planned', 'end', 'already in the desired state: not cordoned', { [NO_WORK]: true });
         return 'ok';
       }
-      deps.record(host, 'check', 'end', 'needs work');
+      await deps.record(host, 'check', 'end', 'needs work');
     }
     if (deps.cluster) {
       const r = await drainPhases(p, deps, deps.cluster);
@@ -74,21 +86,26 @@ export async function runNodeCycle(p: HostProgress, deps: CycleDeps): Promise<Cy
     if (at(p.reached) < at('apply')) {
       if (p.inFlight === 'apply' && !(await deps.reachable(host, deps.policy.readyTimeoutSec * 1000)))
         return await afterTasksFailed(p, deps, `${host} did not answer over SSH for ${deps.policy.readyTimeoutSec}s`);
-      deps.record(host, 'apply', 'begin');
+      await deps.record(host, 'apply', 'begin');
       const t = await deps.apply(host);
       if (!t.ok) return await afterTasksFailed(p, deps, t.detail);
-      deps.record(host, 'apply', 'end', t.detail);
+      await deps.record(host, 'apply', 'end', t.detail);
     }
     if (deps.cluster) {
       const r = await readyAndUncordon(p, deps, deps.cluster);
       if (r) return r;
     }
-    deps.record(host, 'done', 'end');
+    await deps.record(host, 'done', 'end');
     return 'done';
   } catch (e) {
+    // The journal failed: nothing more is done on this node (nothing unrecorded); the run stops.
+    if (e instanceof JournalWriteError) return 'unrecorded';
     // kubectl or the connection to the control host failed: the node's state is unknown, so nothing is
     // undone; the journal says where it stopped.
-    return fail(p.inFlight ?? 'cycle', errorText(e));
+    return await fail(p.inFlight ?? 'cycle', errorText(e)).catch((f: unknown) => {
+      if (f instanceof JournalWriteError) return 'unrecorded' as const;
+      throw f;
+    });
   }
 }
 
@@ -99,7 +116,7 @@ async function drainPhases(p: HostProgress, deps: CycleDeps, cluster: ClusterOps
   if (at(p.reached) < at('cordon')) {
     const status = await cluster.node(node);
     if (!status) {
-      deps.record(
+      await deps.record(
         host,
         'cordon',
         'fail',
@@ -110,9 +127,9 @@ async function drainPhases(p: HostProgress, deps: CycleDeps, cluster: ClusterOps
     // A cordon begun by a process that died: ownership was recorded then, before kubectl ran.
     const wasCordoned = p.inFlight === 'cordon' && p.ownsCordon !== null ? !p.ownsCordon : status.unschedulable;
     p.ownsCordon = !wasCordoned;
-    deps.record(host, 'cordon', 'begin', undefined, { wasCordoned });
+    await deps.record(host, 'cordon', 'begin', undefined, { wasCordoned });
     if (!status.unschedulable) await cluster.cordon(node);
-    deps.record(
+    await deps.record(
       host,
       'cordon',
       'end',
@@ -122,7 +139,7 @@ async function drainPhases(p: HostProgress, deps: CycleDeps, cluster: ClusterOps
   }
   if (at(p.reached) < at('drain')) {
     if (deps.stop.aborted) return await backToService(p, deps, cluster, 'stopped before its drain');
-    deps.record(host, 'drain', 'begin');
+    await deps.record(host, 'drain', 'begin');
     const d = await cluster.drain(node, deps.policy.drainTimeoutSec);
     if (!d.ok) {
       const keep = deps.policy.onDrainTimeout === 'keep-cordoned';
@@ -131,10 +148,10 @@ async function drainPhases(p: HostProgress, deps: CycleDeps, cluster: ClusterOps
         await cluster.uncordon(node);
         what = 'uncordoned';
       }
-      deps.record(host, 'drain', 'fail', `${d.message}; ${what}`, { podsLeft: d.podsLeft, budgets: d.budgets });
+      await deps.record(host, 'drain', 'fail', `${d.message}; ${what}`, { podsLeft: d.podsLeft, budgets: d.budgets });
       return 'failed';
     }
-    deps.record(host, 'drain', 'end', `${d.evicted} pod${d.evicted === 1 ? '' : 's'} evicted`);
+    await deps.record(host, 'drain', 'end', `${d.evicted} pod${d.evicted === 1 ? '' : 's'} evicted`);
     p.reached = 'drain';
   }
   if (at(p.reached) < at('apply') && p.inFlight !== 'apply' && deps.stop.aborted)
@@ -145,7 +162,7 @@ async function drainPhases(p: HostProgress, deps: CycleDeps, cluster: ClusterOps
 /** A stop request before the tasks ran: the node serves again and starts over when resumed. */
 async function backToService(p: HostProgress, deps: CycleDeps, cluster: ClusterOps, why: string): Promise<CycleResult> {
   if (p.ownsCordon) await cluster.uncordon(deps.nodeName(p.host));
-  deps.record(
+  await deps.record(
     p.host,
     'uncordon',
     'end',
@@ -168,7 +185,7 @@ async function afterTasksFailed(p: HostProgress, deps: CycleDeps, detail: string
     } else
       what = status?.ready ? '; left cordoned (cordoned before the run)' : '; left cordoned (the node is not Ready)';
   }
-  deps.record(p.host, 'apply', 'fail', `${detail}${what}`);
+  await deps.record(p.host, 'apply', 'fail', `${detail}${what}`);
   return 'failed';
 }
 
@@ -177,7 +194,7 @@ async function readyAndUncordon(p: HostProgress, deps: CycleDeps, cluster: Clust
   const host = p.host;
   const node = deps.nodeName(host);
   if (at(p.reached) < at('ready')) {
-    deps.record(host, 'ready', 'begin');
+    await deps.record(host, 'ready', 'begin');
     const limitSec = deps.policy.readyTimeoutSec;
     const deadline = deps.now() + limitSec * 1000;
     let status: NodeStatus | null = null;
@@ -185,20 +202,20 @@ async function readyAndUncordon(p: HostProgress, deps: CycleDeps, cluster: Clust
       status = await cluster.node(node);
       if (status?.ready) break;
       if (deps.now() >= deadline) {
-        deps.record(host, 'ready', 'fail', `node ${node} not Ready ${limitSec}s after its tasks; left cordoned`);
+        await deps.record(host, 'ready', 'fail', `node ${node} not Ready ${limitSec}s after its tasks; left cordoned`);
         return 'failed';
       }
       await deps.sleep(deps.pollMs ?? 1000);
     }
-    deps.record(host, 'ready', 'end');
+    await deps.record(host, 'ready', 'end');
   }
   if (at(p.reached) < at('uncordon')) {
-    deps.record(host, 'uncordon', 'begin');
+    await deps.record(host, 'uncordon', 'begin');
     if (p.ownsCordon === false) {
-      deps.record(host, 'uncordon', 'end', 'left cordoned: it was cordoned before the run');
+      await deps.record(host, 'uncordon', 'end', 'left cordoned: it was cordoned before the run');
     } else {
       await cluster.uncordon(node);
-      deps.record(host, 'uncordon', 'end');
+      await deps.record(host, 'uncordon', 'end');
     }
   }
   return null;

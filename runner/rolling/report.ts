@@ -2,6 +2,7 @@
 // the batches, each node's outcome and phases with times, the budget, and the timings an operator
 // asks about (how long a node stayed cordoned; the gap between a batch's last Ready and the next
 // batch's start). Pure.
+import { controllerName } from '../state/process-identity.js';
 import type { JournalEvent, RolloutRecord } from '../state/store.js';
 import { failedCount, type HostProgress, hostProgress, type PhaseSpan, runNotes } from './progress.js';
 
@@ -30,6 +31,8 @@ export interface RolloutReport {
   readonly reason: string | null;
   readonly startedAt: string;
   readonly updatedAt: string;
+  /** The controller working on it now (or last): several may share one store, and one may take over. */
+  readonly controller: string;
   readonly budget: { readonly allowed: number; readonly failed: number };
   readonly plan: unknown;
   readonly batches: readonly RolloutBatchReport[];
@@ -61,15 +64,26 @@ function batches(events: readonly JournalEvent[]): RolloutBatchReport[] {
   return out;
 }
 
+/**
+ * For each batch after the first: from the previous batch's last node Ready to this batch's start.
+ * After a resume a batch is begun again (its nodes in flight finished) and its Ready times fall after
+ * its first begin: the gap is to the first begin of the next batch at or after that Ready, never negative.
+ */
 function readyGaps(bs: readonly RolloutBatchReport[], hosts: Map<string, HostProgress>): number[] {
   const gaps: number[] = [];
-  for (let i = 1; i < bs.length; i++) {
-    const readyAts = bs[i - 1]!.hosts.flatMap((h) =>
+  const numbers = [...new Set(bs.map((b) => b.batch))].sort((a, b) => a - b);
+  for (let i = 1; i < numbers.length; i++) {
+    const previous = new Set(bs.filter((b) => b.batch === numbers[i - 1]).flatMap((b) => b.hosts));
+    const readyAts = [...previous].flatMap((h) =>
       (hosts.get(h)?.phases ?? []).filter((s) => s.phase === 'ready' && s.endedAt).map((s) => s.endedAt!),
     );
     if (readyAts.length === 0) continue;
     const lastReady = readyAts.sort().at(-1)!;
-    gaps.push(ms(lastReady, bs[i]!.startedAt));
+    const start = bs
+      .filter((b) => b.batch === numbers[i] && b.startedAt >= lastReady)
+      .map((b) => b.startedAt)
+      .sort()[0];
+    if (start !== undefined) gaps.push(ms(lastReady, start));
   }
   return gaps;
 }
@@ -87,6 +101,7 @@ export function rolloutReport(run: RolloutRecord, events: readonly JournalEvent[
     status: run.status,
     reason: run.reason,
     startedAt: run.startedAt,
+    controller: controllerName({ host: run.controller, pid: run.pid }),
     updatedAt: run.updatedAt,
     budget: { allowed, failed: failedCount(progress.values()) },
     plan,

@@ -50,15 +50,19 @@ export async function runRollout(d: RolloutDeps): Promise<RolloutEnd> {
             : null;
     const go = blocked ? pending.filter(inFlight) : pending;
     if (go.length > 0) {
-      d.record(
+      await d.record(
         '',
         'batch',
         'begin',
         `batch ${batch} of ${d.batches.length}: ${go.map((p) => p.host).join(', ')} (failures so far ${failed} of ${d.allowedFailures} allowed)`,
         { batch, hosts: go.map((p) => p.host) },
       );
+      // Every cycle settles before anything else happens: a node whose journal write failed stops where
+      // its last record says, and the others reach a safe point (the failure aborts d.stop).
       const results = await Promise.all(go.map((p) => runNodeCycle(p, d)));
-      d.record('', 'batch', 'end', summary(go, results), { batch });
+      if (results.includes('unrecorded'))
+        return { status: 'interrupted', reason: 'the journal could not be written: nothing more was started' };
+      await d.record('', 'batch', 'end', summary(go, results), { batch });
     }
     if (blocked) return blocked;
     const failedNow = failedCount(d.progress.values());
@@ -72,10 +76,10 @@ export async function runRollout(d: RolloutDeps): Promise<RolloutEnd> {
         go.map((p) => p.host),
       );
       if (gate) {
-        d.record('', 'gate', 'fail', gate, { batch });
+        await d.record('', 'gate', 'fail', gate, { batch });
         return stopped(`health gate after batch ${batch}: ${gate}`);
       }
-      d.record('', 'gate', 'end', gateText(d.policy.soakSec), { batch });
+      await d.record('', 'gate', 'end', gateText(d.policy.soakSec), { batch });
     }
   }
   const failed = failedCount(d.progress.values());

@@ -1,35 +1,36 @@
-// The state store: what play remembers between runs, in one place on disk (docs/architecture.md).
-// Drift history and the rolling runs' journal with its lock. It is an interface so that a networked
-// backend can be added without touching the runner; the default is one SQLite file (sqlite-store.ts).
+// The state store: what play remembers between runs (docs/state.md). The drift history and the rolling
+// runs' journal with its lease. Asynchronous, so that the embedded backend (one SQLite file,
+// sqlite/store.ts) and a networked one share it; every method is one transaction.
 import type { DriftItem, DriftRun } from '../drift/model.js';
 import type { RolloutStatus } from '../rolling/model.js';
+import type { Lease, LeaseClaim, ProcessIdentity } from './lease.js';
 
 /** A drift run without its items, for listings. */
 export type DriftRunSummary = Omit<DriftRun, 'items'>;
 
 export interface DriftHistory {
   /** Saves a run (its id is assigned here) and its items, in one transaction. */
-  save(run: Omit<DriftRun, 'id'>): DriftRun;
+  save(run: Omit<DriftRun, 'id'>): Promise<DriftRun>;
   /**
    * For each host, the items of the most recent run that judged it (reached and probed) and
    * checked the playbook, except resolved ones: what this run's items are new or persisting against.
    */
-  previousItems(hosts: readonly string[], playbooks: readonly string[]): DriftItem[];
+  previousItems(hosts: readonly string[], playbooks: readonly string[]): Promise<DriftItem[]>;
   /** Records that the run's notification failed (it is posted after the run is saved). */
-  setNotifyError(id: number, error: string): void;
+  setNotifyError(id: number, error: string): Promise<void>;
   /** Newest first. */
-  list(limit: number): DriftRunSummary[];
-  get(id: number): DriftRun | null;
-  latest(): DriftRun | null;
+  list(limit: number): Promise<DriftRunSummary[]>;
+  get(id: number): Promise<DriftRun | null>;
+  latest(): Promise<DriftRun | null>;
   /** Deletes runs older than `olderThan` and beyond the newest `keepCount`; returns how many went. */
-  prune(keep: { olderThan?: Date; keepCount?: number }): number;
+  prune(keep: { olderThan?: Date; keepCount?: number }): Promise<number>;
 }
 
 /** A rolling run as the journal keeps it. */
 export interface RolloutRecord {
   readonly id: number;
   readonly playbook: string;
-  /** Which inventory the run works on (its resolved sources): the lock's key. */
+  /** Which inventory the run works on (its resolved sources): the lease's key. */
   readonly inventoryKey: string;
   /** What the run was started with (limit, policy, extra vars): a resume runs with the same. JSON. */
   readonly args: Readonly<Record<string, unknown>>;
@@ -56,44 +57,82 @@ export interface JournalEvent {
   readonly data: Readonly<Record<string, unknown>> | null;
 }
 
-/** The lock is held by a live process: names the run, so the message can say who. */
-export interface LockHolder {
-  readonly runId: number;
-  readonly pid: number;
-  readonly controller: string;
-  readonly since: string;
-}
+/** A new run: what begin needs besides the lease claim. */
+export type NewRollout = Omit<RolloutRecord, 'id' | 'status' | 'reason' | 'updatedAt' | 'pid' | 'controller'>;
 
 export interface RolloutJournal {
   /**
-   * Takes the inventory's lock and creates the run, in one transaction. A lock held by a live process
-   * throws LockHeldError; a stale lock (its process is gone) is taken over.
+   * Takes the inventory's lease and creates the run, in one transaction. A lease held by a live holder
+   * throws LeaseHeldError; an expired one, or one whose process is provably gone, is taken over.
    */
-  begin(run: Omit<RolloutRecord, 'id' | 'status' | 'reason' | 'updatedAt'>): RolloutRecord;
-  /** Takes an unfinished run over for this process (resume): the lock as in begin, status running. */
-  takeOver(id: number, pid: number, controller: string): RolloutRecord;
-  /** Appends an event (each call its own transaction: it is on disk when this returns). */
-  record(event: JournalEvent): void;
-  /** The run's events in the order they were recorded. */
-  events(runId: number): JournalEvent[];
-  /** Sets the status; any status but running releases the run's lock. */
-  setStatus(id: number, status: RolloutStatus, reason?: string | null): void;
+  begin(run: NewRollout, claim: LeaseClaim): Promise<{ run: RolloutRecord; lease: Lease }>;
+  /** Takes an unfinished run over (resume): the lease as in begin, status running. */
+  takeOver(id: number, claim: LeaseClaim): Promise<{ run: RolloutRecord; lease: Lease }>;
+  /** Extends the lease (the heartbeat); LeaseLostError when another holder has it now. */
+  renew(lease: Lease): Promise<Lease>;
   /**
-   * Removes the lock the run holds, whatever its process (`play rollouts unlock`, for a holder gone on
-   * another machine); false when it holds none. The run's status is left as is.
+   * Appends an event under the lease: durable when it returns, refused with LeaseLostError (and nothing
+   * written) when the lease has passed to another holder since (its fencing number is stale).
    */
-  unlock(runId: number): boolean;
-  get(id: number): RolloutRecord | null;
+  record(lease: Lease, event: JournalEvent): Promise<void>;
+  /** The run's events in the order they were recorded. */
+  events(runId: number): Promise<JournalEvent[]>;
+  /** Sets the status under the lease; any status but running releases the lease. */
+  setStatus(lease: Lease, status: RolloutStatus, reason?: string | null): Promise<void>;
+  /**
+   * Removes the lease the run holds, whatever its holder (`play rollouts unlock`); false when it holds
+   * none. The run's status is left as is.
+   */
+  unlock(runId: number): Promise<boolean>;
+  get(id: number): Promise<RolloutRecord | null>;
+  /** The lease on the inventory, if any (held or expired): for messages and `play rollouts list`. */
+  lease(inventoryKey: string): Promise<Lease | null>;
   /** The newest run on this inventory (and playbook, when given) whose status is unfinished. */
-  latestUnfinished(inventoryKey: string, playbook?: string): RolloutRecord | null;
+  latestUnfinished(inventoryKey: string, playbook?: string): Promise<RolloutRecord | null>;
   /** Newest first. */
-  list(limit: number): RolloutRecord[];
+  list(limit: number): Promise<RolloutRecord[]>;
+}
+
+/** Why a tick of a shared schedule was not this controller's to run. */
+export type TickRefusal =
+  | { readonly kind: 'taken'; readonly by: ProcessIdentity }
+  | { readonly kind: 'busy'; readonly by: ProcessIdentity; readonly dueAt: string };
+
+/**
+ * The ticks of `play drift --every/--cron` shared by every controller on this store: each tick is
+ * claimed once, and a tick is not claimed while an earlier tick's run is still going (its claim not
+ * finished and still renewed), so runs never overlap, whichever controller runs them.
+ */
+export interface ScheduleClaims {
+  /** Claims the tick of schedule `key` due at `dueAt`: null when claimed, else why not. */
+  claim(key: string, dueAt: string, claim: LeaseClaim): Promise<TickRefusal | null>;
+  /** The claim's heartbeat while its run goes on (a claim not renewed for its length no longer blocks). */
+  renew(key: string, dueAt: string, token: string): Promise<void>;
+  /** The run of the tick ended (whatever its outcome). */
+  finish(key: string, dueAt: string, token: string): Promise<void>;
+}
+
+/** What `play state check` found. */
+export interface StoreCheck {
+  readonly location: string;
+  readonly schema: number;
+  /** Empty when the store is sound; otherwise what the backend's own check reported. */
+  readonly problems: readonly string[];
+  readonly driftRuns: number;
+  readonly rollouts: number;
 }
 
 export interface StateStore {
-  /** Where it lives, for messages (a path, or a URL for a networked backend). */
+  /** Where it lives, for messages (a path, or a URL without its password for a networked backend). */
   readonly location: string;
+  /** Random, made with the store: tells two stores apart when their locations read alike (two laptops' default path). */
+  readonly id: string;
   readonly drift: DriftHistory;
   readonly rollouts: RolloutJournal;
-  close(): void;
+  readonly schedules: ScheduleClaims;
+  /** The backend's integrity check and the schema version. */
+  check(): Promise<StoreCheck>;
+  /** A consistent copy of the whole store, taken while others may write (the backend's online backup). */
+  backup(file: string): Promise<void>;
+  close(): Promise<void>;
 }

@@ -184,3 +184,23 @@ test('the plan as --check prints it', (t) => {
     ].join('\n'),
   );
 });
+
+test('after a resume a batch is begun again: the time from its last Ready to the next batch is never negative', (t) => {
+  // Interrupted in batch 1 while a was rebooting; resumed: batch 1 begun again, a Ready, then batch 2.
+  const resumed: JournalEvent[] = [
+    ev(0, '', 'plan', 'note', '2 batches', { batches: [['a'], ['b']] }),
+    ev(0, 'a', 'planned', 'end', 'batch 1', { batch: 1 }),
+    ev(0, 'b', 'planned', 'end', 'batch 2', { batch: 2 }),
+    ev(1, '', 'batch', 'begin', 'batch 1 of 2: a', { batch: 1, hosts: ['a'] }),
+    ev(2, 'a', 'cordon', 'end'),
+    ev(3, 'a', 'apply', 'begin'),
+    ev(20, '', 'batch', 'begin', 'batch 1 of 2: a', { batch: 1, hosts: ['a'] }),
+    ev(25, 'a', 'ready', 'end'),
+    ev(26, 'a', 'uncordon', 'end'),
+    ev(26, '', 'batch', 'end', '1 done (1 node)', { batch: 1 }),
+    ev(28, '', 'batch', 'begin', 'batch 2 of 2: b', { batch: 2, hosts: ['b'] }),
+  ];
+  const r = rolloutReport({ ...RUN, controller: 'ctl-2', pid: 77 }, resumed, 0);
+  t.deepEqual(r.readyToNextBatchMs, [3000]);
+  t.is(r.controller, 'ctl-2 (pid 77)');
+});

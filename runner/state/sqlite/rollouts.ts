@@ -1,21 +1,31 @@
-// The rolling runs' journal and the rolling lock in the SQLite state store (tables rollout_*, made by
-// sqlite-store.ts). A run is a row (the keys as columns, its args as JSON; its plan is a journal note); its events are rows
-// numbered per run; the lock is one row per inventory key naming the run and the process holding it.
-// The lock lives in the same file as the journal so that taking it and creating the run is one
-// transaction: no run without its lock, no lock without its run.
-import { InputError } from '../core/errors.js';
-import { type RolloutStatus, UNFINISHED } from '../rolling/model.js';
-import { isHolderAlive, LockHeldError } from './lock-held.js';
-import type { Db, SqliteConnection } from './sqlite-busy.js';
-import type { JournalEvent, LockHolder, RolloutJournal, RolloutRecord } from './store.js';
+// The rolling runs' journal and the rolling lease in the SQLite state store (tables rollout_*, schema.ts).
+// A run is a row (the keys as columns, its args as JSON; its plan is a journal note); its events are rows
+// numbered per run, each with the fencing number it was written under; the lease is one row per
+// inventory key. The lease lives in the same file as the journal so that taking it and creating the run
+// is one transaction, and so that an event is written only while its writer holds the lease.
+import { InputError } from '../../core/errors.js';
+import { type RolloutStatus, UNFINISHED } from '../../rolling/model.js';
+import {
+  judgeLease,
+  type Lease,
+  type LeaseClaim,
+  LeaseHeldError,
+  LeaseLostError,
+  type LeaseState,
+  renewedLease,
+  stillHeld,
+  takeOverReason,
+  takenLease,
+} from '../lease.js';
+import { isProcessGone } from '../process-identity.js';
+import type { JournalEvent, NewRollout, RolloutJournal, RolloutRecord } from '../store.js';
+import type { Db, SqliteConnection } from './connection.js';
 
 export interface SqliteRolloutOptions {
-  /** Whether a lock's holder still runs (default isHolderAlive); tests simulate live and dead holders. */
-  isAlive?: (pid: number, controller: string) => boolean;
-  /** The clock for updatedAt, events' notes and the lock's since (tests pin it). */
+  /** Whether a holder's process is provably gone (default isProcessGone); tests simulate both. */
+  isGone?: typeof isProcessGone;
+  /** The clock for leases, updatedAt and notes (tests move it). */
   now?: () => Date;
-  /** How long to wait out another process's file lock (default WAIT_MS; tests shorten it). */
-  busyWaitMs?: number;
 }
 
 type Row = Record<string, unknown>;
@@ -23,9 +33,6 @@ type Row = Record<string, unknown>;
 const RUN_COLUMNS = 'id, playbook, inventory_key, status, reason, started_at, updated_at, pid, controller, record';
 const UNFINISHED_SQL = UNFINISHED.map((s) => `'${s}'`).join(', ');
 const UNFINISHED_WORDS = `${UNFINISHED.slice(0, -1).join(', ')} or ${UNFINISHED.at(-1)}`;
-
-/** What the lock row says for a would-be holder. */
-type LockState = { kind: 'free' } | { kind: 'ours' } | { kind: 'stale'; holder: LockHolder };
 
 function toRecord(r: Row): RolloutRecord {
   const { args } = JSON.parse(String(r.record)) as { args: Record<string, unknown> };
@@ -55,185 +62,249 @@ function toEvent(r: Row): JournalEvent {
   };
 }
 
+function toLease(r: Row): Lease {
+  return {
+    key: String(r.inventory_key),
+    runId: Number(r.run_id),
+    token: String(r.token),
+    identity: JSON.parse(String(r.identity)) as Lease['identity'],
+    fence: Number(r.fence),
+    acquiredAt: String(r.acquired_at),
+    heartbeatAt: String(r.heartbeat_at),
+    expiresAt: String(r.expires_at),
+    ttlMs: Number(r.ttl_ms),
+    released: Number(r.released) === 1,
+  };
+}
+
+function leaseRow(db: Db, key: string): Lease | null {
+  const row = db.prepare('SELECT * FROM rollout_leases WHERE inventory_key = ?').get(key) as Row | undefined;
+  return row ? toLease(row) : null;
+}
+
+function writeLease(db: Db, l: Lease): void {
+  db.prepare(
+    `INSERT OR REPLACE INTO rollout_leases (inventory_key, run_id, token, identity, fence, acquired_at, heartbeat_at,
+       expires_at, ttl_ms, released) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    l.key,
+    l.runId,
+    l.token,
+    JSON.stringify(l.identity),
+    l.fence,
+    l.acquiredAt,
+    l.heartbeatAt,
+    l.expiresAt,
+    l.ttlMs,
+    l.released ? 1 : 0,
+  );
+}
+
 /** Appends an event; its number is the run's next, read in the same statement. */
-function insertEvent(db: Db, e: JournalEvent): void {
-  db.run(
-    `INSERT INTO rollout_events (run_id, seq, host, phase, state, at, detail, data)
-     SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, ?, ? FROM rollout_events WHERE run_id = ?`,
-    [e.runId, e.host, e.phase, e.state, e.at, e.detail, e.data == null ? null : JSON.stringify(e.data), e.runId],
+function insertEvent(db: Db, e: JournalEvent, fence: number): void {
+  db.prepare(
+    `INSERT INTO rollout_events (run_id, seq, host, phase, state, at, detail, data, fence)
+     SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ? FROM rollout_events WHERE run_id = ?`,
+  ).run(
+    e.runId,
+    e.host,
+    e.phase,
+    e.state,
+    e.at,
+    e.detail,
+    e.data == null ? null : JSON.stringify(e.data),
+    fence,
+    e.runId,
   );
 }
 
 export class SqliteRolloutJournal implements RolloutJournal {
-  private readonly isAlive: (pid: number, controller: string) => boolean;
+  private readonly isGone: typeof isProcessGone;
   private readonly now: () => Date;
 
   constructor(
     private readonly conn: SqliteConnection,
     options: SqliteRolloutOptions = {},
   ) {
-    this.isAlive = options.isAlive ?? isHolderAlive;
+    this.isGone = options.isGone ?? isProcessGone;
     this.now = options.now ?? (() => new Date());
   }
 
-  begin(run: Omit<RolloutRecord, 'id' | 'status' | 'reason' | 'updatedAt'>): RolloutRecord {
-    // One IMMEDIATE transaction from reading the lock row to writing it: of two processes racing for the
-    // same inventory, the second reads the row only after the first committed it.
-    return this.conn.transaction((db) => {
-      const lock = this.checkLock(db, run.inventoryKey, null, run.pid, run.controller);
-      const at = this.stamp();
-      const took = lock.kind === 'stale' ? JSON.stringify(lock.holder) : null;
+  async begin(run: NewRollout, claim: LeaseClaim): Promise<{ run: RolloutRecord; lease: Lease }> {
+    return this.conn.write('starting the rolling run', (db) => {
+      const now = this.now();
+      const current = leaseRow(db, run.inventoryKey);
+      const state = this.admit(db, current, claim, now);
       const id = Number(
-        db.run(
-          `INSERT INTO rollout_runs (playbook, inventory_key, status, reason, started_at, updated_at, pid, controller,
-             took_over, record) VALUES (?, ?, 'running', NULL, ?, ?, ?, ?, ?, ?)`,
-          [
+        db
+          .prepare(
+            `INSERT INTO rollout_runs (playbook, inventory_key, status, reason, started_at, updated_at, pid, controller,
+               took_over, record) VALUES (?, ?, 'running', NULL, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
             run.playbook,
             run.inventoryKey,
             run.startedAt,
-            at,
-            run.pid,
-            run.controller,
-            took,
+            now.toISOString(),
+            claim.identity.pid,
+            claim.identity.host,
+            'holder' in state ? JSON.stringify(state.holder) : null,
             JSON.stringify({ args: run.args }),
-          ],
-        ).lastInsertRowid,
+          ).lastInsertRowid,
       );
-      this.writeLock(db, run.inventoryKey, id, run.pid, run.controller, at);
-      // The stale holder's run keeps its status (running): whoever resumes it decides. This run's row and
-      // journal say that it took the lock over, for the report and for whoever wonders where it went.
-      if (lock.kind === 'stale') this.noteTakeOver(db, id, lock.holder, at);
-      return this.fetch(db, id)!;
+      const lease = takenLease(run.inventoryKey, id, claim, current, now);
+      writeLease(db, lease);
+      this.noteTakeOver(db, id, state, lease, now);
+      return { run: this.fetch(db, id)!, lease };
     });
   }
 
-  takeOver(id: number, pid: number, controller: string): RolloutRecord {
-    return this.conn.transaction((db) => {
+  async takeOver(id: number, claim: LeaseClaim): Promise<{ run: RolloutRecord; lease: Lease }> {
+    return this.conn.write('taking the rolling run over', (db) => {
       const run = this.fetch(db, id);
       if (!run) throw new InputError(`no rolling run ${id} in the state store ${this.conn.path}`);
       if (!UNFINISHED.includes(run.status))
         throw new InputError(
           `rolling run ${id} (${run.playbook}) is ${run.status}: only a ${UNFINISHED_WORDS} run can be resumed`,
         );
-      const lock = this.checkLock(db, run.inventoryKey, id, pid, controller);
-      const at = this.stamp();
-      if (lock.kind !== 'ours') this.writeLock(db, run.inventoryKey, id, pid, controller, at);
-      if (lock.kind === 'stale') this.noteTakeOver(db, id, lock.holder, at);
+      const now = this.now();
+      const current = leaseRow(db, run.inventoryKey);
+      const state = this.admit(db, current, claim, now);
+      const lease = takenLease(run.inventoryKey, id, claim, current, now);
+      writeLease(db, lease);
+      this.noteTakeOver(db, id, state, lease, now);
       // The reason was why it stopped (paused, interrupted); running again, it has none.
-      db.run(
+      db.prepare(
         `UPDATE rollout_runs SET status = 'running', reason = NULL, pid = ?, controller = ?, updated_at = ?,
            took_over = coalesce(?, took_over) WHERE id = ?`,
-        [pid, controller, at, lock.kind === 'stale' ? JSON.stringify(lock.holder) : null, id],
+      ).run(
+        claim.identity.pid,
+        claim.identity.host,
+        now.toISOString(),
+        'holder' in state ? JSON.stringify(state.holder) : null,
+        id,
       );
-      return this.fetch(db, id)!;
+      return { run: this.fetch(db, id)!, lease };
     });
   }
 
-  record(event: JournalEvent): void {
-    // One statement in autocommit: its own transaction, synced to disk (SQLite's default
-    // synchronous=FULL) before it returns.
-    this.conn.retry((db) => insertEvent(db, event));
+  async renew(lease: Lease): Promise<Lease> {
+    return this.conn.write('renewing the rolling lease', (db) => {
+      this.fenced(db, lease);
+      const next = renewedLease(lease, this.now());
+      writeLease(db, next);
+      return next;
+    });
   }
 
-  events(runId: number): JournalEvent[] {
-    return this.conn.retry((db) =>
-      (db.all('SELECT * FROM rollout_events WHERE run_id = ? ORDER BY seq', [runId]) as Row[]).map(toEvent),
+  async record(lease: Lease, event: JournalEvent): Promise<void> {
+    // The check and the insert in one IMMEDIATE transaction: no other holder can take the lease between
+    // them. Committed with synchronous=FULL: on disk when this returns.
+    this.conn.write(`recording ${event.host || 'the run'}'s ${event.phase} ${event.state}`, (db) => {
+      this.fenced(db, lease);
+      insertEvent(db, event, lease.fence);
+    });
+  }
+
+  async events(runId: number): Promise<JournalEvent[]> {
+    return this.conn.read('reading the journal', (db) =>
+      (db.prepare('SELECT * FROM rollout_events WHERE run_id = ? ORDER BY seq').all(runId) as Row[]).map(toEvent),
     );
   }
 
-  setStatus(id: number, status: RolloutStatus, reason: string | null = null): void {
-    this.conn.transaction((db) => {
-      const { changes } = db.run('UPDATE rollout_runs SET status = ?, reason = ?, updated_at = ? WHERE id = ?', [
+  async setStatus(lease: Lease, status: RolloutStatus, reason: string | null = null): Promise<void> {
+    this.conn.write(`recording the run's status (${status})`, (db) => {
+      this.fenced(db, lease);
+      db.prepare('UPDATE rollout_runs SET status = ?, reason = ?, updated_at = ? WHERE id = ?').run(
         status,
         reason,
-        this.stamp(),
-        id,
-      ]);
-      if (changes === 0) throw new Error(`rolling run ${id} is not in the state store ${this.conn.path}`);
+        this.now().toISOString(),
+        lease.runId,
+      );
       // Only a running run holds its inventory: paused or interrupted, it is resumed with takeOver, which
-      // takes the lock again; finished, it never needs it. Someone else's lock is not ours to drop.
-      if (status !== 'running') db.run('DELETE FROM rollout_locks WHERE run_id = ?', [id]);
+      // takes the lease again; finished, it never needs it. Released, not deleted: the fence keeps growing.
+      if (status !== 'running') writeLease(db, { ...lease, released: true });
     });
   }
 
-  unlock(runId: number): boolean {
-    return this.conn.retry((db) => db.run('DELETE FROM rollout_locks WHERE run_id = ?', [runId]).changes > 0);
+  async unlock(runId: number): Promise<boolean> {
+    return this.conn.write('removing the rolling lease', (db) => {
+      const row = db.prepare('SELECT inventory_key FROM rollout_leases WHERE run_id = ? AND released = 0').get(runId) as
+        | Row
+        | undefined;
+      if (!row) return false;
+      db.prepare('UPDATE rollout_leases SET released = 1 WHERE inventory_key = ?').run(row.inventory_key);
+      return true;
+    });
   }
 
-  get(id: number): RolloutRecord | null {
-    return this.conn.retry((db) => this.fetch(db, id));
+  async get(id: number): Promise<RolloutRecord | null> {
+    return this.conn.read('reading a rolling run', (db) => this.fetch(db, id));
   }
 
-  latestUnfinished(inventoryKey: string, playbook?: string): RolloutRecord | null {
+  async lease(inventoryKey: string): Promise<Lease | null> {
+    return this.conn.read('reading the rolling lease', (db) => leaseRow(db, inventoryKey));
+  }
+
+  async latestUnfinished(inventoryKey: string, playbook?: string): Promise<RolloutRecord | null> {
     const byPlaybook = playbook === undefined ? '' : ' AND playbook = ?';
-    const row = this.conn.retry(
+    const row = this.conn.read(
+      'finding the unfinished rolling run',
       (db) =>
-        db.get(
-          `SELECT ${RUN_COLUMNS} FROM rollout_runs WHERE inventory_key = ? AND status IN (${UNFINISHED_SQL})${byPlaybook}
-           ORDER BY id DESC LIMIT 1`,
-          playbook === undefined ? [inventoryKey] : [inventoryKey, playbook],
-        ) as Row | null,
+        db
+          .prepare(
+            `SELECT ${RUN_COLUMNS} FROM rollout_runs WHERE inventory_key = ? AND status IN (${UNFINISHED_SQL})${byPlaybook}
+             ORDER BY id DESC LIMIT 1`,
+          )
+          .get(...(playbook === undefined ? [inventoryKey] : [inventoryKey, playbook])) as Row | undefined,
     );
     return row ? toRecord(row) : null;
   }
 
-  list(limit: number): RolloutRecord[] {
-    return this.conn.retry((db) =>
-      (db.all(`SELECT ${RUN_COLUMNS} FROM rollout_runs ORDER BY id DESC LIMIT ?`, [limit]) as Row[]).map(toRecord),
+  async list(limit: number): Promise<RolloutRecord[]> {
+    return this.conn.read('listing the rolling runs', (db) =>
+      (db.prepare(`SELECT ${RUN_COLUMNS} FROM rollout_runs ORDER BY id DESC LIMIT ?`).all(limit) as Row[]).map(
+        toRecord,
+      ),
     );
   }
 
   private fetch(db: Db, id: number): RolloutRecord | null {
-    const row = db.get(`SELECT ${RUN_COLUMNS} FROM rollout_runs WHERE id = ?`, [id]) as Row | null;
+    const row = db.prepare(`SELECT ${RUN_COLUMNS} FROM rollout_runs WHERE id = ?`).get(id) as Row | undefined;
     return row ? toRecord(row) : null;
   }
 
-  private stamp(): string {
-    return this.now().toISOString();
+  /** Whether the claim may take the lease now; LeaseHeldError naming the holder when it may not. */
+  private admit(db: Db, current: Lease | null, claim: LeaseClaim, now: Date): LeaseState {
+    const state = judgeLease(current, claim, now, this.isGone);
+    if (state.kind !== 'held') return state;
+    const row = db.prepare('SELECT playbook FROM rollout_runs WHERE id = ?').get(state.holder.runId) as Row | undefined;
+    throw new LeaseHeldError(state.holder, row ? String(row.playbook) : null);
   }
 
-  /**
-   * Whether the inventory's lock may go to `pid` on `controller` (for run `runId`; null: a new run).
-   * Throws LockHeldError when a live other process holds it; otherwise says what it replaces.
-   */
-  private checkLock(db: Db, key: string, runId: number | null, pid: number, controller: string): LockState {
-    const row = db.get(
-      `SELECT l.run_id, l.pid, l.controller, l.since, r.playbook FROM rollout_locks l
-       LEFT JOIN rollout_runs r ON r.id = l.run_id WHERE l.inventory_key = ?`,
-      [key],
-    ) as Row | null;
-    if (!row) return { kind: 'free' };
-    const holder: LockHolder = {
-      runId: Number(row.run_id),
-      pid: Number(row.pid),
-      controller: String(row.controller),
-      since: String(row.since),
-    };
-    // The would-be holder's own pid on its own controller is not another process: the same process taking
-    // its run over again (nothing changes), or a dead process whose pid it got (stale).
-    if (holder.pid === pid && holder.controller === controller)
-      return holder.runId === runId ? { kind: 'ours' } : { kind: 'stale', holder };
-    if (this.isAlive(holder.pid, holder.controller))
-      throw new LockHeldError(holder, row.playbook == null ? null : String(row.playbook));
-    return { kind: 'stale', holder };
+  /** Throws LeaseLostError unless `lease` still holds its row (same token and fencing number). */
+  private fenced(db: Db, lease: Lease): void {
+    const current = leaseRow(db, lease.key);
+    if (!stillHeld(lease, current)) throw new LeaseLostError(lease.runId, current);
   }
 
-  private writeLock(db: Db, key: string, runId: number, pid: number, controller: string, since: string): void {
-    db.run(
-      'INSERT OR REPLACE INTO rollout_locks (inventory_key, run_id, pid, controller, since) VALUES (?, ?, ?, ?, ?)',
-      [key, runId, pid, controller, since],
+  private noteTakeOver(db: Db, runId: number, state: LeaseState, lease: Lease, now: Date): void {
+    const reason = takeOverReason(state);
+    if (reason === null || !('holder' in state)) return;
+    insertEvent(
+      db,
+      {
+        runId,
+        host: '',
+        phase: 'lock',
+        state: 'note',
+        at: now.toISOString(),
+        detail: reason,
+        data: {
+          tookOverFrom: { runId: state.holder.runId, fence: state.holder.fence, identity: state.holder.identity },
+        },
+      },
+      lease.fence,
     );
-  }
-
-  private noteTakeOver(db: Db, runId: number, stale: LockHolder, at: string): void {
-    insertEvent(db, {
-      runId,
-      host: '',
-      phase: 'lock',
-      state: 'note',
-      at,
-      detail: `took over the stale rolling lock of run ${stale.runId} (held by pid ${stale.pid} on ${stale.controller} since ${stale.since}; that process is gone)`,
-      data: { tookOverFrom: stale },
-    });
   }
 }
