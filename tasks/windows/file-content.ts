@@ -1,15 +1,18 @@
 // fileContent({ path, content | template + vars | localFile, format? }): a file on a Windows host
-// holds exactly these bytes (UTF-8 as given: no BOM, line ends untouched). Field: content.
-// Output: { changed }, true when apply wrote the file (for a task `triggeredBy` it).
+// holds exactly these bytes: content and template as UTF-8 (no BOM added, line ends untouched), a
+// localFile byte for byte (UTF-16LE too). Field: content. Output: { changed }, true when apply wrote
+// the file (for a task `triggeredBy` it).
 //
 // Compared by sha256. format 'json' compares parsed values instead: key order and whitespace are
 // not drift, a file that is not valid JSON (a BOM included) is. The probe (Get-PlayFile) brings
-// files up to 64 KiB back so that the plan can show a unified diff; for json the diff is between
-// the two values pretty-printed. Secret content (a Secret, or a template with a secret var) is
-// compared by sha256 only and never shown, nor fetched from the host. The write (Set-PlayFile) is
+// files up to 64 KiB back so that the plan can show a unified diff of UTF-8 text; for json the diff
+// is between the two values pretty-printed. Secret content (a Secret, or a template with a secret var)
+// is compared by sha256 only and never shown, nor fetched from the host. The write (Set-PlayFile) is
 // atomic and guarded: it refuses to overwrite a file whose sha256 is no longer the one planned.
+// Content over one piece (1 MiB) goes in pieces, as uploads do (send-pieces.ts: Windows PowerShell
+// 5.1 refuses a call whose JSON is over 2,097,152 characters), put in place with the same guard.
 // localFile is read when the step is built (a local, read-only file: a missing one is an option
-// error before any host is touched); it must be UTF-8 text, like content.
+// error before any host is touched).
 import { readFileSync } from 'node:fs';
 import { NOOP, deepEqual, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
@@ -19,6 +22,7 @@ import { sha256Hex, textOf } from '../common/content.js';
 import { readVars, renderTemplate, type TemplateValue } from '../common/template.js';
 import { unifiedDiff } from '../common/text-diff.js';
 import { invoke, probeCall } from './remote/calls.js';
+import { bufferPieces, sendPieces, UPLOAD_CHUNK } from './send-pieces.js';
 import type { ResultOf } from './remote/contract.js';
 import { GET_FILE, SET_FILE } from './remote/ps-files.js';
 import { windowsPath } from './options/win-options.js';
@@ -37,7 +41,8 @@ export type FileContentOptions = {
 
 export interface FileContentDesired {
   readonly path: string;
-  readonly content: string | Secret;
+  /** Text (written as UTF-8), or a localFile's bytes when they are not UTF-8 text. */
+  readonly content: string | Secret | Buffer;
   readonly sha256: string;
   readonly size: number;
   readonly format: FileFormat;
@@ -83,7 +88,7 @@ export function diffContent(field: string) {
   return (d: Readonly<FileContentDesired>, a: FileContentActual | null): Change => {
     const secret = isSecret(d.content);
     const after: Fields = { [field]: describe(secret, d.size, d.sha256) };
-    const newText = secret ? null : d.format === 'json' ? pretty(d.json) : (d.content as string);
+    const newText = secret || Buffer.isBuffer(d.content) ? null : d.format === 'json' ? pretty(d.json) : d.content;
     if (a === null) {
       return {
         action: 'create',
@@ -106,7 +111,7 @@ export function diffContent(field: string) {
         : oldText === null
           ? undefined
           : unifiedDiff(oldText, newText, { path: d.path });
-    } else if (!secret && oldText !== null) {
+    } else if (newText !== null && oldText !== null) {
       textDiff = unifiedDiff(oldText, newText, { path: d.path });
     }
     return { action: 'update', fields: [field], before, after, ...(textDiff ? { textDiff } : {}) };
@@ -125,12 +130,13 @@ export function readFileActual(value: ResultOf<'Get-PlayFile'>): FileContentActu
 export function fileDesired(
   r: OptionReader,
   path: string,
-  content: string | Secret,
+  content: string | Secret | Buffer,
   format: FileFormat,
 ): FileContentDesired {
   const clear = isSecret(content) ? content.reveal() : content;
   let json: unknown;
-  if (format === 'json') {
+  if (format === 'json' && Buffer.isBuffer(clear)) r.fail('localFile', 'is not UTF-8 text (format json reads text)');
+  if (format === 'json' && !Buffer.isBuffer(clear)) {
     try {
       json = JSON.parse(clear);
     } catch (e) {
@@ -150,7 +156,7 @@ export function fileDesired(
     path,
     content,
     sha256: sha256Hex(clear),
-    size: Buffer.byteLength(clear),
+    size: Buffer.isBuffer(clear) ? clear.length : Buffer.byteLength(clear),
     format,
     ...(format === 'json' && !isSecret(content) ? { json } : {}),
   });
@@ -172,15 +178,20 @@ export function contentStep(
     diff: diffContent(field),
     async apply(remote: Remote, change: Change, actual: FileContentActual | null): Promise<FileContentOutputs> {
       if (!change.fields.includes(field)) return { changed: false };
-      const clear = isSecret(desired.content) ? desired.content.reveal() : desired.content;
-      const b64 = Buffer.from(clear, 'utf8').toString('base64');
-      const contentBase64 = isSecret(desired.content) ? new Secret(b64, desired.content.source) : b64;
-      await invoke(
-        remote,
-        SET_FILE,
-        { path: desired.path, contentBase64, expectedSha256: actual?.sha256 ?? null },
-        `${title}: Set-PlayFile`,
-      );
+      const content = desired.content;
+      const bytes = Buffer.isBuffer(content)
+        ? content
+        : Buffer.from(isSecret(content) ? content.reveal() : content, 'utf8');
+      const secretSource = isSecret(content) ? content.source : undefined;
+      const expectedSha256 = actual?.sha256 ?? null;
+      if (bytes.length > UPLOAD_CHUNK) {
+        const target = { path: desired.path, sha256: desired.sha256, expectedSha256, secretSource };
+        await sendPieces(remote, target, bufferPieces(bytes), title);
+        return { changed: true };
+      }
+      const b64 = bytes.toString('base64');
+      const contentBase64 = secretSource === undefined ? b64 : new Secret(b64, secretSource);
+      await invoke(remote, SET_FILE, { path: desired.path, contentBase64, expectedSha256 }, `${title}: Set-PlayFile`);
       return { changed: true };
     },
     outputs: (): FileContentOutputs => ({ changed: false }),
@@ -201,7 +212,7 @@ export function fileContent(
   const format = r.opts.format ?? 'text';
   if (format !== 'text' && format !== 'json')
     r.fail('format', `must be 'text' or 'json', got ${JSON.stringify(format)}`);
-  let content: string | Secret;
+  let content: string | Secret | Buffer;
   if (sources[0] === 'content') content = r.stringOrSecret('content');
   else if (sources[0] === 'template') content = renderTemplate(r, r.string('template'), readVars(r));
   else {
@@ -212,9 +223,8 @@ export function fileContent(
     } catch (e) {
       r.fail('localFile', `cannot be read: ${(e as Error).message}`);
     }
-    const text = textOf(bytes);
-    if (text === null) r.fail('localFile', `${local} is not UTF-8 text (this step writes text files)`);
-    content = text;
+    // UTF-8 text is compared and shown as text; other bytes (UTF-16LE...) are sent as they are.
+    content = textOf(bytes) ?? bytes;
   }
   return contentStep('windows.fileContent', `file ${path}`, 'content', fileDesired(r, path, content, format));
 }

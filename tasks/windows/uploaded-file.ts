@@ -2,23 +2,20 @@
 // MB) is on the Windows host at path, byte for byte. Field: sha256. Output: { uploaded }.
 //
 // Streamed, never held in memory: the local file is hashed when the step is built (read in 1 MiB
-// pieces) and sent in 1 MiB pieces, each its own PowerShell call appending to a temp file beside
-// the destination (Add-PlayFileChunk); the last call (Complete-PlayUpload) checks the temp file's
-// SHA-256 against the local one and moves it into place, so the destination is never a partial file.
+// pieces) and sent in 1 MiB pieces (send-pieces.ts: why pieces, and how they are put in place).
 // The probe compares SHA-256s only (Get-PlayFile with no content back): a host that already has the
-// same file is not sent it again. A piece is 1 MiB because a call travels as JSON that Windows
-// PowerShell 5.1 reads with ConvertFrom-Json, whose JavaScriptSerializer refuses input over 2,097,152
-// characters (a MiB is 1,398,104 in base64). An upload cut short leaves its temp file; the next
-// apply starts over from offset 0 (Add-PlayFileChunk refuses to append to a file of the wrong length).
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+// same file is not sent it again. An upload cut short leaves its temp file; the next apply starts
+// over from offset 0 (Add-PlayFileChunk refuses to append to a file of the wrong length).
+import { statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { Change } from '../../runner/core/change.js';
 import { NOOP } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
-import { invoke, probeCall } from './remote/calls.js';
+import { probeCall } from './remote/calls.js';
 import { readFileActual, type FileContentActual } from './file-content.js';
-import { ADD_FILE_CHUNK, COMPLETE_UPLOAD, GET_FILE } from './remote/ps-files.js';
+import { GET_FILE } from './remote/ps-files.js';
+import { pieces, sendPieces } from './send-pieces.js';
 import { windowsPath } from './options/win-options.js';
 
 export type UploadedFileOptions = {
@@ -40,28 +37,7 @@ export interface UploadedFileOutputs {
 }
 
 const KIND = 'windows.uploadedFile';
-/** Bytes per call (see the header: ConvertFrom-Json's limit in Windows PowerShell 5.1). */
-export const UPLOAD_CHUNK = 1024 * 1024;
-
-/**
- * The file's successive pieces, read into one reused buffer (use each before taking the next): memory
- * stays at one piece. The last piece is the first one shorter than UPLOAD_CHUNK, so an empty file is
- * one empty piece and a file of whole pieces ends with an empty one.
- */
-export function* pieces(file: string): Generator<{ piece: Buffer; offset: number }> {
-  const fd = openSync(file, 'r');
-  const buf = Buffer.allocUnsafe(UPLOAD_CHUNK);
-  try {
-    for (let offset = 0; ; ) {
-      const n = readSync(fd, buf, 0, UPLOAD_CHUNK, offset);
-      yield { piece: buf.subarray(0, n), offset };
-      if (n < UPLOAD_CHUNK) return;
-      offset += n;
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
+export { UPLOAD_CHUNK } from './send-pieces.js';
 
 /** What a local file is: its size and SHA-256, read once per file version (a 300 MB .msu is hashed
  *  once per run, not once per host the step is built for). */
@@ -89,30 +65,13 @@ export function localFileFacts(r: OptionReader, field: string, file: string): { 
   return f;
 }
 
-/**
- * Sends the local file to path on the host: pieces appended to a temp file beside it, then checked
- * and moved into place (Complete-PlayUpload). One piece in memory at a time.
- */
-export async function sendFile(
+/** Sends the local file to path on the host, one piece in memory at a time. */
+export function sendFile(
   remote: Remote,
   file: { localFile: string; path: string; sha256: string },
   title: string,
 ): Promise<void> {
-  const tempPath = `${file.path}.play-upload`;
-  for (const { piece, offset } of pieces(file.localFile)) {
-    await invoke(
-      remote,
-      ADD_FILE_CHUNK,
-      { path: tempPath, offset, contentBase64: piece.toString('base64') },
-      `${title}: Add-PlayFileChunk at ${offset}`,
-    );
-  }
-  await invoke(
-    remote,
-    COMPLETE_UPLOAD,
-    { tempPath, path: file.path, sha256: file.sha256 },
-    `${title}: Complete-PlayUpload`,
-  );
+  return sendPieces(remote, { path: file.path, sha256: file.sha256 }, pieces(file.localFile), title);
 }
 
 export function diffUploadedFile(d: Readonly<UploadedFileDesired>, a: FileContentActual | null): Change {

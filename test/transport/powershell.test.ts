@@ -2,7 +2,8 @@ import test from 'ava';
 import { psCall, psFunction } from '../../runner/core/ps-call.js';
 import { Secret } from '../../runner/core/secret.js';
 import { BOOTSTRAP, POWERSHELL, bootstrapCommand, encodeCommand } from '../../runner/transport/powershell/bootstrap.js';
-import { decodeClixml } from '../../runner/transport/powershell/clixml.js';
+import { decodeClixml, errorReason } from '../../runner/transport/powershell/clixml.js';
+import { clixml } from '../../lab/windows/powershell/clixml.js';
 import { parseResults, program } from '../../runner/transport/powershell/program.js';
 
 test("the bootstrap is an -EncodedCommand of UTF-16LE base64, under cmd.exe's 8191 characters", (t) => {
@@ -18,15 +19,17 @@ test("the bootstrap is an -EncodedCommand of UTF-16LE base64, under cmd.exe's 81
 
 const fn = psFunction('Get-PlayThing', '  return @{ name = $a.name }');
 
-test('a program defines each function once, passes the calls as one JSON literal, secrets revealed only there', (t) => {
+test('a program defines each function once, passes the calls as one JSON literal, secrets apart from it', (t) => {
   const secret = new Secret("s3cr3t'pw", 'env:X');
   const text = program([psCall(fn, { name: "it's $(evil)" }), psCall(fn, { name: 'b', pw: secret })]);
   t.is(text.split('function Get-PlayThing').length, 2);
   const literal = /\$playCalls = ConvertFrom-Json -InputObject '((?:[^']|'')*)'/.exec(text)![1]!.replace(/''/g, "'");
   t.deepEqual(JSON.parse(literal), [
     { fn: 'Get-PlayThing', args: { name: "it's $(evil)" } },
-    { fn: 'Get-PlayThing', args: { name: 'b', pw: "s3cr3t'pw" } },
+    { fn: 'Get-PlayThing', args: { name: 'b', pw: { playSecret: 0 } } },
   ]);
+  t.true(text.includes(`\n$playSecrets = @('${Buffer.from("s3cr3t'pw").toString('base64')}')\n`));
+  t.false(text.includes('s3cr3t'), 'the clear text is nowhere in the program');
   t.throws(() => program([psCall(fn, {}), psCall(psFunction('Get-PlayThing', 'return 2'), {})]), {
     message: /two different definitions/,
   });
@@ -69,4 +72,28 @@ test('CLIXML on stderr becomes readable text', (t) => {
     "Restart-Service : Cannot stop service 'Docker Engine (docker)' because it has \ndependent services. <kubelet>",
   );
   t.is(decodeClixml('plain error\n'), 'plain error\n');
+});
+
+test("5.1's CLIXML records (one per line, warnings, escapes) decode to the text; errorReason keeps each record's message", (t) => {
+  const view =
+    'ConvertFrom-Json : Error during serialization. The length of the string exceeds maxJsonLength.\r\nParameter name: input\r\n' +
+    "At line:12 char:14\r\n+ $playCalls = ConvertFrom-Json -InputObject '[{...\r\n+              ~~~~~~~~~~~~~~~~\r\n" +
+    '    + CategoryInfo          : NotSpecified: (:) [ConvertFrom-Json], ArgumentException\r\n' +
+    '    + FullyQualifiedErrorId : System.ArgumentException,Microsoft.PowerShell.Commands.ConvertFromJsonCommand\r\n \r\n';
+  const stderr = clixml('raw line\r\n', [
+    ['warning', 'a <b> & _x0041_ 节点\r\n'],
+    ['Error', view],
+  ]);
+  t.regex(
+    stderr,
+    /^raw line\r\n#< CLIXML\r\n<Objs Version="1\.1\.0\.1" [^>]+><S S="warning">a &lt;b&gt; &amp; _x005F_x0041_ 节点_x000D__x000A_<\/S><S S="Error">ConvertFrom-Json/,
+  );
+  t.is(stderr.match(/<S S="Error">/g)!.length, 8, 'one record per line of the error view');
+  const text = decodeClixml(stderr);
+  t.true(text.startsWith('raw line\nWARNING: a <b> & _x0041_ 节点\nConvertFrom-Json : Error during serialization.'));
+  t.is(
+    errorReason(text),
+    'raw line WARNING: a <b> & _x0041_ 节点 ConvertFrom-Json : Error during serialization. The length of the string exceeds maxJsonLength. Parameter name: input',
+  );
+  t.is(errorReason('plain text\n'), 'plain text');
 });

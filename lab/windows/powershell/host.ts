@@ -1,5 +1,5 @@
 // The real PowerShell under the simulated Windows node (a test double's engine, not a double
-// itself): one PlayPwshHost process (lab/windows/pwsh-host, .NET hosting PowerShell 7's engine) with
+// itself): one PlayPwshHost process (lab/windows/pwsh-host, .NET hosting the full PowerShell 7.6) with
 // one persistent runspace, fed one program at a time over a JSON-line protocol. While a program
 // runs, its mock cmdlets and .NET shims call back here; `answer` (the node's Windows surface,
 // lab/windows/surface/) replies from the node's model. See lab/windows/pwsh-host/README.md.
@@ -9,14 +9,22 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { WindowsError } from '../errors.js';
 
-const HOST_DIR = fileURLToPath(new URL('../pwsh-host/', import.meta.url).href.replace('/dist/lab/', '/lab/'));
+/** PLAY_PWSH_HOST_DIR: another build of the host (its out/ and mock/), to try a change beside the one in use. */
+const HOST_DIR =
+  process.env.PLAY_PWSH_HOST_DIR?.replace(/\/?$/, '/') ??
+  fileURLToPath(new URL('../pwsh-host/', import.meta.url).href.replace('/dist/lab/', '/lab/'));
 export const HOST_DLL = `${HOST_DIR}out/PlayPwshHost.dll`;
 const MOCK_DIR = `${HOST_DIR}mock/`;
 
 /** What a program printed and how PowerShell exited. */
 export interface HostOutput {
   stdout: string;
+  /** As text: what the program wrote to stderr itself, then its error records (warnings as WARNING: ...). */
   stderr: string;
+  /** What the program wrote to [Console]::Error itself (raw, as powershell.exe passes it on). */
+  consoleStderr: string;
+  /** PowerShell's stream records in stderr's order: [stream, text], stream 'Error', 'warning' or 'verbose'. */
+  streams: [string, string][];
   exitCode: number;
   /** How many times the program called back into the model. */
   callbacks: number;
@@ -187,6 +195,8 @@ export class PowerShellHost {
       return {
         stdout: String(message.stdout ?? ''),
         stderr: String(message.stderr ?? ''),
+        consoleStderr: String(message.consoleStderr ?? ''),
+        streams: (message.streams as [string, string][] | undefined) ?? [],
         exitCode: Number(message.exitCode ?? 0),
         callbacks: Number(message.callbacks ?? 0),
         ms: Number(message.ms ?? 0),

@@ -28,5 +28,5 @@ export async function runPowerShell(
   stdin: string,
 ): Promise<ProgramOutput> {
   const out = await host.run({ encodedCommand, stdin }, surfaceOf(node));
-  return { stdout: out.stdout, stderr: out.stderr ? clixml(out.stderr) : '', code: out.exitCode };
+  return { stdout: out.stdout, stderr: clixml(out.consoleStderr, out.streams), code: out.exitCode };
 }

@@ -1,10 +1,10 @@
-// PlayPwshHost: one persistent PowerShell runspace (the real PowerShell 7.6 engine and parser, from
-// the System.Management.Automation package) serving requests over stdin/stdout, one JSON object per
-// line each way. It stands in for powershell.exe on the simulated Windows node: the Utility cmdlets
-// our programs use and the SMA package lacks are ours (Cmdlets*.cs, written from Microsoft's docs,
-// with Windows PowerShell 5.1's behaviour), and the Windows surface (services, registry, native
-// programs...) comes from mock modules (mock/*.psm1) and shims (Shims*.cs) that call back to the
-// simulated node's model (Callback.cs) while the program runs. See README.md.
+// PlayPwshHost: one persistent PowerShell runspace (the full PowerShell 7.6: Microsoft.PowerShell.SDK)
+// serving requests over stdin/stdout, one JSON object per line each way. It stands in for
+// powershell.exe on the simulated Windows node: PowerShell's own commands, an allow-list of them
+// (Session.cs), with the 5.1 behaviours play depends on as shims (Json51.cs, mock/Compat51.psm1);
+// the Windows surface (files, services, registry, native programs...) comes from mock modules
+// (mock/*.psm1) and shims (Shim*.cs) that call back to the simulated node's model (Callback.cs)
+// while the program runs. See README.md.
 using System.Collections;
 using System.Collections.Specialized;
 using System.Management.Automation;
@@ -76,8 +76,7 @@ public sealed class Server
         Callback.In = _protocolIn;
         Callback.Out = _protocolOut;
         Shims.Install();
-        var iss = InitialSessionState.CreateDefault2();
-        iss.Commands.Add(Cmdlets.Entries());
+        var iss = Session.Create();
         // What a Windows Server 2019 session has in its environment (values, not the local machine's).
         iss.EnvironmentVariables.Add(new SessionStateVariableEntry("SystemRoot", @"C:\Windows", ""));
         iss.EnvironmentVariables.Add(new SessionStateVariableEntry("windir", @"C:\Windows", ""));
@@ -91,8 +90,10 @@ public sealed class Server
         using (var ps = PowerShell.Create())
         {
             ps.Runspace = _rs;
-            ps.AddScript("$global:ProgressPreference = 'SilentlyContinue'");
-            ps.Invoke();
+            // No module is found by name (the built-in ones would act on this machine), and errors are
+            // shown in 5.1's default view.
+            ps.AddScript("$global:ProgressPreference = 'SilentlyContinue'; $env:PSModulePath = ''; $global:ErrorView = 'NormalView'; $PSVersionTable.PSVersion.ToString()");
+            _psVersion = ps.Invoke()[0].ToString();
         }
         // The mock modules, loaded here (not by the session state) so that a broken one stops the
         // host with its parse error instead of leaving its cmdlets silently missing.
@@ -110,6 +111,7 @@ public sealed class Server
         _baseFunctions = new HashSet<string>(Names("function:"), StringComparer.OrdinalIgnoreCase);
     }
 
+    readonly string _psVersion;
     HashSet<string> _baseVariables;
     HashSet<string> _baseFunctions;
 
@@ -122,7 +124,11 @@ public sealed class Server
     {
         var items = _rs.SessionStateProxy.InvokeProvider.Item;
         foreach (var name in Names("variable:").Where(n => !_baseVariables.Contains(n)))
-            _rs.SessionStateProxy.PSVariable.Remove(name);
+        {
+            // Automatic variables the engine made (PSCommandPath...) cannot be removed: they are its own.
+            try { _rs.SessionStateProxy.PSVariable.Remove(name); }
+            catch (SessionStateUnauthorizedAccessException) { }
+        }
         foreach (var name in Names("function:").Where(n => !_baseFunctions.Contains(n)))
             items.Remove("function:\\" + name, false);
         _rs.SessionStateProxy.SetVariable("global:ErrorActionPreference", ActionPreference.Continue);
@@ -134,7 +140,7 @@ public sealed class Server
 
     public int Serve()
     {
-        _protocolOut.WriteLine(Json.Write(new OrderedDictionary { ["ready"] = true, ["psVersion"] = PSVersionInfo(), ["pid"] = Environment.ProcessId }, false));
+        _protocolOut.WriteLine(Json.Write(new OrderedDictionary { ["ready"] = true, ["psVersion"] = _psVersion, ["pid"] = Environment.ProcessId }, false));
         string line;
         while ((line = _protocolIn.ReadLine()) != null)
         {
@@ -154,8 +160,6 @@ public sealed class Server
         _rs.Dispose();
         return 0;
     }
-
-    static string PSVersionInfo() => typeof(PSObject).Assembly.GetName().Version?.ToString() ?? "?";
 
     IDictionary Handle(IDictionary request)
     {
@@ -188,6 +192,7 @@ public sealed class Server
     {
         var stdout = new StringWriter { NewLine = "\r\n" };
         var stderr = new StringWriter { NewLine = "\r\n" };
+        var streams = new List<(string stream, string text)>();
         var oldIn = Console.In; var oldOut = Console.Out; var oldErr = Console.Error;
         int exitCode = 0;
         try
@@ -209,6 +214,7 @@ public sealed class Server
             ps.AddScript(script, useLocalScope: false);
             // Collected as it comes, so what ran before a terminating error is still printed (as powershell.exe does).
             var output = new List<PSObject>();
+            ErrorRecord terminating = null;
             try
             {
                 ps.Invoke<PSObject>(null, output);
@@ -220,13 +226,15 @@ public sealed class Server
             catch (RuntimeException e)
             {
                 // powershell.exe -Command: a terminating error is written to stderr, exit 1.
-                stderr.Write(ErrorText(e.ErrorRecord, e));
+                terminating = e.ErrorRecord;
                 exitCode = 1;
             }
-            {
-                foreach (var o in output) stdout.Write(Cmdlets.OutStringOf(o) + "\r\n");
-            }
-            foreach (var err in ps.Streams.Error) stderr.Write(ErrorText(err, err.Exception));
+            stdout.Write(Output.Text(_rs, output));
+            foreach (var info in ps.Streams.Information.Where(i => i.Tags.Contains("PSHOST"))) stdout.Write(info.MessageData + "\r\n");
+            foreach (var w in ps.Streams.Warning) streams.Add(("warning", w.Message + "\r\n"));
+            foreach (var v in ps.Streams.Verbose) streams.Add(("verbose", v.Message + "\r\n"));
+            foreach (var err in ps.Streams.Error) streams.Add(("Error", Output.ErrorView(_rs, err)));
+            if (terminating != null) streams.Add(("Error", Output.ErrorView(_rs, terminating)));
             // `exit N` inside the script: the engine records it here when no host takes it.
             if (Shims.ExitCode is int shimExit) exitCode = shimExit;
         }
@@ -236,7 +244,13 @@ public sealed class Server
             Console.Out.Flush();
             Console.SetIn(oldIn); Console.SetOut(oldOut); Console.SetError(oldErr);
         }
-        return new OrderedDictionary { ["stdout"] = stdout.ToString(), ["stderr"] = stderr.ToString(), ["exitCode"] = exitCode };
+        // stderr: what the program wrote there itself, then PowerShell's error stream (and warnings,
+        // verbose), which the node writes as CLIXML records (lab/windows/powershell/clixml.ts).
+        return new OrderedDictionary
+        {
+            ["stdout"] = stdout.ToString(), ["stderr"] = stderr.ToString() + string.Concat(streams.Select(r => r.stream == "Error" ? r.text : r.stream.ToUpperInvariant() + ": " + r.text)),
+            ["consoleStderr"] = stderr.ToString(), ["streams"] = streams.Select(r => (object)new List<object> { r.stream, r.text }).ToList(), ["exitCode"] = exitCode,
+        };
     }
 
     static int? FindExit(Exception e)
@@ -250,24 +264,5 @@ public sealed class Server
             }
         }
         return null;
-    }
-
-    /** The 5.1 default error view ("message\r\nAt line:... + CategoryInfo ..."), shortened to what the transport reads. */
-    static string ErrorText(ErrorRecord record, Exception e)
-    {
-        var message = record?.ErrorDetails?.Message ?? record?.Exception?.Message ?? e?.Message ?? "error";
-        var sb = new StringBuilder();
-        var inv = record?.InvocationInfo;
-        if (inv?.MyCommand != null && !string.IsNullOrEmpty(inv.MyCommand.Name) && record.Exception is not RuntimeException { WasThrownFromThrowStatement: true })
-            sb.Append(inv.MyCommand.Name).Append(" : ");
-        sb.Append(message).Append("\r\n");
-        if (inv != null && inv.ScriptLineNumber > 0) sb.Append("At line:").Append(inv.ScriptLineNumber).Append(" char:").Append(inv.OffsetInLine).Append("\r\n");
-        if (record != null)
-        {
-            sb.Append("    + CategoryInfo          : ").Append(record.CategoryInfo.GetMessage()).Append("\r\n");
-            sb.Append("    + FullyQualifiedErrorId : ").Append(record.FullyQualifiedErrorId).Append("\r\n");
-        }
-        sb.Append("\r\n");
-        return sb.ToString();
     }
 }

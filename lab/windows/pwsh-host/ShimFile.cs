@@ -1,6 +1,10 @@
-// [System.IO.File] for our programs' Windows paths (C:\...): the bytes live in the node's model, not
-// on this machine's disk. Only the members our programs call; the rest would be a bug to find here.
+// [System.IO.File] for Windows paths (C:\...): the bytes live in the node's model, not on this
+// machine's disk (the accelerator in Shims.cs makes [System.IO.File] and [IO.File] this class). The
+// members our programs call, and the text ones an operator types (ReadAllText, WriteAllText...) with
+// .NET's encodings: reading detects a BOM and is UTF-8 otherwise; writing is UTF-8 without a BOM
+// unless an encoding is given. A member missing here is "Method invocation failed" in a program.
 using System.Collections;
+using System.Text;
 
 namespace PlayPwshHost;
 
@@ -11,6 +15,38 @@ public static class PlayFile
 
     public static void WriteAllBytes(string path, byte[] bytes) =>
         Callback.Invoke("File.Write", Callback.Args("path", path, "contentBase64", Convert.ToBase64String(bytes ?? Array.Empty<byte>())));
+
+    public static string ReadAllText(string path) => ReadAllText(path, Encoding.UTF8);
+    public static string ReadAllText(string path, Encoding encoding)
+    {
+        using var reader = new StreamReader(new MemoryStream(ReadAllBytes(path)), encoding, detectEncodingFromByteOrderMarks: true);
+        return reader.ReadToEnd();
+    }
+
+    public static string[] ReadAllLines(string path) => ReadAllLines(path, Encoding.UTF8);
+    public static string[] ReadAllLines(string path, Encoding encoding)
+    {
+        using var reader = new StringReader(ReadAllText(path, encoding));
+        var lines = new List<string>();
+        for (string l; (l = reader.ReadLine()) != null;) lines.Add(l);
+        return lines.ToArray();
+    }
+
+    public static void WriteAllText(string path, string contents) => WriteAllBytes(path, new UTF8Encoding(false).GetBytes(contents ?? ""));
+    public static void WriteAllText(string path, string contents, Encoding encoding) =>
+        WriteAllBytes(path, encoding.GetPreamble().Concat(encoding.GetBytes(contents ?? "")).ToArray());
+
+    public static void WriteAllLines(string path, IEnumerable<string> lines) => WriteAllText(path, string.Concat(lines.Select(l => l + "\r\n")));
+    public static void WriteAllLines(string path, IEnumerable<string> lines, Encoding encoding) =>
+        WriteAllText(path, string.Concat(lines.Select(l => l + "\r\n")), encoding);
+
+    public static void AppendAllText(string path, string contents) => AppendAllText(path, contents, new UTF8Encoding(false));
+    public static void AppendAllText(string path, string contents, Encoding encoding)
+    {
+        var old = Exists(path) ? ReadAllBytes(path) : Array.Empty<byte>();
+        var preamble = old.Length == 0 ? encoding.GetPreamble() : Array.Empty<byte>();
+        WriteAllBytes(path, old.Concat(preamble).Concat(encoding.GetBytes(contents ?? "")).ToArray());
+    }
 
     public static bool Exists(string path) => (bool)Callback.Invoke("File.Exists", Callback.Args("path", path));
 

@@ -6,6 +6,7 @@ import { nativeOps } from './native.js';
 import { registryOps } from './registry.js';
 import { fileOps } from './files.js';
 import { itemOps } from './items.js';
+import { itemTreeOps } from './item-tree.js';
 import { timeOps } from './time.js';
 import { dnsClientOps } from './dns-client.js';
 import { serviceOps } from './services.js';
@@ -33,6 +34,7 @@ export const SURFACE: Ops = {
   ...registryOps,
   ...fileOps,
   ...itemOps,
+  ...itemTreeOps,
   ...timeOps,
   ...dnsClientOps,
 };

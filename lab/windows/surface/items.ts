@@ -44,7 +44,7 @@ function psPath(p: WinPath): string {
   return REGISTRY_DRIVES.has(drive) ? p.display : `Registry::${nativeName(p).name}`;
 }
 
-function registryItem(s: NodeState, p: WinPath) {
+export function registryItem(s: NodeState, p: WinPath) {
   const { hive, subKey, name } = nativeName(p);
   const up = subKey.includes('\\') ? registryPath(p.display.slice(0, p.display.lastIndexOf('\\'))) : null;
   const parent = subKey === '' ? '' : psPath(up ?? registryPath(p.display.slice(0, p.display.indexOf(':') + 2)));
@@ -63,7 +63,7 @@ function registryItem(s: NodeState, p: WinPath) {
   };
 }
 
-function fileSystemItem(s: NodeState, p: WinPath) {
+export function fileSystemItem(s: NodeState, p: WinPath) {
   const item = fileItem(s, p);
   const parent = parentOf(p);
   return {

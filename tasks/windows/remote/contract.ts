@@ -4,7 +4,9 @@
 // the steps' calls before they leave (calls.ts) and every result that comes back, from a real node
 // or from the simulated one (validate.ts). `null` means absent. Names follow PowerShell's verb-noun
 // style with a `Play` prefix. Objects are strict both ways: an unknown field is a bug (a misspelt
-// argument, or a property the PowerShell side misnamed), never something to ignore.
+// argument, or a property the PowerShell side misnamed), never something to ignore. A string argument
+// may be given as a Secret (calls.ts): it reaches the function as a plain string, but is sent apart
+// from the arguments' JSON, so a field is never named `playSecret` (that object stands for a secret).
 // Long because it is the whole contract in one table: one entry per remote function, each a few lines.
 import { z } from 'zod';
 
@@ -151,9 +153,17 @@ export const CONTRACT = {
     args: z.strictObject({ path: z.string(), offset: z.number(), contentBase64: z.string() }),
     result: z.strictObject({ size: z.number() }),
   },
-  /** Checks the uploaded temp file's sha256, then moves it into place. */
+  /**
+   * Checks the uploaded temp file's sha256, then moves it into place; with expectedSha256 (null: absent)
+   * only if the destination is still as planned (Set-PlayFile's guard).
+   */
   'Complete-PlayUpload': {
-    args: z.strictObject({ tempPath: z.string(), path: z.string(), sha256: z.string() }),
+    args: z.strictObject({
+      tempPath: z.string(),
+      path: z.string(),
+      sha256: z.string(),
+      expectedSha256: z.string().nullable().optional(),
+    }),
     result: z.strictObject({ sha256: z.string() }),
   },
   /** Writes atomically (temp file, then move); creates missing parent directories. */

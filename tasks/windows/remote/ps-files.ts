@@ -83,7 +83,11 @@ export const ADD_FILE_CHUNK = playFunction(
 `,
 );
 
-/** The last step of an upload: the temp file's sha256 must be the one sent; then it takes the path's place. */
+/**
+ * The last step of an upload: the temp file's sha256 must be the one sent; then it takes the path's
+ * place. With expectedSha256 (fileContent's pieces) the destination must still be as planned, as
+ * Set-PlayFile checks: a file changed since the probe is not overwritten.
+ */
 export const COMPLETE_UPLOAD = playFunction(
   'Complete-PlayUpload',
   String.raw`
@@ -93,6 +97,18 @@ export const COMPLETE_UPLOAD = playFunction(
   if ($hash -ne $a.sha256) {
     Remove-Item -LiteralPath $tmp -Force -ErrorAction SilentlyContinue
     throw ('{0} arrived with sha256 {1}, not the {2} sent: not put in place' -f $path, $hash, $a.sha256)
+  }
+  if (@($a.PSObject.Properties.Name) -contains 'expectedSha256') {
+    $current = $null
+    if (Test-Path -LiteralPath $path -PathType Leaf) { $current = (Get-FileHash -LiteralPath $path -Algorithm SHA256).Hash.ToLowerInvariant() }
+    if ($current -ne $a.expectedSha256) {
+      Remove-Item -LiteralPath $tmp -Force -ErrorAction SilentlyContinue
+      $was = 'absent'
+      if ($current) { $was = $current }
+      $planned = 'absent'
+      if ($a.expectedSha256) { $planned = $a.expectedSha256 }
+      throw ('{0} changed since it was probed (sha256 {1}, planned for {2}): not overwritten' -f $path, $was, $planned)
+    }
   }
   if (Test-Path -LiteralPath $path -PathType Leaf) {
     [System.IO.File]::Replace($tmp, $path, [NullString]::Value)

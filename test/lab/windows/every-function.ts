@@ -52,7 +52,7 @@ export async function runEveryFunction(): Promise<{ version: string; outcomes: C
   return { version: host.version, outcomes };
 }
 
-/** `PowerShell 7.6.0.500: 43/43 functions ran` (a function counts when both its cases held). */
+/** `PowerShell 7.6.9: 43/43 functions ran` (a function counts when both its cases held). */
 export function closingLine(version: string, outcomes: readonly CaseOutcome[]): string {
   const fns = [...new Set(outcomes.map((o) => o.fn))];
   const ran = fns.filter((f) => outcomes.filter((o) => o.fn === f).every((o) => o.problem === null));

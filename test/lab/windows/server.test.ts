@@ -86,7 +86,7 @@ test("anything but powershell.exe gets cmd.exe's answer; a PowerShell script run
   // The simulated node has no process list: the cmdlet is not there, and PowerShell says so (decoded from CLIXML).
   const r = await s.run(psTag`Get-Process`);
   t.is(r.code, 1);
-  t.regex(r.stderr, /^The term 'Get-Process' is not recognized/);
+  t.regex(r.stderr, /^Get-Process : The term 'Get-Process' is not recognized/);
   t.false(r.stderr.includes('CLIXML'));
 });
 

@@ -638,7 +638,7 @@ test('normalization: KB upper-cased, paths with backslashes and an upper-case dr
   t.true(Object.isFrozen(w.windowsService({ ...SVC, dependencies: ['docker'] }).desired.dependencies));
 });
 
-test('fileContent: localFile is read when the step is built; template vars render; a secret var makes a secret', (t) => {
+test('fileContent: localFile is read when the step is built (its bytes when not UTF-8); template vars render; a secret var makes a secret', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'play-win-'));
   writeFileSync(join(dir, 'l2bridge.conf'), '{"cniVersion": "0.2.0"}');
   t.like(
@@ -647,7 +647,14 @@ test('fileContent: localFile is read when the step is built; template vars rende
     { content: '{"cniVersion": "0.2.0"}', json: { cniVersion: '0.2.0' } },
   );
   writeFileSync(join(dir, 'bin'), Buffer.from([0xff, 0xfe, 0]));
-  t.throws(() => w.fileContent({ path: 'C:\\k\\x', localFile: join(dir, 'bin') }), { message: /not UTF-8 text/ });
+  // Bytes that are not UTF-8 text are sent as they are; format json reads text.
+  t.deepEqual(
+    w.fileContent({ path: 'C:\\k\\x', localFile: join(dir, 'bin') }).desired.content,
+    Buffer.from([0xff, 0xfe, 0]),
+  );
+  t.throws(() => w.fileContent({ path: 'C:\\k\\x', localFile: join(dir, 'bin'), format: 'json' }), {
+    message: /not UTF-8 text/,
+  });
   const s = w.fileContent({
     path: 'C:\\k\\kubeconfig.conf',
     template: 'token: {{ token }}',

@@ -1,5 +1,5 @@
-# Services on the simulated node: Get-Service, Start-Service, Stop-Service, Set-Service (shadowing
-# Microsoft.PowerShell.Management, which this host does not have) and Stop-Process. Every read and
+# Services on the simulated node: Get-Service, Start-Service, Stop-Service, Restart-Service,
+# Set-Service (shadowing Microsoft.PowerShell.Management, which the host does not import) and Stop-Process. Every read and
 # change goes to the node's model (lab/windows/surface/services.ts) through Invoke-PlayWindows; this
 # file only gives the answers the shapes Windows PowerShell 5.1 gives: Status is an enum (so
 # ConvertTo-Json writes a number), DependentServices are service objects, Start()/Stop()/Continue()
@@ -131,6 +131,29 @@ function Stop-Service {
     }
 }
 
+# Stop (with -Force the running dependents first, as Stop-Service), then start it and the dependents it stopped.
+function Restart-Service {
+    [CmdletBinding()]
+    param([Parameter(Mandatory = $true, Position = 0, ValueFromPipelineByPropertyName = $true)][Alias('ServiceName')][string[]]$Name, [switch]$Force, [switch]$PassThru)
+    process {
+        foreach ($n in $Name) {
+            $s = Get-PlayOneService $PSCmdlet $n
+            $running = @(@(Invoke-PlayWindows Service.Dependents @{ name = $s.name }) | Where-Object { $_.state -ne 'Stopped' })
+            $before = $Error.Count
+            Stop-Service -Name $s.name -Force:$Force -ErrorAction Continue
+            if ($Error.Count -gt $before -and (Get-PlayOneService $PSCmdlet $s.name).state -ne 'Stopped') { continue }
+            try {
+                Invoke-PlayServiceControl $s.name start
+                foreach ($d in $running) { Invoke-PlayServiceControl $d.name start }
+            } catch {
+                $PSCmdlet.WriteError((New-PlayServiceError $_ 'started' 'CouldNotStartService,Microsoft.PowerShell.Commands.RestartServiceCommand' 'OpenError' $s))
+                continue
+            }
+            if ($PassThru) { Get-Service -Name $s.name }
+        }
+    }
+}
+
 function Set-Service {
     [CmdletBinding()]
     param(
@@ -150,4 +173,4 @@ function Stop-Process {
     foreach ($i in $Id) { $null = Invoke-PlayWindows Process.Kill @{ pid = $i } }
 }
 
-Export-ModuleMember -Function Get-Service, Start-Service, Stop-Service, Set-Service, Stop-Process, ConvertTo-PlayServiceController, Invoke-PlayServiceControl
+Export-ModuleMember -Function Get-Service, Start-Service, Stop-Service, Restart-Service, Set-Service, Stop-Process, ConvertTo-PlayServiceController, Invoke-PlayServiceControl
