@@ -82,8 +82,10 @@ export {
 export { CONTROL_GROUP } from './shared/cluster.js';
 
 const DOCKERD = '"C:\\Program Files\\Docker\\dockerd.exe" --run-service';
+// Automatic and running, as every service onboarding installs: a docker set to Manual does not start
+// on boot (the field notes' "docker service didn't start"), so drift reports it and a run repairs it.
 const dockerService = (restart: boolean) =>
-  windowsService({ name: 'docker', binPath: DOCKERD, state: 'running', restart });
+  windowsService({ name: 'docker', binPath: DOCKERD, startMode: 'auto', state: 'running', restart });
 
 export default definePlaybook({
   name: 'onboard-windows',
