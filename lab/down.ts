@@ -10,6 +10,8 @@ import { LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodeP
 import type { LabOptions, LabPaths } from './paths.js';
 import { privateBridgePorts, removePrivateNetwork } from './hosts/private-net.js';
 import { pidsInNamespaces, runningSshd, terminate } from './hosts/sshd.js';
+import { clusterApiPaths, stopApiByPidfile } from './cluster/api-process.js';
+import { eventsFile } from './cluster/events.js';
 import { readState } from './lab-state.js';
 import { removeSudoUsers } from './hosts/sudo-users.js';
 import type { LabState } from './lab-state.js';
@@ -47,6 +49,9 @@ async function down(dir: string): Promise<void> {
   await mapLimit(windowsHosts, 8, (h) =>
     stopSimulator(planHost('windows', h.parsed!.index), windowsNodePaths(dir, h.name)),
   );
+  // The Kubernetes API double lives in control1's namespace: the sweep below would end it too; by its
+  // pidfile it goes first, on its own.
+  await stopApiByPidfile(clusterApiPaths(dir).pidFile);
   const sshds = [...names].map((name) => runningSshd(hostPaths(dir, name), name)).filter((pid) => pid !== undefined);
   await terminate(sshds);
   await terminate([...pidsInNamespaces([...names]).values()].flat());
@@ -90,10 +95,13 @@ function removeLabFiles(paths: LabPaths, hosts: readonly string[]): void {
     paths.legacyWindowsEnv,
     paths.clusterState,
     `${paths.clusterState}.lock`,
+    eventsFile(paths.clusterState),
     paths.state,
   ]) {
     rmSync(file, { force: true });
   }
+  // The Kubernetes API double's credentials, pidfile and log.
+  rmSync(clusterApiPaths(paths.dir).dir, { recursive: true, force: true });
   // The stand-in files the inventory names, and the demo's folder of older labs (demo/).
   for (const dir of [paths.filesDir, join(paths.dir, 'demo')]) rmSync(dir, { recursive: true, force: true });
   try {

@@ -78,7 +78,7 @@ export function inventoryObject(hosts: readonly InventoryHost[], files: Inventor
             : {};
     // A Windows node's cluster and management addresses are its lab address; pod_cidr is left to the
     // cluster, which allocates it later.
-    // The control host runs the kubectl stand-in (lab/cluster/, a test double): playbooks call `{{ kubectl }}`.
+    // The control host runs the real kubectl against the API double (lab/cluster/): playbooks call `{{ kubectl }}`.
     const hostVars = (h: InventoryHost) =>
       g === 'windows'
         ? { ansible_host: h.address, cluster_ip: h.address, management_ip: h.address }

@@ -35,12 +35,12 @@ export interface LabPaths {
   legacyWindowsEnv: string;
   /** Local files the lab's inventory names (stand-ins for the node binaries and the kubeconfig). */
   filesDir: string;
-  /** The simulated cluster's state (lab/cluster/, a test double): written by the kubectl stand-in on
-   *  control1 and by the simulated Windows nodes; made by `up` when the lab has a control host. */
+  /** The simulated cluster's state (lab/cluster/, a test double): written by the Kubernetes API double
+   *  on control1 and by the simulated Windows nodes; made by `up` when the lab has a control host. */
   clusterState: string;
 }
 
-/** The kubectl stand-in's wrapper inside control1 (its private /opt). */
+/** control1's kubectl (its private /opt): a wrapper running the real kubectl against the API double. */
 export const KUBECTL_PATH = '/opt/play-lab/bin/kubectl';
 
 /** A simulated Windows node's files, in its folder of the lab dir (kept across `up`: its state and

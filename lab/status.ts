@@ -12,6 +12,7 @@ import { readState } from './lab-state.js';
 import { inLabRange } from './hosts/topology.js';
 import type { LabGroup } from './hosts/topology.js';
 import { runningSimulator } from './windows-simulators.js';
+import { API_PORT, type ApiProcess, labApiProcess, runningApi } from './cluster/api-process.js';
 
 export interface LabHostStatus {
   name: string;
@@ -29,13 +30,25 @@ export interface LabHostStatus {
   reachable: boolean;
 }
 
+/** The simulated cluster's Kubernetes API double (lab/cluster/api/, a test double) on control1. */
+export interface ClusterApiStatus {
+  /** The pid in its pidfile, if any (alive or not). */
+  pid: number | null;
+  /** That pid is alive, is the API double with this lab's state and address, in control1's namespace. */
+  alive: boolean;
+  /** Its port (6443 on control1's address) accepted a TCP connection within 1 s. */
+  reachable: boolean;
+}
+
 export interface LabStatus {
   dir: string;
-  /** state.json exists, the bridge exists, and every host is alive and reachable. */
+  /** state.json exists, the bridge exists, every host is alive and reachable, and so is the API double. */
   up: boolean;
   bridge: boolean;
   inventoryPath: string | null;
   hosts: LabHostStatus[];
+  /** null: the lab has no control host, so no cluster. */
+  clusterApi: ClusterApiStatus | null;
 }
 
 export async function labStatus(options: LabOptions = {}): Promise<LabStatus> {
@@ -69,12 +82,27 @@ export async function labStatus(options: LabOptions = {}): Promise<LabStatus> {
   });
   const hosts: LabHostStatus[] = await Promise.all(local.map(async (h) => ({ ...h, reachable: await reachable(h) })));
   const bridge = bridgeExists();
+  const control = state?.hosts.find((h) => h.group === 'control');
+  const clusterApi = control ? await apiStatus(labApiProcess(dir, paths.clusterState, control), control.address) : null;
   return {
     dir,
-    up: state !== undefined && bridge && hosts.every((h) => h.namespace && h.sshdAlive && h.reachable),
+    up:
+      state !== undefined &&
+      bridge &&
+      hosts.every((h) => h.namespace && h.sshdAlive && h.reachable) &&
+      (clusterApi === null || (clusterApi.alive && clusterApi.reachable)),
     bridge,
     inventoryPath: state && existsSync(paths.inventory) ? paths.inventory : null,
     hosts,
+    clusterApi,
+  };
+}
+
+async function apiStatus(api: ApiProcess, address: string): Promise<ClusterApiStatus> {
+  return {
+    pid: readPid(api.pidFile) ?? null,
+    alive: runningApi(api) !== undefined,
+    reachable: await tcpReachable(address, API_PORT, 1000),
   };
 }
 

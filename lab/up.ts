@@ -55,8 +55,8 @@ export interface LabUpOptions extends LabOptions {
   tor?: number;
   /** At least this many simulated Windows nodes node009, node010, ... (default 0). */
   windows?: number;
-  /** The cluster's control host control1 (0 or 1, default 0): a Linux host with the kubectl stand-in
-   *  of the simulated cluster (lab/cluster/, a test double). */
+  /** The cluster's control host control1 (0 or 1, default 0): a Linux host with the real kubectl and
+   *  the simulated cluster's Kubernetes API double (lab/cluster/, a test double). */
   control?: number;
   /** Jump hosts bastion1.. (default 0, or 1 when `private` is given). */
   bastion?: number;
@@ -140,13 +140,15 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
     : undefined;
   const { hosts, started } = await ensureHosts(dir, plan, paths.authorizedKeys, previous, windows);
 
-  // The simulated cluster (a test double): its state file and control1's kubectl stand-in. The Windows
-  // nodes' simulators are always given the file's path; they register once it exists.
+  // The simulated cluster: its state file, the Kubernetes API double (a test double) in control1's
+  // namespace, and control1's real kubectl pointed at it. The Windows nodes' simulators are always given
+  // the file's path; they register once it exists.
   const control = plan.find((h) => h.group === 'control');
   if (control)
-    ensureCluster(paths.clusterState, {
+    await ensureCluster(dir, paths.clusterState, {
       name: control.name,
       address: control.address,
+      namespace: control.namespace,
       optDir: hostPaths(dir, control.name).privateDirs['/opt'],
     });
 

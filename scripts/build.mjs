@@ -11,7 +11,7 @@ import { transform } from 'esbuild';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE_DIRS = ['runner', 'tasks', 'playbooks', 'lab'];
 // lab/ finds checkout sources through import.meta.url on purpose (the simulator's lab/windows/main.ts,
-// run by `node --import tsx`; lab/cluster/kubectl.ts, bundled on `lab up`; the project root). Its
+// run by `node --import tsx`; lab/cluster/api/main.ts, run on `lab up`; the project root). Its
 // compiled files keep the source file's URL there, so the CLI (dist/) and the tests (sources) name
 // the same files and agree on which simulator process is whose. The URL is computed from the compiled
 // file's own (dist/lab/x.js -> lab/x.ts), not written in: an installed copy of play has its own path.

@@ -1,12 +1,15 @@
 // The simulated Kubernetes cluster's state (lab/cluster/, a TEST DOUBLE of a kubeadm cluster's API
-// server, as far as node onboarding sees it): one JSON file, written by the kubectl stand-in on the
-// lab's control host and by the simulated Windows nodes when their kubelet registers. Several
-// processes write it, so every change is read-modify-write under a lock file, and the file is replaced
-// by rename (a reader never sees half of it).
+// server and controllers, as far as node onboarding and rolling runs see them): one JSON file, written
+// by the API double (lab/cluster/api/, which the real kubectl on the lab's control host talks to) and by
+// the simulated Windows nodes when their kubelet registers. Several processes write it, so every change
+// is read-modify-write under a lock file, and the file is replaced by rename (a reader never sees half
+// of it). Every write stamps the objects it changed with a new resourceVersion (revision.ts).
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { ClusterLease } from './leases.js';
 import type { ClusterPdb } from './pdb.js';
 import type { ClusterPod } from './pods.js';
+import { stampRevisions } from './revision.js';
 
 export interface ClusterNodeAddress {
   type: 'InternalIP' | 'Hostname';
@@ -34,6 +37,8 @@ export interface ClusterNode {
   containerRuntime?: string;
   /** Test knob (ready.ts): the node's kubelet never reports Ready again, whatever its services do. */
   neverReady?: boolean;
+  /** The revision of its last change (revision.ts). */
+  resourceVersion?: string;
 }
 
 export interface ClusterState {
@@ -50,10 +55,12 @@ export interface ClusterState {
   pods?: Record<string, ClusterPod>;
   /** PodDisruptionBudgets, keyed `namespace/name` (pdb.ts). */
   pdbs?: Record<string, ClusterPdb>;
+  /** coordination.k8s.io Leases, keyed `namespace/name` (leases.ts). */
+  leases?: Record<string, ClusterLease>;
   /** Counter behind the generated pod names and uids (pods.ts), so runs are reproducible. */
   podSeq?: number;
-  /** Test knob (drain.ts): real milliseconds each of drain's 5 s eviction retries takes; 0 (default): none. */
-  evictionRetrySleepMs?: number;
+  /** The cluster's revision, as etcd's: the last resourceVersion given out (revision.ts). */
+  revision?: number;
 }
 
 /** The lab's values: everything inside the lab's routed 198.18.0.0/15, apart from the hosts (198.18.0-1.x). */
@@ -64,6 +71,20 @@ export const LAB_CLUSTER = Object.freeze({
 });
 
 export const KUBERNETES_VERSION = 'v1.18.20';
+
+/** The labels a kubelet puts on its node (what a pod's nodeSelector matches). */
+export function nodeLabels(n: ClusterNode): Record<string, string> {
+  const os = n.os ?? 'linux';
+  const labels: Record<string, string> = {
+    'beta.kubernetes.io/arch': 'amd64',
+    'beta.kubernetes.io/os': os,
+    'kubernetes.io/arch': 'amd64',
+    'kubernetes.io/hostname': n.name,
+    'kubernetes.io/os': os,
+  };
+  for (const role of n.roles ?? []) labels[`node-role.kubernetes.io/${role}`] = '';
+  return labels;
+}
 
 // ---- addresses, pure ----
 
@@ -211,7 +232,10 @@ export function updateClusterState<T>(file: string, change: (state: ClusterState
     if (!state) throw new Error(`${file}: no cluster state`);
     const before = JSON.stringify(state);
     const result = change(state);
-    if (existing === undefined || JSON.stringify(state) !== before) writeClusterState(file, state);
+    if (existing === undefined || JSON.stringify(state) !== before) {
+      stampRevisions(existing === undefined ? undefined : (JSON.parse(before) as ClusterState), state);
+      writeClusterState(file, state);
+    }
     return result;
   });
 }

@@ -1,17 +1,24 @@
-// The simulated cluster's event log (lab/cluster/, a TEST DOUBLE): every cordon, uncordon, eviction and
-// eviction refusal, and each drain's outcome, with the time and the kubectl invocation that did it, so a
-// test can assert what a rolling run did to the cluster ("never more than N nodes cordoned at once").
-// One JSON object a line in a sibling of the state file (cluster-state.events.jsonl), appended by the
-// writer that holds the state's lock, so lines are in the order the changes happened.
+// The simulated cluster's event log (lab/cluster/, a TEST DOUBLE): what clients did to the cluster, as the
+// API double (lab/cluster/api/) saw it: every cordon and uncordon that changed a node, every eviction and
+// eviction refusal, pod and node deletions, and the start of each `kubectl drain` (its first request on
+// the node), with the time and the client, so a test can assert what a rolling run did to the cluster
+// ("never more than N nodes cordoned at once", "no node drained twice"). A drain's outcome is the
+// client's to know: the server sees only its requests. One JSON object a line in a sibling of the state
+// file (cluster-state.events.jsonl), appended by the writer that holds the state's lock, so lines are
+// in the order the changes happened.
 import { appendFileSync, readFileSync } from 'node:fs';
 import type { ClusterState } from './cluster-state.js';
 
+/** The client of a request, from what it sent. */
 export interface EventActor {
-  /** The kubectl invocation: ['kubectl', 'drain', 'node009', ...]. */
-  argv: string[];
-  pid: number;
-  /** The SSH client's address when run over SSH (SSH_CONNECTION): the controller that ran it. */
+  /** The client's address as the API double saw it (control1's, for the lab's kubectl). */
   from?: string;
+  /** The User-Agent: `kubectl/v1.32.4 (linux/amd64) kubernetes/4cb5f07`. */
+  agent?: string;
+  /** kubectl's Kubectl-Command header (kubectl 1.22 and later): `kubectl drain`. */
+  command?: string;
+  /** kubectl's Kubectl-Session header: one id per kubectl invocation. */
+  session?: string;
 }
 
 export interface ClusterEvent {
@@ -19,22 +26,15 @@ export interface ClusterEvent {
   seq: number;
   at: string;
   who: EventActor;
-  kind: 'cordon' | 'uncordon' | 'eviction' | 'eviction-refused' | 'drain';
+  kind: 'cordon' | 'uncordon' | 'eviction' | 'eviction-refused' | 'drain' | 'pod-deleted' | 'node-deleted';
   node?: string;
-  /** cordon/uncordon: false when the node already was. */
-  changed?: boolean;
   /** `namespace/name`. */
   pod?: string;
   /** eviction-refused: the budget (`namespace/name`) and the API's answer. */
   pdb?: string;
   reason?: string;
-  /** eviction of a ReplicaSet's pod: its replacement, and where it went (no node: Pending). */
+  /** eviction or deletion of a ReplicaSet's pod: its replacement, and where it went (no node: Pending). */
   replacement?: { pod: string; node?: string };
-  /** drain: its outcome; failed with kubectl's last error line. */
-  outcome?: 'drained' | 'failed';
-  error?: string;
-  /** Seconds into the drain on its own clock (its 5 s retries are not waited for in real time). */
-  drainSeconds?: number;
   /** The cordoned nodes right after the event. */
   cordoned: string[];
 }
@@ -42,11 +42,6 @@ export interface ClusterEvent {
 export type NewEvent = Omit<ClusterEvent, 'seq' | 'at' | 'who' | 'cordoned'>;
 
 export const eventsFile = (stateFile: string) => `${stateFile.replace(/\.json$/, '')}.events.jsonl`;
-
-export function actor(args: readonly string[]): EventActor {
-  const from = process.env.SSH_CONNECTION?.split(' ')[0];
-  return { argv: ['kubectl', ...args], pid: process.pid, ...(from ? { from } : {}) };
-}
 
 export function readClusterEvents(stateFile: string): ClusterEvent[] {
   let text: string;

@@ -6,7 +6,6 @@
 //   maxUnavailable (a percentage of expectedPods rounded up), never below 0;
 // - disruptionsAllowed: currentHealthy - desiredHealthy, never below 0.
 import type { ClusterState } from './cluster-state.js';
-import { humanDuration } from './format.js';
 import { matchesLabels, podHealthy, podKey, podsOf, type ClusterPod } from './pods.js';
 
 export interface ClusterPdb {
@@ -18,6 +17,8 @@ export interface ClusterPdb {
   /** matchLabels. */
   selector: Record<string, string>;
   createdAt: string;
+  /** The revision of its last change (revision.ts). */
+  resourceVersion?: string;
 }
 
 export interface PdbStatus {
@@ -40,10 +41,10 @@ export function pdbPods(s: ClusterState, b: ClusterPdb): ClusterPod[] {
   return podsOf(s).filter((p) => p.namespace === b.namespace && matchesLabels(p.labels, b.selector));
 }
 
-export function pdbStatus(s: ClusterState, b: ClusterPdb): PdbStatus {
+export function pdbStatus(s: ClusterState, b: ClusterPdb, now = Date.now()): PdbStatus {
   const pods = pdbPods(s, b);
   const expectedPods = pods.length;
-  const currentHealthy = pods.filter((p) => podHealthy(s, p)).length;
+  const currentHealthy = pods.filter((p) => podHealthy(s, p, now)).length;
   const desiredHealthy =
     b.maxUnavailable !== undefined
       ? Math.max(0, expectedPods - scaledValue(b.maxUnavailable, expectedPods, true))
@@ -58,45 +59,4 @@ export const pdbsOf = (s: ClusterState): ClusterPdb[] =>
 /** The budgets that cover a pod (the eviction API refuses a pod with more than one). */
 export function pdbsFor(s: ClusterState, p: ClusterPod): ClusterPdb[] {
   return pdbsOf(s).filter((b) => b.namespace === p.namespace && matchesLabels(p.labels, b.selector));
-}
-
-export function pdbObject(s: ClusterState, b: ClusterPdb): Record<string, unknown> {
-  return {
-    apiVersion: 'policy/v1beta1',
-    kind: 'PodDisruptionBudget',
-    metadata: {
-      creationTimestamp: b.createdAt.replace(/\.\d+Z$/, 'Z'),
-      generation: 1,
-      name: b.name,
-      namespace: b.namespace,
-    },
-    spec: {
-      ...(b.maxUnavailable !== undefined ? { maxUnavailable: b.maxUnavailable } : {}),
-      ...(b.minAvailable !== undefined ? { minAvailable: b.minAvailable } : {}),
-      selector: { matchLabels: b.selector },
-    },
-    status: { ...pdbStatus(s, b), observedGeneration: 1 },
-  };
-}
-
-/** `kubectl get pdb [-A]`'s table. */
-export function pdbRows(
-  s: ClusterState,
-  budgets: readonly ClusterPdb[],
-  o: { allNamespaces: boolean; now: number },
-): string[][] {
-  const head = ['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE'];
-  if (o.allNamespaces) head.unshift('NAMESPACE');
-  const rows = budgets.map((b) => {
-    const row = [
-      b.name,
-      b.minAvailable === undefined ? 'N/A' : String(b.minAvailable),
-      b.maxUnavailable === undefined ? 'N/A' : String(b.maxUnavailable),
-      String(pdbStatus(s, b).disruptionsAllowed),
-      humanDuration(o.now - Date.parse(b.createdAt)),
-    ];
-    if (o.allNamespaces) row.unshift(b.namespace);
-    return row;
-  });
-  return [head, ...rows];
 }

@@ -1,11 +1,17 @@
 // Pods in the simulated cluster (lab/cluster/, a TEST DOUBLE): what a drain has to move. A pod sits on a
 // node, has an owner (a ReplicaSet, a DaemonSet, or none: a bare pod), a namespace and labels. It is
-// healthy (counts for a PodDisruptionBudget) while its node is Ready. The "scheduler" here places a
-// ReplicaSet's replacement pod on the least loaded schedulable Ready worker whose labels match the pod's
-// nodeSelector; with none, the pod stays Pending until one appears (schedulePending).
+// healthy (counts for a PodDisruptionBudget) while its node is Ready, once it has started. The
+// "scheduler" here places a ReplicaSet's replacement pod on the least loaded schedulable Ready worker
+// whose labels match the pod's nodeSelector; with none, the pod stays Pending until one appears
+// (schedulePending). A replacement starts POD_START_MS after it is placed: shorter than kubectl drain's
+// 5 s between eviction retries, so a retried eviction sees it Ready, and longer than the moment between
+// two evictions kubectl sends at once, so the second one finds the budget still spent (as a real
+// replacement, pulling its image and starting, is not Ready yet either).
 import { createHash } from 'node:crypto';
-import type { ClusterNode, ClusterState } from './cluster-state.js';
-import { nodeLabels } from './nodes-view.js';
+import { type ClusterNode, type ClusterState, nodeLabels } from './cluster-state.js';
+
+/** How long a placed replacement pod takes to start (Ready from then on). */
+export const POD_START_MS = 1500;
 
 export interface PodOwner {
   kind: 'ReplicaSet' | 'DaemonSet';
@@ -26,9 +32,13 @@ export interface ClusterPod {
   nodeSelector?: Record<string, string>;
   /** Test knob: false keeps the pod unready on a Ready node (a crash-looping pod). Default true. */
   ready?: boolean;
+  /** When a replacement's containers are up (ISO time); absent: since it was made. */
+  startedAt?: string;
   podIP?: string;
   uid: string;
   createdAt: string;
+  /** The revision of its last change (revision.ts). */
+  resourceVersion?: string;
 }
 
 export const podKey = (p: { namespace: string; name: string }) => `${p.namespace}/${p.name}`;
@@ -42,10 +52,11 @@ export function matchesLabels(labels: Record<string, string>, selector: Record<s
   return Object.entries(selector).every(([k, v]) => labels[k] === v);
 }
 
-/** Counted by a PodDisruptionBudget: scheduled, its node Ready, the pod itself not marked unready. */
-export function podHealthy(s: ClusterState, p: ClusterPod): boolean {
+/** Counted by a PodDisruptionBudget: scheduled, its node Ready, started, not marked unready. */
+export function podHealthy(s: ClusterState, p: ClusterPod, now = Date.now()): boolean {
   const node = p.nodeName === undefined ? undefined : s.nodes[p.nodeName];
-  return node !== undefined && node.ready && p.ready !== false;
+  const started = p.startedAt === undefined || Date.parse(p.startedAt) <= now;
+  return node !== undefined && node.ready && p.ready !== false && started;
 }
 
 /** A stable uid-shaped id from any text (the double's objects need uids that do not change between calls). */
@@ -81,14 +92,16 @@ export function pickNode(s: ClusterState, p: ClusterPod): ClusterNode | undefine
     .sort((a, b) => load(a) - load(b) || a.name.localeCompare(b.name))[0];
 }
 
-/** Puts the pod on a node (an address from the node's pod CIDR), or leaves it Pending. */
-export function place(s: ClusterState, p: ClusterPod, node: ClusterNode | undefined): void {
+/** Puts the pod on a node (an address from the node's pod CIDR), or leaves it Pending. `start`: it
+ *  starts POD_START_MS from `start` (a replacement); without it, it runs at once (a fixture's pod). */
+export function place(s: ClusterState, p: ClusterPod, node: ClusterNode | undefined, start?: Date): void {
   if (!node) {
     delete p.nodeName;
     delete p.podIP;
     return;
   }
   p.nodeName = node.name;
+  if (start) p.startedAt = new Date(start.getTime() + POD_START_MS).toISOString();
   const used = new Set(podsOf(s).map((x) => x.podIP));
   const base = node.podCIDR.replace(/\.0\/24$/, '');
   for (let i = 2; i < 255; i++) {
@@ -99,7 +112,8 @@ export function place(s: ClusterState, p: ClusterPod, node: ClusterNode | undefi
   }
 }
 
-/** The ReplicaSet controller's answer to an eviction: a new pod with a new name, scheduled elsewhere. */
+/** The controller's answer to an eviction or deletion: a new pod with a new name, placed by the
+ *  scheduler (a ReplicaSet's) or on the same node (a DaemonSet's, which tolerates the cordon). */
 export function replacePod(s: ClusterState, old: ClusterPod, now: Date): ClusterPod {
   const name = `${old.owner!.name}-${nextSuffix(s)}`;
   const pod: ClusterPod = {
@@ -109,18 +123,21 @@ export function replacePod(s: ClusterState, old: ClusterPod, now: Date): Cluster
     createdAt: now.toISOString(),
   };
   delete pod.ready;
-  place(s, pod, pickNode(s, pod));
+  delete pod.startedAt;
+  delete pod.resourceVersion;
+  const node = old.owner!.kind === 'DaemonSet' && old.nodeName ? s.nodes[old.nodeName] : pickNode(s, pod);
+  place(s, pod, node, now);
   (s.pods ??= {})[podKey(pod)] = pod;
   return pod;
 }
 
 /** Places every Pending pod that some node can now take; returns their keys. */
-export function schedulePending(s: ClusterState): string[] {
+export function schedulePending(s: ClusterState, now = new Date()): string[] {
   const placed: string[] = [];
   for (const p of podsOf(s).filter((x) => x.nodeName === undefined)) {
     const node = pickNode(s, p);
     if (node) {
-      place(s, p, node);
+      place(s, p, node, now);
       placed.push(podKey(p));
     }
   }

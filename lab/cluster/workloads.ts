@@ -3,8 +3,7 @@
 // A ReplicaSet's or bare pod's node is given (placed as it was before any cordon) or chosen by the
 // scheduler (pods.ts pickNode); a DaemonSet has one pod on every node its nodeSelector matches,
 // masters included (as kube-proxy and the network daemons are).
-import type { ClusterState } from './cluster-state.js';
-import { nodeLabels } from './nodes-view.js';
+import { type ClusterState, nodeLabels } from './cluster-state.js';
 import type { ClusterPdb } from './pdb.js';
 import { type ClusterPod, fakeUid, matchesLabels, nextSuffix, pickNode, place, podKey } from './pods.js';
 

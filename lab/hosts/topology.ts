@@ -27,7 +27,7 @@ export const MAX_IFNAME = 15;
 // .2-.10 are left for VIPs and the like). Simulated Windows nodes (lab/windows/, a test double) have
 // a block of their own, 198.18.1.0/24, named as in the field notes: node009 is 198.18.1.9, node010
 // 198.18.1.10, ... (the first is node009; the last, node254, is 198.18.1.254). The cluster's control
-// host (a Linux host with the kubectl stand-in of lab/cluster/, a test double) is control1 at
+// host (a Linux host with the real kubectl and the API double of lab/cluster/, a test double) is control1 at
 // 198.18.0.5, taken from the .2-.10 block (one only). Linux hosts beyond 154 continue at 198.18.16.1,
 // 254 to a /24 (.1-.254), up to the bridge's limit: far below 198.18.240.0/20 (the simulated cluster's
 // service CIDR); 198.19.0.0/16 (pod CIDRs, VIPs) is never used for hosts.

@@ -203,7 +203,8 @@ function labCommands<T>(y: Argv<T>, io: Io) {
         .option('control', {
           type: 'string',
           coerce: count('--control'),
-          describe: 'the cluster control host control1 with a kubectl stand-in, 0 or 1 (up; a test double)',
+          describe:
+            'the cluster control host control1: the real kubectl and a Kubernetes API double, 0 or 1 (up; a test double)',
         })
         .option('bastion', {
           type: 'string',

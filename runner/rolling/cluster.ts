@@ -81,6 +81,12 @@ export function podsInDrainErrors(stderr: string): string[] {
   return [...pods];
 }
 
+/** Pods a successful drain evicted: its `pod/NAME evicted` lines (kubectl 1.20 ends with
+ *  `node/NAME evicted` where 1.32 says `drained`: not a pod). */
+export function evictedPods(stdout: string): number {
+  return (stdout.match(/^pod\/\S+ evicted$/gm) ?? []).length;
+}
+
 export class KubectlCluster implements ClusterOps {
   constructor(
     private readonly remote: Remote,
@@ -132,7 +138,7 @@ export class KubectlCluster implements ClusterOps {
       '--delete-emptydir-data',
       `--timeout=${timeoutSec}s`,
     ]);
-    if (r.code === 0) return { ok: true, evicted: (r.stdout.match(/ evicted$/gm) ?? []).length };
+    if (r.code === 0) return { ok: true, evicted: evictedPods(r.stdout) };
     const timedOut = /global timeout reached/.test(r.stderr);
     const named = podsInDrainErrors(r.stderr);
     const { podsLeft, budgets } = await this.#whatHolds(name, named);

@@ -1,7 +1,8 @@
 // play hotfix-windows acceptance (issue 11), end to end in the shared lab with the real CLI: six
 // simulated Windows nodes (lab/windows, a TEST DOUBLE) onboarded at 17763.1158 in two failure domains,
-// the kubectl stand-in on control1 (lab/cluster, a TEST DOUBLE) with workloads and budgets, and the
-// journal in a state file of the test's own. Scenarios, each moving the pin one build further:
+// the real kubectl on control1 against the Kubernetes API double (lab/cluster, a TEST DOUBLE) with
+// workloads and budgets, and the journal in a state file of the test's own. Scenarios, each moving the
+// pin one build further:
 //  - May: --check plans without touching anything; the run upgrades every node that needs it, a batch
 //    at a time, one node per domain at once, the canary first; a node already there is never
 //    cordoned; a second run changes nothing and cordons nothing.
@@ -22,10 +23,10 @@ import test from 'ava';
 import YAML from 'yaml';
 import { setNeverReady } from '../../lab/cluster/ready.js';
 import { updateClusterState } from '../../lab/cluster/cluster-state.js';
-import { kubectl } from '../../lab/cluster/kubectl.js';
 import { addPdb, addReplicaSet } from '../../lab/cluster/workloads.js';
 import { resetWindowsNode, setWindowsNodeFaults } from '../../lab/lab.js';
-import { ensureLab, type Lab } from '../helpers/lab.js';
+import { KUBECTL_PATH } from '../../lab/paths.js';
+import { ensureLab, type Lab, sshRun } from '../helpers/lab.js';
 import { holdTorHosts } from './fixtures/tor-lock.js';
 import { play, projectRoot } from '../helpers/play.js';
 import { waitFor } from '../helpers/wait.js';
@@ -53,6 +54,9 @@ let state: string;
 
 const hotfix = (args: string[]) =>
   play(['hotfix-windows', '-i', inventory, '--state', state, '--no-live', ...args], env);
+
+/** kubectl on control1, as an operator runs it there. */
+const controlKubectl = (...args: string[]) => sshRun(lab, lab.host('control1'), `${KUBECTL_PATH} ${args.join(' ')}`);
 
 test.before(async () => {
   lab = await ensureLab({ windows: WINDOWS_COUNT, control: 1 });
@@ -174,7 +178,7 @@ test.serial(
       addReplicaSet(s, { name: 'solo', namespace: NS, replicas: 1, nodes: ['node013'], labels: { app: 'solo' } });
       addPdb(s, { name: 'solo', namespace: NS, selector: { app: 'solo' }, minAvailable: 1 });
     });
-    t.is(kubectl(clusterFile(lab), ['cordon', 'node016']).code, 0);
+    t.is((await controlKubectl('cordon', 'node016')).code, 0);
     // node017 is held back by a waiver (the waivers file play drift reads, beside the inventory).
     const waivers = join(dir, 'waivers.yml');
     writeFileSync(
@@ -186,9 +190,9 @@ test.serial(
         )
         .join(''),
     );
-    t.teardown(() => {
+    t.teardown(async () => {
       rmSync(waivers, { force: true });
-      kubectl(clusterFile(lab), ['uncordon', 'node016']);
+      await controlKubectl('uncordon', 'node016');
       updateClusterState(clusterFile(lab), (s) => {
         delete s.pdbs![`${NS}/solo`];
       });
@@ -225,7 +229,7 @@ test.serial('July: a canary that never comes back Ready stops the run before its
   setNeverReady(clusterFile(lab), 'node012', true);
   const r = await hotfix(['--ready-timeout', '15', '-e', pinVars(PINS.july), '--json']);
   setNeverReady(clusterFile(lab), 'node012', false);
-  t.teardown(() => void kubectl(clusterFile(lab), ['uncordon', 'node012']));
+  t.teardown(async () => void (await controlKubectl('uncordon', 'node012')));
   t.is(r.code, 3, r.stderr.slice(-4000));
   const report = JSON.parse(r.stdout);
   t.is(report.status, 'stopped');
@@ -284,7 +288,7 @@ test.serial(
     t.regex(
       second.stderr,
       new RegExp(
-        `another play run holds the rolling lock on this inventory: run \\d+ \\(hotfix-windows\\), pid ${first.child.pid} on `,
+        `another play run holds the rolling lease on this inventory: run \\d+ \\(hotfix-windows\\), pid ${first.child.pid} on `,
       ),
     );
     await waitFor('node012 drained', () => first.lines.some((l) => /node012 +drain +ok/.test(l)), 120_000);
@@ -365,7 +369,8 @@ test.serial('a control host whose kubectl fails: one message naming the run and 
   t.is(r.code, 3, r.stdout + r.stderr);
   t.regex(
     r.stderr,
-    /^play: run (\d+) stopped: kubectl get nodes on control1 failed \(exit 127\): .*not found; where every node is: play rollouts show \1; to go on: play resume \1\n$/m,
+    // The first kubectl a run sends reads the cluster's rollout Lease.
+    /^play: run (\d+) stopped: kubectl get lease kube-system\/play-rollout on control1 failed \(exit 127\): .*not found; where every node is: play rollouts show \1; to go on: play resume \1\n$/m,
   );
   t.false(/internal error|\n\s+at /.test(r.stderr), 'no stack trace');
   t.deepEqual(eventsSince(lab, mark), [], 'no node was touched');

@@ -1,10 +1,13 @@
-// A Remote that runs `kubectl ...` scripts against the kubectl stand-in (lab/cluster/, a TEST DOUBLE)
-// in this process, so the real KubectlCluster (runner/rolling/cluster.ts) and the real node cycle run
-// against a cluster that can say no (budgets answering 429, cordons, nodes not Ready), without SSH.
-// It reads the sh words play's quoting writes (plain words and '...' with '\'' inside) and nothing else.
-import type { ExecResult, Remote } from '../../runner/core/step.js';
+// A Remote that runs `kubectl ...` scripts with the REAL kubectl (/usr/bin/kubectl) against the
+// Kubernetes API double (lab/cluster/api/, a TEST DOUBLE) served on 127.0.0.1 from this process, over
+// the test's cluster state file: the real KubectlCluster (runner/rolling/cluster.ts) and the real node
+// cycle run against a cluster that can say no (budgets answering 429, cordons, nodes not Ready), through
+// the client play drives in production, without SSH. It reads the sh words play's quoting writes (plain
+// words and '...' with '\'' inside) and nothing else.
+import type { ExecOptions, ExecResult, Remote } from '../../runner/core/step.js';
 import type { Script } from '../../runner/core/quote.js';
-import { kubectl } from '../../lab/cluster/kubectl.js';
+import { Secret } from '../../runner/core/secret.js';
+import { type ApiDouble, KUBECTL, startApiDouble } from '../lab/cluster/api-double.js';
 
 /** The words of a command line written by sh`` (quote.ts): bare words and single-quoted runs. */
 export function shWords(text: string): string[] {
@@ -30,7 +33,7 @@ export function shWords(text: string): string[] {
     } else if (/[A-Za-z0-9_@%+=:,./-]/.test(c)) {
       cur += c;
       inWord = true;
-    } else throw new Error(`the in-process kubectl reads plain commands only, not ${JSON.stringify(c)} in ${text}`);
+    } else throw new Error(`the kubectl remote reads plain commands only, not ${JSON.stringify(c)} in ${text}`);
   }
   if (inWord) words.push(cur);
   return words;
@@ -40,15 +43,27 @@ export class InProcessKubectl implements Remote {
   readonly name = 'control1';
   /** Every kubectl command run, as words after `kubectl`. */
   readonly commands: string[][] = [];
+  #api: Promise<ApiDouble> | undefined;
 
-  constructor(private readonly stateFile: string) {}
+  /** `kubectl`: the client binary (another version of kubectl, say). */
+  constructor(
+    private readonly stateFile: string,
+    private readonly kubectl = KUBECTL,
+  ) {}
 
-  async run(script: Script): Promise<ExecResult> {
+  async run(script: Script, options: ExecOptions = {}): Promise<ExecResult> {
     if (script.shell !== 'sh') throw new Error('the control host runs sh');
     const [program, ...args] = shWords(script.text);
     if (!program?.endsWith('kubectl')) throw new Error(`not a kubectl command: ${script.text}`);
     this.commands.push(args);
-    const r = kubectl(this.stateFile, args);
+    // Started at the first command; it does not keep the test process alive.
+    this.#api ??= startApiDouble(this.stateFile).then((api) => {
+      api.unref();
+      return api;
+    });
+    const input = options.stdin;
+    const stdin = input instanceof Secret ? input.reveal() : input;
+    const r = await (await this.#api).kubectl(args, this.kubectl, stdin);
     return { code: r.code, stdout: r.stdout, stderr: r.stderr };
   }
 }

@@ -1,6 +1,6 @@
 // A journal write failing in the middle of a batch (a full disk, here injected on one write of a real
 // SQLite store): the batch loop (runner/rolling/rollout.ts) with the run's journal (run-journal.ts) over
-// the real node cycle and KubectlCluster against the kubectl stand-in (lab/cluster/, a TEST DOUBLE). The
+// the real node cycle, KubectlCluster and kubectl against the Kubernetes API double (lab/cluster/api/, a TEST DOUBLE). The
 // node whose write failed does nothing more, the other nodes in flight reach a safe point, nothing new
 // starts, and the loop returns only when every cycle has settled: no node is left mid-phase with the
 // store closed under it.

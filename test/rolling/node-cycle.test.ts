@@ -1,6 +1,6 @@
-// One node's cycle (runner/rolling/node-cycle.ts) through the real KubectlCluster against the kubectl
-// stand-in (lab/cluster/, a TEST DOUBLE) in process: the journal it writes compared whole, and what the
-// cluster says afterwards. The node's own tasks (check, apply) are scripted here; the e2e test
+// One node's cycle (runner/rolling/node-cycle.ts) through the real KubectlCluster and the real kubectl
+// against the Kubernetes API double (lab/cluster/api/, a TEST DOUBLE): the journal it writes compared
+// whole, and what the cluster says afterwards. The node's own tasks (check, apply) are scripted here; the e2e test
 // (test/e2e/hotfix-windows.test.ts) runs them for real.
 import test, { type ExecutionContext } from 'ava';
 import { updateClusterState } from '../../lab/cluster/cluster-state.js';
@@ -48,7 +48,7 @@ function setup(t: ExecutionContext, o: Setup = {}) {
     cluster: new KubectlCluster(remote, '/opt/play-lab/bin/kubectl'),
     policy: { ...TEST_POLICY, ...o.policy },
     nodeName: (h) => h,
-    record(host, phase, state, detail, data) {
+    async record(host, phase, state, detail, data) {
       const line: Line = [host, phase, state, detail ?? null, data ?? null];
       lines.push(line);
       foldEvent(progress, toEvent(line, lines.length));
@@ -99,7 +99,8 @@ test('a node that needs work: every phase recorded, drained, back in service', a
   t.false(c.read().nodes.node001!.unschedulable);
   t.deepEqual(
     c.events().map((e) => `${e.kind} ${e.node ?? e.pod?.replace(/-\w+$/, '')}`),
-    ['cordon node001', 'cordon node001', 'eviction default/web', 'drain node001', 'uncordon node001'],
+    // kubectl drain finds the node cordoned already and sends no cordon of its own.
+    ['cordon node001', 'drain node001', 'eviction default/web', 'uncordon node001'],
   );
 });
 
@@ -143,14 +144,15 @@ for (const [policy, cordoned, what] of [
   ['keep-cordoned', true, 'left cordoned (--on-drain-timeout=keep-cordoned)'],
 ] as const) {
   test(`a budget that blocks the drain: failed, naming pod and budget; ${what}`, async (t) => {
-    const { c, lines, deps, node } = setup(t, { edit: solo, policy: { onDrainTimeout: policy } });
+    // kubectl retries a refused eviction every 5 s of real time: 1 s is the shortest wait that still retries.
+    const { c, lines, deps, node } = setup(t, { edit: solo, policy: { onDrainTimeout: policy, drainTimeoutSec: 1 } });
     t.is(await runNodeCycle(node('node003'), deps), 'failed');
     const pod = Object.keys(c.read().pods!).find((k) => k.startsWith('default/solo-'))!;
     t.deepEqual(lines.at(-1), [
       'node003',
       'drain',
       'fail',
-      `drain timed out after 30s; pods still on the node: ${pod}; held by PodDisruptionBudget default/solo; ${what}`,
+      `drain timed out after 1s; pods still on the node: ${pod}; held by PodDisruptionBudget default/solo; ${what}`,
       { podsLeft: [pod], budgets: ['default/solo'] },
     ]);
     t.is(c.read().nodes.node003!.unschedulable, cordoned);

@@ -1,5 +1,5 @@
-// The batch loop (runner/rolling/rollout.ts) over the real node cycle and KubectlCluster against the
-// kubectl stand-in (lab/cluster/, a TEST DOUBLE) in process: the budget for the whole run, the window,
+// The batch loop (runner/rolling/rollout.ts) over the real node cycle, KubectlCluster and the real kubectl
+// against the Kubernetes API double (lab/cluster/api/, a TEST DOUBLE): the budget for the whole run, the window,
 // the stop request and the health gate, read from the run's notes and the hosts' outcomes.
 import test, { type ExecutionContext } from 'ava';
 import { updateClusterState } from '../../lab/cluster/cluster-state.js';
@@ -44,7 +44,7 @@ async function roll(t: ExecutionContext, o: Options) {
     cluster: new KubectlCluster(new InProcessKubectl(c.file), 'kubectl'),
     policy: { ...TEST_POLICY, soakSec: o.soakSec ?? 0 },
     nodeName: (h) => h,
-    record(host, phase, state, detail) {
+    async record(host, phase, state, detail) {
       if (host === '') notes.push(`${phase} ${state}${detail ? `: ${detail}` : ''}`);
       foldEvent(progress, {
         runId: 1,

@@ -1,11 +1,10 @@
 // kubectlNodeRegistered and kubectlValue: the pure parser and diff on kubectl's real outputs, and the
-// steps' scripts run with the local /bin/sh against the lab's kubectl stand-in (lab/cluster/kubectl.ts,
-// a test double answering with kubectl's formats and errors) over a temporary cluster state file.
+// steps' scripts run with the local /bin/sh and the real kubectl against the lab's Kubernetes API double
+// (lab/cluster/api/, a test double of kube-apiserver) over a temporary cluster state file.
 import test from 'ava';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { InputError, RemoteError } from '../../../runner/core/errors.js';
 import { NOOP } from '../../../runner/core/change.js';
 import {
@@ -17,12 +16,15 @@ import {
   parseKubectlRun,
 } from '../../../tasks/linux/index.js';
 import { newClusterState, registerNode, updateClusterState } from '../../../lab/cluster/cluster-state.js';
+import { kubectlWrapper } from '../../../lab/cluster/install.js';
+import { type ApiDouble, KUBECTL, startApiDouble } from '../../lab/cluster/api-double.js';
 import { converge, HOSTILE, localHost, plan, removeHosts } from './local-remote.js';
 
-const root = resolve(fileURLToPath(import.meta.url), '../../../..');
 const dirs: string[] = [];
-test.after.always('remove the temp directories', () => {
+const doubles: ApiDouble[] = [];
+test.after.always('remove the temp directories', async () => {
   removeHosts();
+  for (const d of doubles) await d.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -93,23 +95,22 @@ test('options are checked when the step is built', (t) => {
   t.notThrows(() => kubectlValue({ kubectl: '/opt/play-lab/bin/kubectl', args: [...HOSTILE] }));
 });
 
-/** A kubectl wrapper like the lab's, over a fresh cluster state file. */
-function cluster(): { kubectl: string; state: string } {
+/** A kubectl wrapper like the lab's (the real kubectl), against an API double over a fresh state file. */
+async function cluster(): Promise<{ kubectl: string; state: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'play-kubectl-'));
   dirs.push(dir);
   const state = join(dir, 'cluster-state.json');
   updateClusterState(state, () => {}, newClusterState());
+  const api = await startApiDouble(state);
+  doubles.push(api);
   const kubectl = join(dir, 'kubectl');
-  writeFileSync(
-    kubectl,
-    `#!/bin/sh\ncd ${root} && exec ${process.execPath} --import tsx lab/cluster/kubectl.ts --state ${state} "$@"\n`,
-  );
+  writeFileSync(kubectl, kubectlWrapper(KUBECTL, api.kubeconfig, join(dir, 'cache')));
   chmodSync(kubectl, 0o755);
   return { kubectl, state };
 }
 
-test('against the kubectl stand-in: NotFound plans run; apply waits until the node registers; then noop with its pod CIDR', async (t) => {
-  const { kubectl, state } = cluster();
+test('against the real kubectl and the API double: NotFound plans run; apply waits until the node registers; then noop with its pod CIDR', async (t) => {
+  const { kubectl, state } = await cluster();
   const h = localHost();
   const step = kubectlNodeRegistered({ kubectl, node: 'node009', timeoutSec: 30 });
   const first = await plan(h, step);
@@ -157,7 +158,7 @@ test('against the kubectl stand-in: NotFound plans run; apply waits until the no
 });
 
 test('apply gives up after timeoutSec, saying what it waited for', async (t) => {
-  const { kubectl } = cluster();
+  const { kubectl } = await cluster();
   const h = localHost();
   const step = kubectlNodeRegistered({ kubectl, node: 'node404', timeoutSec: 2 });
   const { actual, change } = await plan(h, step);
