@@ -179,9 +179,11 @@ export async function rollingApply(s: RollingSession, store: StateStore, who: Co
       : `run ${run.id} of ${s.playbook.name} (journal: ${store.location})\n`,
   );
   const journal = new RunJournal(store.rollouts, lease, stop.controller, (e) => view.write(eventLine(e, startMs)));
-  const cluster = await clusterLeaseOf(s, store, run, who.claim.ttlMs, journal);
-  journal.startHeartbeat(cluster ? () => cluster.renew() : undefined);
+  let cluster: ClusterLease | null = null;
   try {
+    cluster = await clusterLeaseOf(s, store, run, who.claim.ttlMs);
+    const held = cluster;
+    journal.startHeartbeat(held ? () => held.renew() : undefined);
     if (!who.resume) await firstPlan(s, journal, stop.signal);
     return await batchesAndReport(s, store, journal, stop.signal);
   } catch (e) {
@@ -198,29 +200,16 @@ export async function rollingApply(s: RollingSession, store: StateStore, who: Co
 /**
  * The cluster's rollout Lease for this run, taken before anything is done: its holder names the run and
  * its store, so the run's own resume (any controller on the same store) holds it again, and a controller
- * with another store is refused (exit 69) while this one renews it.
+ * with another store is refused (exit 69) while this one renews it. A refusal, like the control host
+ * failing, leaves the run interrupted and resumable (stoppedBy).
  */
-async function clusterLeaseOf(
-  s: RollingSession,
-  store: StateStore,
-  run: RolloutRecord,
-  ttlMs: number,
-  journal: RunJournal,
-): Promise<ClusterLease | null> {
+async function clusterLeaseOf(s: RollingSession, store: StateStore, run: RolloutRecord, ttlMs: number) {
   const lease = s.clusterLease?.(
     `play run ${run.id} of store ${store.id} (${store.location})`,
     Math.ceil(ttlMs / 1000),
   );
-  if (!lease) return null;
-  try {
-    await lease.acquire();
-  } catch (e) {
-    // Nothing was done: the run waits, resumable, for the cluster to be free.
-    const reason = redact(e instanceof Error ? e.message : String(e));
-    await journal.finish('interrupted', reason).catch(() => {});
-    throw e;
-  }
-  return lease;
+  await lease?.acquire();
+  return lease ?? null;
 }
 
 /**
