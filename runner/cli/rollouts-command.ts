@@ -9,6 +9,7 @@ import { rolloutReport } from '../rolling/report.js';
 import { allowedFailures } from '../rolling/serial.js';
 import { summaryText } from '../rolling/text.js';
 import { openStore, storeLocation } from '../state/open-store.js';
+import { controllerName } from '../state/process-identity.js';
 import type { RolloutJournal, RolloutRecord } from '../state/store.js';
 
 export interface RolloutsArgs {
@@ -59,7 +60,7 @@ export async function rolloutsCommand(args: RolloutsArgs, out: Writable): Promis
       else
         for (const r of runs)
           out.write(
-            `${String(r.id).padStart(4)}  ${r.startedAt}  ${r.playbook.padEnd(16)} ${r.status.padEnd(11)} ${r.reason ?? ''}\n`,
+            `${String(r.id).padStart(4)}  ${r.startedAt}  ${r.playbook.padEnd(16)} ${r.status.padEnd(11)} ${controllerName({ host: r.controller, pid: r.pid }).padEnd(24)} ${r.reason ?? ''}\n`,
           );
       return 0;
     }

@@ -134,11 +134,11 @@ export class LeaseLostError extends PlayError {
     readonly current: Lease | null,
   ) {
     super(
-      `run ${runId} lost its rolling lease${
+      `run ${runId} lost its rolling lease: ${
         current && !current.released
-          ? ` to run ${current.runId} (pid ${current.identity.pid} on ${current.identity.host}, since ${current.acquiredAt})`
-          : ''
-      }: it was not renewed in time (this process paused, or cut off from the state store), so this controller ` +
+          ? `run ${current.runId} holds it now (pid ${current.identity.pid} on ${current.identity.host}, since ${current.acquiredAt})`
+          : 'another controller took it over and has released it since (or play rollouts unlock did)'
+      }; it was not renewed in time (this process paused, or cut off from the state store), so this controller ` +
         `stops and records nothing more; see play rollouts show ${current?.runId ?? runId}`,
       69,
     );

@@ -230,7 +230,7 @@ export function storeSuite(backend: string, open: OpenStore): void {
     const stale = await t.throwsAsync(s.rollouts.record(a.lease, event(1, 'node009', 'drain', 'end', 40)), {
       instanceOf: LeaseLostError,
     });
-    t.regex(stale?.message ?? '', /run 1 lost its rolling lease to run 1 \(pid 7777 on ctl-2/);
+    t.regex(stale?.message ?? '', /run 1 lost its rolling lease: run 1 holds it now \(pid 7777 on ctl-2/);
     await t.throwsAsync(s.rollouts.renew(a.lease), { instanceOf: LeaseLostError });
     await t.throwsAsync(s.rollouts.setStatus(a.lease, 'done'), { instanceOf: LeaseLostError });
     await s.rollouts.record(b.lease, event(1, 'node009', 'drain', 'begin', 41));

@@ -1,0 +1,231 @@
+// Teams: several controllers sharing one PostgreSQL state store (a private server, test/helpers/postgres.ts),
+// end to end in the shared lab with the real CLI: two simulated Windows nodes of their own (node019,
+// node020; lab/windows, a TEST DOUBLE), the real kubectl on control1 against the Kubernetes API double
+// (lab/cluster, a TEST DOUBLE). Each controller is its own process with its own pid (its identity).
+//  - Takeover: controller A is SIGKILLed after a drain; B, a standby (`play rollouts watch`), takes the
+//    run over once A's lease expires and finishes it: no node drained twice, none left cordoned, no
+//    hotfix installed twice.
+//  - Fencing: A is SIGSTOPped past its lease, B takes over and finishes, A is SIGCONTed: the journal has
+//    no event of A's fence after B's first, and A exits 69 saying it lost the lease.
+//  - The cluster's lock: A on the PostgreSQL store and B on a file of its own: B is refused by the
+//    cluster's Lease (exit 69, naming the holder).
+//  - Schedules: A and B run `play drift --every 2s` on one store: one run per tick; A is killed and B
+//    keeps the schedule.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import test from 'ava';
+import { resetWindowsNode, setWindowsNodeFaults } from '../../lab/lab.js';
+import { ensureLab, type Lab } from '../helpers/lab.js';
+import { play, projectRoot } from '../helpers/play.js';
+import { postgresForThisFile } from '../helpers/postgres.js';
+import { waitFor } from '../helpers/wait.js';
+import { clusterNodes, eventsSince, lastSeq, PINS, pinVars, rollingInventory } from './fixtures/rolling-lab.js';
+
+const NODES = ['node019', 'node020'] as const;
+const WINDOWS = 20 - 9 + 1;
+/** Short leases so a takeover waits seconds, not half a minute. */
+const TTL = '4';
+const server = postgresForThisFile(test);
+
+let lab: Lab;
+let dir: string;
+let inventory: string;
+let env: NodeJS.ProcessEnv;
+let store: string;
+let database: string;
+
+test.before(async () => {
+  lab = await ensureLab({ windows: WINDOWS, control: 1, linux: 4 });
+  dir = mkdtempSync(join(tmpdir(), 'play-teams-'));
+  ({ inventory, env } = rollingInventory(lab, dir, NODES));
+  env = { ...env, PLAY_LEASE_TTL: TTL };
+  store = await (await server()).freshUrl();
+  // The URL names a socket directory (no host part), which WHATWG's URL does not parse.
+  database = /@\/([^?]+)/.exec(store)![1]!;
+  for (const n of NODES) await resetWindowsNode(n);
+  const onboard = await play(
+    [resolve(projectRoot, 'test/e2e/fixtures/onboard-without-tor.ts'), '-i', inventory, '--no-live'],
+    env,
+  );
+  if (onboard.code !== 0) throw new Error(`onboarding failed: ${onboard.stdout.slice(-3000)}${onboard.stderr}`);
+});
+
+test.after.always(async () => {
+  for (const n of NODES) await setWindowsNodeFaults(n, null).catch(() => undefined);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Controller {
+  child: ChildProcess;
+  lines: string[];
+  exit: Promise<number | null>;
+}
+
+/** `play ARGS` as a controller process whose output lines a test can wait for. */
+function controller(args: string[], extra: NodeJS.ProcessEnv = {}): Controller {
+  const child = spawn(process.execPath, [resolve(projectRoot, 'bin/play.mjs'), ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, PLAY_INVENTORY: '', ...env, ...extra },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let buf = '';
+    stream.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const parts = buf.split('\n');
+      buf = parts.pop()!;
+      lines.push(...parts);
+    });
+  }
+  return { child, lines, exit: new Promise((r) => child.on('exit', (code) => r(code))) };
+}
+
+const hotfix = (pin: (typeof PINS)[keyof typeof PINS], state = store) =>
+  controller(['hotfix-windows', '-i', inventory, '--state', state, '--no-live', '--serial', '1', '-e', pinVars(pin)]);
+const watcher = () => controller(['rollouts', 'watch', '--state', store, '--poll', '1']);
+const seen = (c: Controller, re: RegExp) => c.lines.some((l) => re.test(l));
+const runOf = (c: Controller) =>
+  Number(/^run (\d+) of hotfix-windows/.exec(c.lines.find((l) => /^run \d+ of/.test(l)) ?? '')?.[1]);
+
+async function report(run: number) {
+  const r = await play(['rollouts', 'show', String(run), '--state', store, '--json'], env);
+  return JSON.parse(r.stdout);
+}
+
+test.serial('takeover: A killed after a drain, the standby B takes the run over and finishes it', async (t) => {
+  const mark = lastSeq(lab);
+  // Every call to node019 takes 2 s, so A is killed between its drain and its install.
+  await setWindowsNodeFaults('node019', { latencyMs: 2000 });
+  const a = hotfix(PINS.may);
+  await waitFor('A drained node019', () => seen(a, /node019 +drain +ok/), 180_000);
+  a.child.kill('SIGKILL');
+  const killedAt = Date.now();
+  await a.exit;
+  await setWindowsNodeFaults('node019', null);
+  const run = runOf(a);
+  const b = watcher();
+  t.teardown(() => b.child.kill('SIGKILL'));
+  await waitFor('B took the run over', () => seen(b, /taking it over/), 60_000);
+  t.log(`B took over ${((Date.now() - killedAt) / 1000).toFixed(1)} s after A was killed (lease ${TTL} s, poll 1 s)`);
+  await waitFor('B finished the run', () => seen(b, new RegExp(`run ${run}: finished here`)), 240_000);
+  b.child.kill('SIGTERM');
+  t.is(await b.exit, 0, b.lines.join('\n').slice(-3000));
+  t.regex(b.lines.join('\n'), new RegExp(`run ${run}: finished here, exit 0`));
+  const r = await report(run);
+  t.is(r.status, 'done');
+  for (const n of NODES) {
+    t.is(r.hosts[n].outcome, 'done', n);
+    const installs = r.hosts[n].phases.filter((p: any) => p.phase === 'apply' && /hotfix/.test(p.detail ?? ''));
+    t.true(installs.length <= 1, `${n}: the hotfix installed at most once`);
+  }
+  t.regex(r.controller, /\(pid \d+\)$/);
+  t.false(r.controller.endsWith(`(pid ${a.child.pid})`), `finished by another controller than A: ${r.controller}`);
+  const drains = eventsSince(lab, mark, NODES).filter((e) => e.kind === 'drain');
+  for (const n of NODES) t.true(drains.filter((e) => e.node === n).length <= 1, `${n} drained at most once`);
+  for (const n of NODES) t.false(clusterNodes(lab, NODES)[n]!.cordoned, `${n} not left cordoned`);
+});
+
+test.serial(
+  'fencing: A paused past its lease writes nothing after B took over, and exits saying it lost it',
+  async (t) => {
+    await setWindowsNodeFaults('node019', { latencyMs: 2000 });
+    t.teardown(() => setWindowsNodeFaults('node019', null));
+    const a = hotfix(PINS.june);
+    await waitFor('A cordoned node019', () => seen(a, /node019 +cordon +ok/), 180_000);
+    a.child.kill('SIGSTOP');
+    const run = runOf(a);
+    const b = watcher();
+    t.teardown(() => b.child.kill('SIGKILL'));
+    await waitFor('B finished the run', () => seen(b, new RegExp(`run ${run}: finished here`)), 240_000);
+    b.child.kill('SIGTERM');
+    await b.exit;
+    a.child.kill('SIGCONT');
+    const code = await a.exit;
+    t.is(code, 69, a.lines.join('\n').slice(-3000));
+  t.log(`A after SIGCONT:\n${a.lines.slice(-2).join('\n')}`);
+    t.regex(
+      a.lines.join('\n'),
+      new RegExp(
+        `^play: run ${run} lost its rolling lease: (run ${run} holds it now|another controller took it over)`,
+        'm',
+      ),
+    );
+    // The fencing numbers in the order the journal recorded them never go back: nothing of A's after B's first.
+    const fences = (
+      await (await server()).psql(`SELECT fence FROM play_rollout_events WHERE run_id = ${run} ORDER BY id`, database)
+    )
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+    t.true(new Set(fences).size >= 2, `a takeover happened: ${fences}`);
+    t.deepEqual(
+      fences,
+      [...fences].sort((x, y) => x - y),
+      `fences in order: ${fences}`,
+    );
+    t.is((await report(run)).status, 'done');
+    for (const n of NODES) t.false(clusterNodes(lab, NODES)[n]!.cordoned, `${n} not left cordoned`);
+  },
+);
+
+test.serial("the cluster's lock: a controller with another store is refused while the first rolls", async (t) => {
+  await setWindowsNodeFaults('node019', { latencyMs: 2000 });
+  t.teardown(() => setWindowsNodeFaults('node019', null));
+  const a = hotfix(PINS.july);
+  await waitFor('A cordoned node019', () => seen(a, /node019 +cordon +ok/), 180_000);
+  const other = join(dir, 'other-store.db');
+  const b = await play(
+    ['hotfix-windows', '-i', inventory, '--state', other, '--no-live', '--serial', '1', '-e', pinVars(PINS.july)],
+    env,
+  );
+  t.is(b.code, 69, b.stdout + b.stderr);
+  t.regex(
+    b.stderr,
+    /the cluster's rollout lease \(Lease kube-system\/play-rollout, read on control1\) is held by play run \d+ of store \w+ \(postgres(ql)?:\/\/[^)]*\)/,
+  );
+  t.notRegex(b.stderr, /Tr0ub4dor/, 'no password in the message');
+  a.child.kill('SIGTERM');
+  t.is(await a.exit, 130, a.lines.join('\n').slice(-3000));
+  for (const n of NODES) t.false(clusterNodes(lab, NODES)[n]!.cordoned, `${n} not left cordoned`);
+});
+
+test.serial('schedules: two controllers, one drift run per tick; the survivor keeps the schedule', async (t) => {
+  const playbook = join(dir, 'tiny-drift.ts');
+  writeFileSync(
+    playbook,
+    `import { definePlaybook } from '${projectRoot}/runner/playbook/define.js';\nimport { directory } from '${projectRoot}/tasks/linux/index.js';\n` +
+      `export default definePlaybook({ name: 'tiny-drift', description: 'x', drift: true, tasks: { d: { on: 'linux1', step: directory({ path: '/srv/play-teams-drift' }) } } });\n`,
+  );
+  const args = ['drift', playbook, '-i', lab.inventoryPath, '--state', store, '--every', '2s'];
+  const a = controller(args);
+  const b = controller(args);
+  t.teardown(() => {
+    a.child.kill('SIGKILL');
+    b.child.kill('SIGKILL');
+  });
+  await new Promise((r) => setTimeout(r, 9000));
+  a.child.kill('SIGKILL');
+  const killedAt = Date.now();
+  await a.exit;
+  await new Promise((r) => setTimeout(r, 9000));
+  b.child.kill('SIGTERM');
+  t.is(await b.exit, 0, b.lines.join('\n').slice(-2000));
+  const history = JSON.parse(
+    (await play(['drift', 'history', '--state', store, '--json', '--runs', '200'], env)).stdout,
+  )
+    .filter((r: any) => r.playbooks.includes('tiny-drift'))
+    .reverse();
+  const ticks = history.map((r: any) => Math.floor(Date.parse(r.startedAt) / 2000));
+  t.deepEqual(ticks, [...new Set(ticks)], 'no tick run twice');
+  for (let i = 1; i < history.length; i++)
+    t.true(
+      Date.parse(history[i].startedAt) >= Date.parse(history[i - 1].startedAt) + history[i - 1].durationMs,
+      'runs never overlap',
+    );
+  const after = history.filter((r: any) => Date.parse(r.startedAt) > killedAt + 2000);
+  t.true(after.length >= 2, `runs after A died: ${after.length}`);
+  t.true(new Set(after.map((r: any) => r.controller)).size === 1, 'one controller kept the schedule');
+});
