@@ -145,7 +145,8 @@ export class ClusterLease {
 
   async #get(): Promise<LeaseObject | null> {
     const r = await this.remote.run(sh`${this.kubectl} get lease ${LEASE_NAME} -n ${LEASE_NAMESPACE} -o json`);
-    if (r.code !== 0 && /NotFound|not found/.test(r.stderr)) return null;
+    // The API server's NotFound, not the shell's `kubectl: not found` (exit 127).
+    if (r.code === 1 && /\(NotFound\)/.test(r.stderr)) return null;
     if (r.code !== 0)
       throw new RemoteError(
         `kubectl get lease ${LEASE_NAMESPACE}/${LEASE_NAME} on ${this.remote.name} failed (exit ${r.code}): ${r.stderr.trim()}`,

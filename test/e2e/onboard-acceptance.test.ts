@@ -92,7 +92,13 @@ test.before(async (t) => {
   ({ inventory, env } = onboardInventory(
     lab,
     dir,
-    (inv) => Object.assign(inv.all.children.windows.hosts.node010, NODE010_OPTIONAL),
+    (inv) => {
+      // Only its own nodes: the shared lab has more (other files' nodes, up to node022), and TWO, a
+      // glob, would match node019 too.
+      const hosts = inv.all.children.windows.hosts;
+      inv.all.children.windows.hosts = Object.fromEntries(NODES.map((n) => [n, hosts[n]]));
+      Object.assign(inv.all.children.windows.hosts.node010, NODE010_OPTIONAL);
+    },
     ['windows', 'tor'],
   ));
   await stopKeepalived(lab, t);

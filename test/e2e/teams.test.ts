@@ -1,6 +1,6 @@
 // Teams: several controllers sharing one PostgreSQL state store (a private server, test/helpers/postgres.ts),
-// end to end in the shared lab with the real CLI: two simulated Windows nodes of their own (node019,
-// node020; lab/windows, a TEST DOUBLE), the real kubectl on control1 against the Kubernetes API double
+// end to end in the shared lab with the real CLI: two simulated Windows nodes of their own (node021,
+// node022; lab/windows, a TEST DOUBLE), the real kubectl on control1 against the Kubernetes API double
 // (lab/cluster, a TEST DOUBLE). Each controller is its own process with its own pid (its identity).
 //  - Takeover: controller A is SIGKILLed after a drain; B, a standby (`play rollouts watch`), takes the
 //    run over once A's lease expires and finishes it: no node drained twice, none left cordoned, no
@@ -23,8 +23,9 @@ import { postgresForThisFile } from '../helpers/postgres.js';
 import { waitFor } from '../helpers/wait.js';
 import { clusterNodes, eventsSince, lastSeq, PINS, pinVars, rollingInventory } from './fixtures/rolling-lab.js';
 
-const NODES = ['node019', 'node020'] as const;
-const WINDOWS = 20 - 9 + 1;
+// Not matched by other files' patterns (onboard-acceptance's 'node0[01][09]' would take node019).
+const NODES = ['node021', 'node022'] as const;
+const WINDOWS = 22 - 9 + 1;
 /** Short leases so a takeover waits seconds, not half a minute. */
 const TTL = '4';
 const server = postgresForThisFile(test);
@@ -97,14 +98,14 @@ async function report(run: number) {
 
 test.serial('takeover: A killed after a drain, the standby B takes the run over and finishes it', async (t) => {
   const mark = lastSeq(lab);
-  // Every call to node019 takes 2 s, so A is killed between its drain and its install.
-  await setWindowsNodeFaults('node019', { latencyMs: 2000 });
+  // Every call to node021 takes 2 s, so A is killed between its drain and its install.
+  await setWindowsNodeFaults('node021', { latencyMs: 2000 });
   const a = hotfix(PINS.may);
-  await waitFor('A drained node019', () => seen(a, /node019 +drain +ok/), 180_000);
+  await waitFor('A drained node021', () => seen(a, /node021 +drain +ok/), 180_000);
   a.child.kill('SIGKILL');
   const killedAt = Date.now();
   await a.exit;
-  await setWindowsNodeFaults('node019', null);
+  await setWindowsNodeFaults('node021', null);
   const run = runOf(a);
   const b = watcher();
   t.teardown(() => b.child.kill('SIGKILL'));
@@ -131,10 +132,10 @@ test.serial('takeover: A killed after a drain, the standby B takes the run over 
 test.serial(
   'fencing: A paused past its lease writes nothing after B took over, and exits saying it lost it',
   async (t) => {
-    await setWindowsNodeFaults('node019', { latencyMs: 2000 });
-    t.teardown(() => setWindowsNodeFaults('node019', null));
+    await setWindowsNodeFaults('node021', { latencyMs: 2000 });
+    t.teardown(() => setWindowsNodeFaults('node021', null));
     const a = hotfix(PINS.june);
-    await waitFor('A cordoned node019', () => seen(a, /node019 +cordon +ok/), 180_000);
+    await waitFor('A cordoned node021', () => seen(a, /node021 +cordon +ok/), 180_000);
     a.child.kill('SIGSTOP');
     const run = runOf(a);
     const b = watcher();
@@ -145,7 +146,7 @@ test.serial(
     a.child.kill('SIGCONT');
     const code = await a.exit;
     t.is(code, 69, a.lines.join('\n').slice(-3000));
-  t.log(`A after SIGCONT:\n${a.lines.slice(-2).join('\n')}`);
+    t.log(`A after SIGCONT:\n${a.lines.slice(-2).join('\n')}`);
     t.regex(
       a.lines.join('\n'),
       new RegExp(
@@ -172,10 +173,10 @@ test.serial(
 );
 
 test.serial("the cluster's lock: a controller with another store is refused while the first rolls", async (t) => {
-  await setWindowsNodeFaults('node019', { latencyMs: 2000 });
-  t.teardown(() => setWindowsNodeFaults('node019', null));
+  await setWindowsNodeFaults('node021', { latencyMs: 2000 });
+  t.teardown(() => setWindowsNodeFaults('node021', null));
   const a = hotfix(PINS.july);
-  await waitFor('A cordoned node019', () => seen(a, /node019 +cordon +ok/), 180_000);
+  await waitFor('A cordoned node021', () => seen(a, /node021 +cordon +ok/), 180_000);
   const other = join(dir, 'other-store.db');
   const b = await play(
     ['hotfix-windows', '-i', inventory, '--state', other, '--no-live', '--serial', '1', '-e', pinVars(PINS.july)],
