@@ -94,6 +94,7 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
         );
         return;
       }
+      const { openVault, vaultFlagsOf } = await import('../vault/passwords.js');
       const drift = {
         playbooks: words,
         inventory: (a as { inventory?: string | string[] }).inventory,
@@ -111,6 +112,8 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
         metrics: a.metrics,
         acceptNew: a.acceptNew,
         knownHosts: a.knownHosts,
+        // The vault options are global (main.ts); read once, also for every run of a schedule.
+        vault: await openVault(vaultFlagsOf(a)),
       };
       if (a.every) {
         io.cleanStop = true;

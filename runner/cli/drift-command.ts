@@ -32,6 +32,7 @@ import { controllerName } from '../state/process-identity.js';
 import type { StateStore } from '../state/store.js';
 import { ConnectionPool } from '../transport/pool.js';
 import { openInventory } from './open-inventory.js';
+import type { VaultKeyring } from '../vault/keyring.js';
 
 export interface DriftArgs {
   playbooks: string[];
@@ -55,6 +56,8 @@ export interface DriftArgs {
   metrics?: string;
   acceptNew: boolean;
   knownHosts?: string;
+  /** The vault passwords, read once for every run of a schedule. */
+  vault?: VaultKeyring;
 }
 
 /** The playbooks named, or every one that declares `drift: true`. */
@@ -108,7 +111,7 @@ export async function driftCommand(args: DriftArgs, out: Writable, err: Writable
   const started = new Date();
   const keep = parseKeep(args.keep, started);
   const playbooks = await drifted(args.playbooks);
-  const inventory = openInventory(args.inventory, err);
+  const inventory = openInventory(args.inventory, err, args.vault);
   // Waivers are read before any host is probed: a mistake in the file stops the run at once (65).
   const waivers = args.waivers ? loadWaivers(args.waivers) : loadWaiversIfPresent(defaultWaiversFile(inventory.file));
   const store = await openStore(args.state);

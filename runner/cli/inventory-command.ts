@@ -4,18 +4,20 @@
 import { UsageError } from '../core/errors.js';
 import { ansibleJsonText, hostVarsJson, inventoryJson } from '../inventory/export.js';
 import { selectHosts } from '../inventory/pattern.js';
+import type { VaultKeyring } from '../vault/keyring.js';
 import { openInventory } from './open-inventory.js';
 
 export interface InventoryArgs {
   inventory?: string | readonly string[];
   list?: boolean;
   host?: string;
+  vault?: VaultKeyring;
 }
 
 export function inventoryCommand(args: InventoryArgs, out: NodeJS.WritableStream, err: NodeJS.WritableStream): void {
   if (!args.list === (args.host === undefined))
     throw new UsageError("inventory: pass either --list or --host NAME (see 'play inventory --help')");
-  const inv = openInventory(args.inventory, err);
+  const inv = openInventory(args.inventory, err, args.vault);
   if (args.list) {
     out.write(ansibleJsonText(inventoryJson(inv)) + '\n');
     return;

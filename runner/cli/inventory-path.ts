@@ -1,5 +1,6 @@
 // Which inventory a command uses: -i (several -i: several sources, in order), else $PLAY_INVENTORY,
-// else the lab's when a lab is up.
+// else the lab's when a lab is up. A source that is no path and has a comma is a list of hosts
+// (`-i 'h1,h2,'`, ansible's host_list), passed on as written.
 // With the lab's inventory, the lab's env file (every lab secret: the simulated Windows nodes'
 // password, the VRRP password) is loaded too, without overriding the environment or .env.
 // Only lab/paths.ts is imported here: the rest of the lab (and esbuild) loads only for `play lab`.
@@ -7,6 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
 import { UsageError } from '../core/errors.js';
+import { isHostList } from '../inventory/sources.js';
 import { labPaths, resolveLabDir } from '../../lab/paths.js';
 
 /** The sources named by -i (a string, or an array when -i is repeated), else by $PLAY_INVENTORY. */
@@ -21,6 +23,7 @@ export function inventoryPaths(option: string | readonly string[] | undefined): 
   if (given.length) {
     const fromOption = (typeof option === 'string' ? [option] : (option ?? [])).some((p) => p);
     return given.map((g) => {
+      if (isHostList(g)) return g;
       const p = resolve(g);
       if (!existsSync(p))
         throw new UsageError(`inventory ${p} does not exist (from ${fromOption ? '-i' : 'PLAY_INVENTORY'})`);

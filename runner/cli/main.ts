@@ -77,14 +77,31 @@ export function reportError(e: unknown, err: NodeJS.WritableStream): number {
 }
 
 /** `play hosts`, `play inventory`, `play list`, `play graph`: read-only looks at inventories and playbooks.
- *  Long because it is declarative: yargs' table of the four commands, one entry each. */
+ *  Long because it is declarative: yargs' table of the four commands, one entry each. The global options
+ *  -i and the vault's are repeatable (a repeated string option is an array), not `array: true`, which
+ *  would take the playbook after them as one more value. */
 function inspectCommands(y: Argv, io: Io) {
   return y
     .option('inventory', {
       alias: 'i',
       type: 'string',
       describe:
-        "inventory file or directory, YAML or INI; repeat -i for several (default: $PLAY_INVENTORY, else the lab's)",
+        "inventory file or directory, YAML or INI, or a list of hosts 'h1,h2,'; repeat -i for several (default: $PLAY_INVENTORY, else the lab's)",
+    })
+    .option('vault-id', {
+      type: 'string',
+      describe: 'a vault password: [LABEL@]FILE (an executable file: its output) or [LABEL@]prompt; repeat for several',
+    })
+    .option('vault-password-file', {
+      alias: 'vault-pass-file',
+      type: 'string',
+      describe:
+        'a file holding the vault password (an executable file: its output); repeat for several; also $ANSIBLE_VAULT_PASSWORD_FILE',
+    })
+    .option('ask-vault-pass', {
+      alias: ['J', 'ask-vault-password'],
+      type: 'boolean',
+      describe: 'ask for the vault password on the terminal, without echo',
     })
     .command(
       'inventory',
@@ -94,8 +111,8 @@ function inspectCommands(y: Argv, io: Io) {
           .option('list', { type: 'boolean', describe: "every group and host, with each host's variables" })
           .option('host', { type: 'string', describe: "one host's merged variables" }),
       async (a) => {
-        const { inventoryCommand } = await import('./inventory-command.js');
-        inventoryCommand({ inventory: a.inventory, list: a.list, host: a.host }, io.out, io.err);
+        const [{ inventoryCommand }, vault] = await Promise.all([import('./inventory-command.js'), vaultOf(a)]);
+        inventoryCommand({ inventory: a.inventory, list: a.list, host: a.host, vault }, io.out, io.err);
       },
     )
     .command(
@@ -107,7 +124,7 @@ function inspectCommands(y: Argv, io: Io) {
           import('./open-inventory.js'),
           import('../inventory/pattern.js'),
         ]);
-        const inv = openInventory(a.inventory, io.err);
+        const inv = openInventory(a.inventory, io.err, await vaultOf(a));
         io.out.write(
           selectHosts(inv, a.pattern)
             .map((h) => h.name + '\n')
@@ -157,13 +174,19 @@ function inspectCommands(y: Argv, io: Io) {
         io.out.write(taskGraphText(pb));
         let inv: Awaited<ReturnType<typeof openInventory>> | undefined;
         try {
-          inv = openInventory(a.inventory, io.err);
+          inv = openInventory(a.inventory, io.err, await vaultOf(a));
         } catch (e) {
           if (a.inventory) throw e;
         }
         if (inv) io.out.write('\n' + nodeGraphText(compileGraph(pb, inv, { limit: a.limit })));
       },
     );
+}
+
+/** The vault passwords the command line (and ANSIBLE_VAULT_PASSWORD_FILE) gives, read once. */
+async function vaultOf(a: object) {
+  const { openVault, vaultFlagsOf } = await import('../vault/passwords.js');
+  return openVault(vaultFlagsOf(a));
 }
 
 /** `play init [DIR]`: a repository of one's own playbooks (init-command.ts). */
@@ -266,6 +289,7 @@ function rolloutCommands<T>(y: Argv<T>, io: Io) {
             acceptNew: a.acceptNew,
             knownHosts: a.knownHosts,
             allowChanged: a.allowChanged,
+            vault: await vaultOf(a),
           },
           io.out,
           io.err,

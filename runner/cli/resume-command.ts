@@ -8,6 +8,7 @@ import { UNFINISHED } from '../rolling/model.js';
 import { openStore, storeLocation } from '../state/open-store.js';
 import type { RolloutRecord } from '../state/store.js';
 import { type RunArgs, runCommand } from './run-command.js';
+import type { VaultKeyring } from '../vault/keyring.js';
 
 export interface ResumeArgs {
   run?: string;
@@ -18,6 +19,8 @@ export interface ResumeArgs {
   acceptNew: boolean;
   knownHosts?: string;
   allowChanged?: boolean;
+  /** The vault passwords, for a run whose inventory or -e files are vault-encrypted. */
+  vault?: VaultKeyring;
 }
 
 async function findRun(args: ResumeArgs): Promise<RolloutRecord> {
@@ -66,6 +69,7 @@ export async function resumeCommand(
     report: args.report,
     json: args.json,
     extraVars: [],
+    vault: args.vault,
     acceptNew: args.acceptNew,
     knownHosts: args.knownHosts,
     live: args.live,

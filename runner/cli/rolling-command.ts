@@ -159,7 +159,7 @@ async function prepare(
     playbook,
     inventory,
     limit: args.limit,
-    extraVars: parseExtraVars(args.extraVars),
+    extraVars: parseExtraVars(args.extraVars, process.env, args.vault),
     forks: args.forks,
     timeoutMs: args.timeout * 1000,
     connect: (h) => pool.shell(h, secretsOf(h)),

@@ -62,7 +62,8 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
           type: 'string',
           array: true,
           default: [] as string[],
-          describe: 'key=value or JSON; overrides inventory variables',
+          describe:
+            'key=value text (\'a=1 b="x y"\'), @FILE (YAML or JSON, may be vault-encrypted) or JSON; overrides inventory variables',
         })
         .option('accept-new', {
           type: 'boolean',
@@ -140,7 +141,10 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
           describe: 'the state store (default: $PLAY_STATE, else ~/.local/state/play/state.db)',
         }),
     async (a) => {
-      const { runCommand } = await import('./run-command.js');
+      const [{ runCommand }, { openVault, vaultFlagsOf }] = await Promise.all([
+        import('./run-command.js'),
+        import('../vault/passwords.js'),
+      ]);
       const result = await runCommand(
         {
           playbook: a.playbook,
@@ -153,6 +157,7 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
           report: a.report,
           json: a.json,
           extraVars: a.extraVars.map(String),
+          vault: await openVault(vaultFlagsOf(a)),
           acceptNew: a.acceptNew,
           knownHosts: a.knownHosts,
           live: a.live ? 'auto' : 'never',

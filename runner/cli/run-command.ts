@@ -13,11 +13,13 @@ import { LiveRenderer } from '../report/live.js';
 import { CompactRenderer, type Renderer } from '../report/renderer.js';
 import { prebuildSteps, runGraph } from '../run/run-graph.js';
 import { ConnectionPool } from '../transport/pool.js';
-import { keyFileProblem } from '../transport/ssh-auth.js';
+import { keyFileCheck, type KeyProblem } from '../transport/ssh-auth.js';
 import { flagOf } from './coerce.js';
 import { parseExtraVars } from './extra-vars.js';
 import { openInventory } from './open-inventory.js';
 import type { RollingOverrides } from '../rolling/policy.js';
+import type { VaultKeyring } from '../vault/keyring.js';
+import { openVault } from '../vault/passwords.js';
 
 export interface RunArgs {
   playbook: string;
@@ -30,6 +32,8 @@ export interface RunArgs {
   report?: string;
   json: boolean;
   extraVars: string[];
+  /** The vault passwords (openVault); absent: ANSIBLE_VAULT_PASSWORD_FILE's, if set (`play resume`). */
+  vault?: VaultKeyring;
   acceptNew: boolean;
   knownHosts?: string;
   /** Live (listr2) view: 'auto' picks it on a terminal for up to 20 hosts. */
@@ -55,7 +59,9 @@ export async function runCommand(
 ): Promise<{ code: number; report?: RunReport }> {
   // A mistyped playbook name (or command) is named before any inventory is looked for.
   const playbookFile = resolvePlaybook(args.playbook);
-  const inventory = openInventory(args.inventory, err);
+  const vault = args.vault ?? (await openVault());
+  args = { ...args, vault };
+  const inventory = openInventory(args.inventory, err, vault);
   const playbook = await loadPlaybook(playbookFile);
   const rolling = args.rolling;
   if (playbook.rolling || rolling?.overrides.serial !== undefined || rolling?.resume) {
@@ -70,7 +76,7 @@ export async function runCommand(
       `${playbook.name} is not a rolling playbook: ${flagOf(given[0])} needs --serial (or a playbook with rolling)`,
     );
   const graph = compileGraph(playbook, inventory, { limit: args.limit });
-  const extraVars = parseExtraVars(args.extraVars);
+  const extraVars = parseExtraVars(args.extraVars, process.env, vault);
   const steps = prebuildSteps(graph, inventory, extraVars);
   const secrets = new Map(graph.hosts.map((h) => [h.name, resolveSecrets(h)]));
   checkKeyFiles(graph.hosts);
@@ -115,22 +121,32 @@ export async function runCommand(
   return { code: exitCode(report), report };
 }
 
-/** Every targeted host's private key file, and its jump host's, read now: a missing or unusable key is an
- *  inventory problem (65) found before any host is touched, not an unreachable host halfway through a run. */
+/** Every targeted host's private key files, and its jump host's, read now: a missing or unusable key is an
+ *  inventory problem (65) found before any host is touched, not an unreachable host halfway through a run.
+ *  ssh_config's IdentityFiles may be missing or encrypted (ssh passes over those, the agent may hold them),
+ *  but not unprotected (readable by others) or something other than a key. */
 export function checkKeyFiles(hosts: readonly Host[]): void {
-  const problems = new Map<string, string | undefined>();
+  const problems = new Map<string, KeyProblem | undefined>();
   /** Per key file with a problem: how the first host to use it names it, and every host using it. */
   const culprits = new Map<string, { first: string; names: string[] }>();
   for (const h of hosts) {
-    const { keyFile, keyFrom, jump } = h.connection;
-    const uses: [file: string | undefined, named: string][] = [
+    const { keyFile, keyFrom, jump, identityFiles } = h.connection;
+    const bastion = `its jump host ${jump?.hostName}'s`;
+    const uses: (readonly [file: string | undefined, named: string, fromConfig?: true])[] = [
       [keyFile, `host ${h.name}: ${keyFrom ?? 'ansible_ssh_private_key_file'} ${keyFile}`],
-      [jump?.keyFile, `host ${h.name}: its jump host ${jump?.hostName}'s key file ${jump?.keyFile} (${jump?.keyFrom})`],
+      [jump?.keyFile, `host ${h.name}: ${bastion} key file ${jump?.keyFile} (${jump?.keyFrom})`],
+      ...(identityFiles ?? []).map(
+        (f) => [f.file, `host ${h.name}: IdentityFile ${f.file} (${f.from})`, true] as const,
+      ),
+      ...(jump?.identityFiles ?? []).map(
+        (f) => [f.file, `host ${h.name}: ${bastion} IdentityFile ${f.file} (${f.from})`, true] as const,
+      ),
     ];
-    for (const [file, named] of uses) {
+    for (const [file, named, fromConfig] of uses) {
       if (!file) continue;
-      if (!problems.has(file)) problems.set(file, keyFileProblem(file));
-      if (!problems.get(file)) continue;
+      if (!problems.has(file)) problems.set(file, keyFileCheck(file));
+      const p = problems.get(file);
+      if (!p || (fromConfig && (p.kind === 'missing' || p.kind === 'encrypted'))) continue;
       const c = culprits.get(file) ?? { first: named, names: [] };
       if (!c.names.includes(h.name)) c.names.push(h.name);
       culprits.set(file, c);
@@ -147,7 +163,7 @@ export function checkKeyFiles(hosts: readonly Host[]): void {
     culprits.size > 1
       ? `; ${culprits.size - 1} other key file${culprits.size > 2 ? 's have' : ' has'} problems too`
       : '';
-  throw new InputError(`${named}: ${problems.get(file)}${others}${more}`);
+  throw new InputError(`${named}: ${problems.get(file)!.problem}${others}${more}`);
 }
 
 /** --report's directory must exist and be writable before the run, not found out after it. */

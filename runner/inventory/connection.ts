@@ -1,6 +1,8 @@
 // How to reach a host, from its merged variables: Ansible's connection variables with Ansible's
 // aliases (where two aliases are set, the one ansible's ssh plugin lists last wins), narrowed to
-// what play does: SSH only, to Linux or to Windows running PowerShell over OpenSSH.
+// what play does: SSH only, to Linux or to Windows running PowerShell over OpenSSH. Then the OpenSSH
+// client configuration, for what the vars leave unset.
+import { existsSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { EnvRef, type ConnectionSpec, type OsFamily } from './model.js';
@@ -11,6 +13,9 @@ import { pick } from './var-pick.js';
 import { describe } from './vars.js';
 import { shellWords } from './ssh-words.js';
 import { jumpSpec, type BastionLookup } from './jump.js';
+import { sshFlagValues } from './jump-args.js';
+import type { SshConfig, SshHostConfig } from '../ssh-config/config.js';
+import { hostFields, reportNotes } from '../ssh-config/host-fields.js';
 
 export { shellWords };
 
@@ -107,24 +112,63 @@ function osFamily(src: Reporter, vars: ReadonlyMap<string, VarDef>, text: VarTex
   return os;
 }
 
-/** ansible_port (or ansible_ssh_port), default 22. */
-function portOf(src: Reporter, vars: ReadonlyMap<string, VarDef>): number {
+/** ansible_port (or ansible_ssh_port); undefined when not set (ssh_config, then 22). */
+function portOf(src: Reporter, vars: ReadonlyMap<string, VarDef>): number | undefined {
   const portDef = pick(vars, 'ansible_port', 'ansible_ssh_port');
-  let port = 22;
-  if (portDef) {
-    const v = portDef.value;
-    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
-    if (Number.isInteger(n) && n >= 1 && n <= 65535) port = n;
-    else src.problem(portDef.origin, `${portDef.name} must be a port number from 1 to 65535, got ${describe(v)}`);
-  }
+  if (!portDef) return undefined;
+  const v = portDef.value;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+  if (Number.isInteger(n) && n >= 1 && n <= 65535) return n;
+  src.problem(portDef.origin, `${portDef.name} must be a port number from 1 to 65535, got ${describe(v)}`);
+  return undefined;
+}
 
-  return port;
+// In the order ansible's ssh plugin puts them on ssh's command line.
+const SSH_ARG_VARS = ['ansible_ssh_args', 'ansible_ssh_common_args', 'ansible_ssh_extra_args'] as const;
+
+/** The host's ssh_config file from `-F FILE` in its ssh args (ssh takes the last one), resolved from the var's directory. */
+function configFileOf(
+  src: Reporter,
+  vars: ReadonlyMap<string, VarDef>,
+  resolveFile: (path: string, at: Origin) => string,
+): string | undefined {
+  let file: string | undefined;
+  for (const name of SSH_ARG_VARS) {
+    const def = vars.get(name);
+    // Not a string, or not splittable: reported where the args are read for known_hosts.
+    if (typeof def?.value !== 'string') continue;
+    try {
+      for (const f of sshFlagValues(def.value, 'F')) {
+        file = f.toLowerCase() === 'none' ? 'none' : resolveFile(f, def.origin);
+        if (file !== 'none' && !existsSync(file))
+          src.problem(def.origin, `${name}: -F ${f}: ${file} does not exist (ssh would refuse to start)`);
+      }
+    } catch {
+      /* reported by jump.ts */
+    }
+  }
+  return file;
+}
+
+/** The host's ssh_config values (none when play reads no ssh_config), its problems reported to `src`. */
+function hostConfig(
+  src: Reporter,
+  sshConfig: SshConfig | undefined,
+  alias: string,
+  preset: { user?: string; port?: number },
+  configFile: string | undefined,
+): SshHostConfig | undefined {
+  if (!sshConfig) return undefined;
+  const c = sshConfig.lookup(alias, { preset, configFile });
+  reportNotes(src, c);
+  return c;
 }
 
 /**
  * The ConnectionSpec of host `host` (defined at `origin`); problems go to `src`. Relative paths are
  * taken from `baseDir` of the origin of the variable that holds them. `bastionOf` gives the connection
- * of a jump host named by its inventory name (runner/inventory/jump.ts).
+ * of a jump host named by its inventory name (runner/inventory/jump.ts). `sshConfig` fills what the
+ * vars leave, as ssh's configuration files do when Ansible runs ssh (runner/ssh-config/).
  */
 export function connectionSpec(
   src: Reporter,
@@ -133,12 +177,20 @@ export function connectionSpec(
   vars: ReadonlyMap<string, VarDef>,
   baseDir: (origin: Origin) => string,
   bastionOf?: BastionLookup,
+  sshConfig?: SshConfig,
 ): ConnectionSpec {
   const text = textReader(src);
   const os = osFamily(src, vars, text);
-  const port = portOf(src, vars);
+  const portVar = portOf(src, vars);
+  const userVar = text(pick(vars, 'ansible_user', 'ansible_ssh_user'), 'a user name');
+  // ssh is given ansible_host (else the inventory name): ssh_config's Host patterns match that name.
+  const alias = text(pick(vars, 'ansible_host', 'ansible_ssh_host'), 'a host name or address') ?? host;
+  const resolveFile = (path: string, at: Origin) => resolvePath(path, baseDir(at));
+  const configFile = configFileOf(src, vars, resolveFile);
+  const cfg = hostConfig(src, sshConfig, alias, { user: userVar, port: portVar }, configFile);
 
-  const user = text(pick(vars, 'ansible_user', 'ansible_ssh_user'), 'a user name') ?? defaultUser();
+  // The inventory's vars first (Ansible passes them as -o options, which ssh reads before its files).
+  const user = userVar ?? cfg?.user?.value ?? defaultUser();
   if (!user)
     src.problem(
       origin,
@@ -146,18 +198,45 @@ export function connectionSpec(
     );
 
   const spec: ConnectionSpec = {
-    address: text(pick(vars, 'ansible_host', 'ansible_ssh_host'), 'a host name or address') ?? host,
-    port,
+    address: cfg?.hostName?.value ?? alias,
+    port: portVar ?? cfg?.port?.value ?? 22,
     user: user ?? '',
     os,
   };
+  setKeyAndPasswords(spec, vars, text, baseDir);
+  const become = becomeSpec(src, host, os, vars);
+  if (become) spec.become = become;
+
+  const { knownHostsFile, ...fields } = cfg ? hostFields(src, cfg, spec.keyFile) : {};
+  const known = knownHostsOf(src, vars, text, baseDir) ?? knownHostsFile;
+  if (known) spec.knownHostsFile = known;
+  Object.assign(spec, fields);
+  const jump = jumpSpec(src, host, vars, {
+    target: spec,
+    resolveFile,
+    currentUser: defaultUser() ?? '',
+    bastionOf,
+    ...(cfg && sshConfig
+      ? { sshConfig: { host: cfg, lookup: (name: string) => hostConfig(src, sshConfig, name, {}, configFile)! } }
+      : {}),
+  });
+  if (jump) spec.jump = jump;
+  return spec;
+}
+
+/** The inventory's key file (relative to its var's directory) and passwords (always from the environment). */
+function setKeyAndPasswords(
+  spec: ConnectionSpec,
+  vars: ReadonlyMap<string, VarDef>,
+  text: VarText,
+  baseDir: (origin: Origin) => string,
+): void {
   const keyDef = pick(vars, 'ansible_private_key_file', 'ansible_ssh_private_key_file');
   const key = text(keyDef, 'a file path');
   if (keyDef && key) {
     spec.keyFile = resolvePath(key, baseDir(keyDef.origin));
     spec.keyFrom = keyDef.name;
   }
-
   for (const [field, names] of [
     ['password', ['ansible_password', 'ansible_ssh_pass', 'ansible_ssh_password']],
     ['becomePassword', ['ansible_become_password', 'ansible_become_pass']],
@@ -165,32 +244,28 @@ export function connectionSpec(
     const def = pick(vars, ...names);
     if (def?.value instanceof EnvRef) spec[field] = def.value;
   }
+}
 
-  const become = becomeSpec(src, host, os, vars);
-  if (become) spec.become = become;
-
+/** play_known_hosts, else the first `-o UserKnownHostsFile=` of the ssh args (ssh uses the first value it is given). */
+function knownHostsOf(
+  src: Reporter,
+  vars: ReadonlyMap<string, VarDef>,
+  text: VarText,
+  baseDir: (origin: Origin) => string,
+): string | undefined {
   const knownDef = pick(vars, 'play_known_hosts');
   const known = text(knownDef, 'a file path');
-  if (knownDef && known) spec.knownHostsFile = resolvePath(known, baseDir(knownDef.origin));
-  else {
-    // ssh uses the first value it is given; ansible puts ssh_args, then common, then extra args.
-    for (const name of ['ansible_ssh_args', 'ansible_ssh_common_args', 'ansible_ssh_extra_args']) {
-      const def = pick(vars, name);
-      const args = text(def, 'a string of ssh options', true);
-      if (!def || !args) continue;
-      try {
-        const file = knownHostsFromSshArgs(args);
-        if (file) {
-          spec.knownHostsFile = resolvePath(file, baseDir(def.origin));
-          break;
-        }
-      } catch (e) {
-        src.problem(def.origin, `${name} cannot be split into words: ${(e as Error).message}`);
-      }
+  if (knownDef && known) return resolvePath(known, baseDir(knownDef.origin));
+  for (const name of SSH_ARG_VARS) {
+    const def = pick(vars, name);
+    const args = text(def, 'a string of ssh options', true);
+    if (!def || !args) continue;
+    try {
+      const file = knownHostsFromSshArgs(args);
+      if (file) return resolvePath(file, baseDir(def.origin));
+    } catch (e) {
+      src.problem(def.origin, `${name} cannot be split into words: ${(e as Error).message}`);
     }
   }
-  const resolveFile = (path: string, at: Origin) => resolvePath(path, baseDir(at));
-  const jump = jumpSpec(src, host, vars, { target: spec, resolveFile, currentUser: defaultUser() ?? '', bastionOf });
-  if (jump) spec.jump = jump;
-  return spec;
+  return undefined;
 }

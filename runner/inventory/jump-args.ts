@@ -91,6 +91,11 @@ function sshOption(text: string): { key: string; value: string } {
   return m ? { key: m[1]!.toLowerCase(), value: m[2]!.trim() } : { key: text.trim().toLowerCase(), value: '' };
 }
 
+/** The values of one of ssh's flags that take a value (`-F FILE`, `-FFILE`) in a string of ssh arguments, in order. */
+export function sshFlagValues(args: string, flag: string): string[] {
+  return sshItems(shellWords(args)).flatMap((item) => ('flag' in item && item.flag === flag ? [item.value!] : []));
+}
+
 /** Every jump setting in a string of ssh arguments, in order (ssh would use the first). */
 export function jumpSettings(args: string): JumpSetting[] {
   const settings: JumpSetting[] = [];
@@ -106,7 +111,7 @@ export function jumpSettings(args: string): JumpSetting[] {
 }
 
 /** ProxyJump's value (or -J's): `none`, or one hop `[ssh://][user@]host[:port]`. */
-function parseProxyJump(value: string, form: 'ProxyJump' | '-J' = 'ProxyJump'): JumpSetting {
+export function parseProxyJump(value: string, form: 'ProxyJump' | '-J' = 'ProxyJump'): JumpSetting {
   const shown = form === '-J' ? `-J ${value}` : `ProxyJump=${value}`;
   if (value.toLowerCase() === 'none') return { form, none: true };
   const hops = value.split(',');
@@ -171,7 +176,7 @@ class CommandHop {
 }
 
 /** ProxyCommand's value: `none`, or `[exec] ssh ... -W %h:%p ... [user@]host`, which play makes itself. */
-function parseProxyCommand(value: string): JumpSetting {
+export function parseProxyCommand(value: string): JumpSetting {
   const shown = `ProxyCommand '${value}'`;
   if (value.toLowerCase() === 'none') return { form: 'ProxyCommand', none: true };
   const refuse = (why: string) => new JumpArgsError(`${shown}: ${why}; play supports only ${SUPPORTED_COMMAND}`);

@@ -10,8 +10,10 @@ import { InventoryGraph } from './graph.js';
 import type { Group, Host, Inventory } from './model.js';
 import { hostVarDefs } from './precedence.js';
 import { rememberFile } from './secrets.js';
+import { SshConfig } from '../ssh-config/config.js';
 import { Problems, type Origin } from './source.js';
-import { readSources } from './sources.js';
+import { isHostList, readSources } from './sources.js';
+import type { VaultKeyring } from '../vault/keyring.js';
 import { loadVarsDirs } from './vars-files.js';
 
 export { resolveSecrets, resolveVars } from './secrets.js';
@@ -44,20 +46,31 @@ const lstatSafe = (path: string) => {
   }
 };
 
+export interface LoadOptions {
+  /** The vault passwords that decrypt vault-encrypted files and `!vault` values (none: they are refused). */
+  readonly vault?: VaultKeyring;
+  /** The OpenSSH client configuration hosts are resolved through (the CLI's: the user's ~/.ssh/config and
+   *  /etc/ssh/ssh_config); default none but a host's own `-F FILE`. */
+  readonly sshConfig?: SshConfig;
+}
+
 /**
  * Loads one inventory from its sources (files or directories, in the order given, like several
- * `-i` to ansible), with the group_vars/ and host_vars/ beside each.
+ * `-i` to ansible; or lists of hosts, `h1,h2,`), with the group_vars/ and host_vars/ beside each.
  */
-export function loadInventory(sources: string | readonly string[]): Inventory {
-  const paths = (typeof sources === 'string' ? [sources] : [...sources]).map((p) => resolve(p));
+export function loadInventory(sources: string | readonly string[], options: LoadOptions = {}): Inventory {
+  const given = typeof sources === 'string' ? [sources] : [...sources];
+  const paths = given.map((p) => (isHostList(p) ? p : resolve(p)));
   if (paths.length === 0) throw new UsageError('no inventory source given');
-  for (const p of paths) checkInventoryPath(p);
-  const report = new Problems(paths[0]!);
+  const pathSources = paths.filter((p) => !isHostList(p));
+  for (const p of pathSources) checkInventoryPath(p);
+  const report = new Problems(paths[0]!, options.vault);
   const graph = new InventoryGraph();
   const files = readSources(paths, graph, report);
   // ansible reconciles (ungrouped, parentless groups under all) once, after every source.
   graph.reconcile();
-  const dirs = loadVarsDirs(paths, graph, report);
+  // A host list has no group_vars: ansible's vars plugins skip sources that are not paths.
+  const dirs = loadVarsDirs(pathSources, graph, report);
   for (const name of graph.hosts.keys()) {
     const group = graph.groups.get(name);
     if (group)
@@ -66,10 +79,11 @@ export function loadInventory(sources: string | readonly string[]): Inventory {
         `'${name}' is both a group and a host: a pattern '${name}' selects the host only (as in ansible)`,
       );
   }
-  const sourceDirs = paths.map((p) => (statSync(p).isDirectory() ? p : dirname(p)));
+  const sourceDirs = pathSources.map((p) => (statSync(p).isDirectory() ? p : dirname(p)));
   const baseDir = (origin: Origin) => baseDirOf(origin.file ?? paths[0]!, sourceDirs);
 
-  const bastionOf = inventoryBastions(graph, dirs, report, baseDir);
+  const sshConfig = options.sshConfig ?? SshConfig.explicitOnly();
+  const bastionOf = inventoryBastions(graph, dirs, report, baseDir, sshConfig);
   const byName = new Map<string, Host>();
   for (const node of graph.hosts.values()) {
     const { vars, groups } = hostVarDefs(graph, node, dirs);
@@ -77,11 +91,12 @@ export function loadInventory(sources: string | readonly string[]): Inventory {
       name: node.name,
       vars: deepFreeze(Object.fromEntries([...vars].map(([k, v]) => [k, v.value]))),
       groups: Object.freeze(groups.map((g) => g.name)),
-      connection: Object.freeze(connectionSpec(report, node.name, node.origin, vars, baseDir, bastionOf)),
+      connection: Object.freeze(connectionSpec(report, node.name, node.origin, vars, baseDir, bastionOf, sshConfig)),
     });
     rememberFile(host, node.origin.file ?? paths[0]!);
     byName.set(node.name, host);
   }
+  for (const w of sshConfig.unhonoured.warnings()) report.warn({ file: w.file, path: '' }, w.detail);
   report.throwIfProblems();
 
   const groups = buildGroups(graph);

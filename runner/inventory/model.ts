@@ -38,8 +38,24 @@ export interface ConnectionSpec {
   become?: BecomeSpec;
   /** known_hosts path from ansible_ssh_common_args/extra_args `-o UserKnownHostsFile=...` or play_known_hosts. */
   knownHostsFile?: string;
-  /** The bastion reached first (ProxyJump, -J or ProxyCommand `ssh -W` in the ssh args: runner/inventory/jump.ts). */
+  /** The bastion reached first (ProxyJump, -J or ProxyCommand `ssh -W` in the ssh args or ssh_config: runner/inventory/jump.ts). */
   jump?: JumpSpec;
+  /** ssh_config IdentityFile lines (runner/ssh-config/), expanded, tried after keyFile; a missing one is skipped, as ssh does. */
+  identityFiles?: readonly IdentityFile[];
+  /** ssh_config IdentitiesOnly yes: of ssh-agent's keys, only those of keyFile and identityFiles are offered. */
+  identitiesOnly?: boolean;
+  /** ssh_config StrictHostKeyChecking accept-new (or no): an unknown host key is recorded, a changed one still refused. */
+  acceptNew?: boolean;
+  /** ssh_config ConnectTimeout, ServerAliveInterval, ServerAliveCountMax. */
+  connectTimeoutSec?: number;
+  serverAliveIntervalSec?: number;
+  serverAliveCountMax?: number;
+}
+
+/** A private key file named by ssh_config, and where: `/home/me/.ssh/config:12`, for messages. */
+export interface IdentityFile {
+  readonly file: string;
+  readonly from: string;
 }
 
 /** A jump host, resolved: where to connect and as whom; its host key is checked in the host's known_hosts. */
@@ -52,6 +68,8 @@ export interface JumpSpec {
   readonly keyFile?: string;
   /** Where keyFile comes from, for messages: `bastion1's ansible_ssh_private_key_file`, `ansible_ssh_common_args (-i)`. */
   readonly keyFrom?: string;
+  /** The bastion's ssh_config IdentityFile lines. */
+  readonly identityFiles?: readonly IdentityFile[];
 }
 
 export interface Host {

@@ -2,12 +2,13 @@
 // order; `hosts`, `vars`, `children` per group; a string where a mapping is expected means one
 // entry), but where Ansible only warns and skips something, we stop with an error that says where
 // and what was expected: a skipped host or group is a run against the wrong machines.
-import { isAlias, isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
 import { countText, expandHostKey, HostRangeTooLarge, MAX_RANGE_HOSTS, parseAddress } from './host-range.js';
 import { InventoryGraph, MAX_INVENTORY_RANGE_HOSTS, type GroupNode } from './graph.js';
 import { joinPath, type Origin, type Reporter, type Source } from './source.js';
 import { closeNames } from './suggest.js';
 import { defineVar, describe, varValue } from './vars.js';
+import { mapPairs } from './yaml-merge.js';
 
 const SECTIONS = ['hosts', 'vars', 'children'] as const;
 
@@ -21,19 +22,19 @@ export function parseInventory(src: Source, graph: InventoryGraph = new Inventor
     );
   }
   if (!isMap(root)) {
-    throw src.error(
-      src.at('', root),
-      `expected a mapping of groups at the top level (such as \`all:\`), got ${describe(root)}`,
-    );
+    // A decrypted file's text is not shown, not even in an error.
+    const got = src.fromVault && isScalar(root) ? 'a scalar (not shown: the file is vault-encrypted)' : describe(root);
+    throw src.error(src.at('', root), `expected a mapping of groups at the top level (such as \`all:\`), got ${got}`);
   }
-  if (root.items.some((p) => isScalar(p.key) && p.key.value === 'plugin')) {
+  const top = mapPairs(src, root);
+  if (top.some((p) => isScalar(p.key) && p.key.value === 'plugin')) {
     throw src.error(
       src.at('plugin'),
       'this is an inventory plugin configuration; play reads static inventories only (YAML and INI): ' +
         `export this one with \`ansible-inventory -i ${src.file} --list --yaml\``,
     );
   }
-  for (const pair of root.items) {
+  for (const pair of top) {
     const name = groupName(src, pair, '');
     if (name !== null) parseGroup(src, graph, name, deref(src, pair.value), joinPath('', name), pair);
   }
@@ -87,7 +88,7 @@ function sectionPairs(src: Source, node: Node | null, path: string, section: str
   if (node === null || (isScalar(node) && node.value === null)) return [];
   // Ansible accepts `hosts: web1` as `hosts: {web1: }`.
   if (isScalar(node) && typeof node.value === 'string') return [{ key: node, value: null } as unknown as Pair];
-  if (isMap(node)) return node.items;
+  if (isMap(node)) return mapPairs(src, node, path);
   const hint =
     isSeq(node) && section !== 'vars'
       ? `: write one \`name:\` per line, e.g.\n    ${section}:\n      ${firstItem(node) ?? 'name'}:`
@@ -125,7 +126,7 @@ function parseGroup(
     return null;
   }
   if (node) visiting = new Set([...visiting, node]);
-  for (const item of (node as YAMLMap | null)?.items ?? []) {
+  for (const item of isMap(node) ? mapPairs(src, node, path) : []) {
     const key = keyOf(item);
     const keyPath = joinPath(path, String(key));
     const value = deref(src, item.value);
@@ -222,7 +223,7 @@ function parseHost(src: Source, graph: InventoryGraph, group: GroupNode, pair: P
     valueNode === null || (isScalar(valueNode) && valueNode.value === null)
       ? []
       : isMap(valueNode)
-        ? valueNode.items
+        ? mapPairs(src, valueNode, path)
         : null;
   if (varPairs === null) {
     src.problem(

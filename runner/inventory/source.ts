@@ -1,10 +1,13 @@
 // Reading an inventory file into a YAML document that keeps positions, and reporting problems
 // with the file, the line and the YAML path (`all.children.tor.hosts.tor1.ansible_port`).
-import { type Alias, LineCounter, type Document, type Node, type Tags } from 'yaml';
+import { type Alias, LineCounter, type Document, type Node, type ScalarTag, type Tags } from 'yaml';
 import { InventoryError } from '../core/errors.js';
 import { INVENTORY_FILE, InputFileError, type InputFileKind, readInputFile } from '../core/read-input-file.js';
+import { isVaultText, VaultText } from '../vault/format.js';
+import { VaultError, VaultKeyring } from '../vault/keyring.js';
 import { AliasIndex } from './yaml-aliases.js';
 import { parseYamlDocument } from './yaml-document.js';
+import { flattenMergeKeys } from './yaml-merge.js';
 
 /** Where something was written: the file (when known), a path in it and, when known, a line. */
 export interface Origin {
@@ -22,6 +25,10 @@ export interface Positioned {
 export interface Reporter {
   problem(origin: Origin, detail: string): void;
   warn(origin: Origin, detail: string): void;
+  /** The load's vault passwords, for `!vault` values. */
+  readonly vault?: VaultKeyring;
+  /** True when the file being read was vault-encrypted: its values are kept as secrets (vars.ts). */
+  readonly fromVault?: boolean;
 }
 
 /** At most this many problems are listed in one error; the rest are counted. */
@@ -39,7 +46,22 @@ export class Problems implements Reporter {
   /** Files in the order they were read: problems are listed in that order, then by line. */
   readonly #fileRank = new Map<string, number>();
 
-  constructor(readonly defaultFile: string) {}
+  /** The files of this load that were vault-encrypted, decrypted as they were read. */
+  readonly #decrypted = new Set<string>();
+
+  /** `vault`: the passwords that decrypt the load's vault-encrypted files and `!vault` values. */
+  constructor(
+    readonly defaultFile: string,
+    readonly vault: VaultKeyring = new VaultKeyring(),
+  ) {}
+
+  decrypted(file: string): void {
+    this.#decrypted.add(file);
+  }
+
+  wasDecrypted(file: string): boolean {
+    return this.#decrypted.has(file);
+  }
 
   fileRead(file: string): void {
     if (!this.#fileRank.has(file)) this.#fileRank.set(file, this.#fileRank.size);
@@ -118,6 +140,14 @@ export class FileReporter implements Reporter {
     return this.report.warnings;
   }
 
+  get vault(): VaultKeyring {
+    return this.report.vault;
+  }
+
+  get fromVault(): boolean {
+    return this.report.wasDecrypted(this.file);
+  }
+
   get hasProblems(): boolean {
     return this.report.hasProblems;
   }
@@ -164,6 +194,12 @@ export class Source extends FileReporter {
     return this.#aliases.target(alias) ?? null;
   }
 
+  /** The node `alias` stands for, not counted against the budget (a look before the walk). */
+  aliasTarget(alias: Alias): Node | null {
+    this.#aliases ??= new AliasIndex(this.doc);
+    return this.#aliases.target(alias) ?? null;
+  }
+
   /** The origin of `node` at `path`. */
   at(path: string, node?: Positioned | null): Origin {
     const offset = node?.range?.[0];
@@ -191,13 +227,21 @@ const PYYAML_TESTS: [RegExp, RegExp][] = [
   [/^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/, /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)$/],
 ];
 
+/** Ansible's `!vault` tag, on a scalar (a tag on a mapping or a list is refused where it is read). */
+const VAULT_TAG: ScalarTag = {
+  tag: '!vault',
+  identify: (value) => value instanceof VaultText,
+  resolve: (text) => new VaultText(text),
+};
+
 function pyyamlTags(tags: Tags): Tags {
-  return tags.map((tag) => {
+  const swapped = tags.map((tag) => {
     if (typeof tag === 'string' || !('test' in tag) || !tag.test) return tag;
     const test = tag.test;
     const swap = PYYAML_TESTS.find(([from]) => from.source === test.source);
     return swap ? { ...tag, test: swap[1] } : tag;
   });
+  return [...swapped, VAULT_TAG];
 }
 
 /** The text of an inventory (or vars) file, or an InventoryError saying why it cannot be read. */
@@ -208,6 +252,26 @@ export function readText(file: string, kind: InputFileKind = INVENTORY_FILE): st
     if (!(e instanceof InputFileError)) throw e;
     if (e.why === undefined) throw new InventoryError(file, '', e.detail);
     throw new InventoryError(file, '', `cannot read the inventory (${e.why}): expected an Ansible inventory file`);
+  }
+}
+
+/**
+ * The text of an inventory or vars file, decrypted when it is vault-encrypted (then `report` records
+ * it, so that its values are kept as secrets); null when no password given decrypts it, after
+ * reporting that as a problem of the file (so that every such file is named at once).
+ */
+export function readPlainText(file: string, report: Problems, kind: InputFileKind = INVENTORY_FILE): string | null {
+  const text = readText(file, kind);
+  if (!isVaultText(text)) return text;
+  try {
+    const plain = report.vault.decrypt(text).toString('utf8');
+    report.decrypted(file);
+    return plain;
+  } catch (e) {
+    if (!(e instanceof VaultError)) throw e;
+    report.fileRead(file);
+    report.problem({ file, path: '' }, e.sentence('is'));
+    return null;
   }
 }
 
@@ -227,5 +291,8 @@ export function parseYaml(file: string, text: string, report?: Problems): Source
       `YAML syntax error: ${syntax.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
     );
   }
-  return new Source(file, doc, lines, report);
+  const src = new Source(file, doc, lines, report);
+  // A file without `<<` has no merge key: no need to walk it.
+  if (text.includes('<<')) flattenMergeKeys(src);
+  return src;
 }

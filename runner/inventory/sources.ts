@@ -2,17 +2,20 @@
 // as given; a directory's entries sorted by name, subdirectories walked in place, skipping what
 // ansible skips (hidden names, group_vars, host_vars, vars_plugins and INVENTORY_IGNORE_EXTS:
 // .pyc .pyo .swp .bak ~ .rpm .md .txt .rst .orig .ini .cfg .retry). Each file is read by the
-// first of ansible's default plugins that would take it (script, auto, yaml, ini, toml): what play
-// cannot read (a script, a plugin configuration, TOML, vault) is an error naming the file.
-import { extname, join } from 'node:path';
+// first of ansible's default plugins that would take it (host_list, script, auto, yaml, ini, toml),
+// decrypted first when it is vault-encrypted (as ansible's loader does for every plugin): what play
+// cannot read (a script, a plugin configuration, TOML) is an error naming the file.
+import { existsSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
 import { isMap } from 'yaml';
 import { InventoryError } from '../core/errors.js';
 import { inputPathKind } from '../core/read-input-file.js';
 import { enterDirectory, sortedNames } from './directory-walk.js';
 import type { InventoryGraph } from './graph.js';
+import { parseAddress } from './host-range.js';
 import { parseInventory } from './parse.js';
 import { parseIni } from './parse-ini.js';
-import { parseYaml, readText, type Problems } from './source.js';
+import { parseYaml, readPlainText, type Problems } from './source.js';
 
 const IGNORED =
   /^\.|^host_vars$|^group_vars$|^vars_plugins$|(?:\.pyc|\.pyo|\.swp|\.bak|~|\.rpm|\.md|\.txt|\.rst|\.orig|\.ini|\.cfg|\.retry)$/;
@@ -20,11 +23,44 @@ const YAML_EXTENSIONS = ['.yml', '.yaml', '.json'];
 const INI_SECTION = /^\[[^\]]+\]\s*(?:[#;].*)?$/;
 const EXPORT_HINT = (file: string) => `\`ansible-inventory -i ${file} --list --yaml > inventory.yaml\``;
 
+/**
+ * True when an inventory source is a list of hosts (`-i 'h1,h2,'`): ansible's host_list plugin takes
+ * any source that is not an existing path and has a comma.
+ */
+export function isHostList(source: string): boolean {
+  return source.includes(',') && !existsSync(resolve(source));
+}
+
+/**
+ * ansible's host_list plugin: each name (or address, with an optional :port) into `ungrouped`, unless an
+ * earlier source defined it. Ranges are not expanded there, so play refuses them.
+ */
+function readHostList(list: string, graph: InventoryGraph, report: Problems): void {
+  const origin = { file: `-i ${list}`, path: '' };
+  for (const raw of list.split(',')) {
+    const name = raw.trim();
+    if (!name) continue;
+    const parsed = parseAddress(name);
+    if (!parsed) {
+      report.problem(
+        origin,
+        `'${name}' is not a host name or address (optionally with :port); a host list takes no ranges or patterns`,
+      );
+      continue;
+    }
+    const { host, created } = graph.host(parsed.host, origin);
+    if (!created) continue;
+    if (parsed.port !== undefined) host.vars.set('ansible_port', { value: parsed.port, origin });
+    graph.addHost(graph.ungrouped, host);
+  }
+}
+
 /** Reads every source into `graph`; returns the files read, in order. */
 export function readSources(sources: readonly string[], graph: InventoryGraph, report: Problems): string[] {
   const files: string[] = [];
   for (const source of sources) {
-    if (inputPathKind(source) === 'directory') {
+    if (isHostList(source)) readHostList(source, graph, report);
+    else if (inputPathKind(source) === 'directory') {
       if (readDirectory(source, source, graph, report, files, new Set()) === 0)
         report.problem(
           { file: source, path: '' },
@@ -99,7 +135,8 @@ function firstLine(text: string): string | undefined {
 }
 
 function readFile(file: string, graph: InventoryGraph, report: Problems): void {
-  const text = readText(file);
+  const text = readPlainText(file, report);
+  if (text === null) return;
   const refuse = (detail: string) => {
     throw new InventoryError(file, '', detail);
   };
@@ -108,8 +145,6 @@ function readFile(file: string, graph: InventoryGraph, report: Problems): void {
       'is a dynamic inventory script (it starts with #!); play reads static inventories only: ' +
         `save its output with ${EXPORT_HINT(file)}`,
     );
-  if (text.startsWith('$ANSIBLE_VAULT'))
-    refuse('is encrypted with ansible-vault, which play cannot read: keep the inventory in plain text');
   const ext = extname(file);
   if (ext === '.toml')
     refuse(`is a TOML inventory, which play does not read yet: convert it with ${EXPORT_HINT(file)}`);

@@ -9,8 +9,9 @@ import { inputPathKind, VARS_FILE } from '../core/read-input-file.js';
 import { enterDirectory, sortedNames } from './directory-walk.js';
 import type { GroupNode, HostNode, InventoryGraph, VarDef } from './graph.js';
 import { parseVar } from './parse.js';
-import { parseYaml, readText, type Problems } from './source.js';
+import { parseYaml, readPlainText, type Problems } from './source.js';
 import { defineVar, describe } from './vars.js';
+import { mapPairs } from './yaml-merge.js';
 
 const EXTENSIONS = ['.yml', '.yaml', '.json'];
 
@@ -59,28 +60,27 @@ function findVarsFiles(
   return { files: [] };
 }
 
-/** One vars file's variables, set in order (ansible's combine_vars: a later file replaces a key). */
-function loadFile(file: string, vars: Map<string, VarDef>, report: Problems): void {
-  const text = readText(file, VARS_FILE);
-  if (text.startsWith('$ANSIBLE_VAULT')) {
-    report.problem(
-      { file, path: '' },
-      'is encrypted with ansible-vault, which play cannot read: keep secrets in the environment ' +
-        `(or .env) and write {{ lookup('env', 'SOME_VAR') }} in a plain file`,
-    );
-    return;
-  }
+/**
+ * One vars file's variables (decrypted first when it is vault-encrypted), set in order (ansible's
+ * combine_vars: a later file replaces a key). False when the file holds nothing.
+ */
+export function loadVarsFile(file: string, vars: Map<string, VarDef>, report: Problems): boolean {
+  const text = readPlainText(file, report, VARS_FILE);
+  if (text === null) return true;
   const src = parseYaml(file, text, report);
   const root = src.doc.contents;
-  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return;
+  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return false;
   if (!isMap(root)) {
-    src.problem(src.at('', root), `expected a mapping of variables, got ${describe(root)}`);
-    return;
+    // A decrypted file's text is not shown, not even in an error.
+    const got = src.fromVault && isScalar(root) ? 'a scalar (not shown: the file is vault-encrypted)' : describe(root);
+    src.problem(src.at('', root), `expected a mapping of variables, got ${got}`);
+    return true;
   }
-  for (const pair of root.items) {
+  for (const pair of mapPairs(src, root)) {
     const v = parseVar(src, pair, '');
     if (v) defineVar(src, vars, v.name, v.value, v.origin);
   }
+  return true;
 }
 
 /** The `subdir` (group_vars or host_vars) of `dir`: each entity's variables, and what was read. */
@@ -109,7 +109,7 @@ function loadSubdir<E extends { name: string }>(
     const { entry, files } = findVarsFiles(root, listed, entity.name, skipped, walking);
     if (entry) used.add(basename(entry));
     const vars = new Map<string, VarDef>();
-    for (const file of files) loadFile(file, vars, report);
+    for (const file of files) loadVarsFile(file, vars, report);
     if (vars.size) out.set(entity, vars);
   }
   const what = subdir === 'group_vars' ? 'group' : 'host';

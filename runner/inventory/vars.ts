@@ -1,11 +1,15 @@
-// Variable values as read from the inventory. Secrets never sit in the file: a value written as
-// `{{ lookup('env', 'NAME') }}` becomes an EnvRef, resolved from the environment only when a run
-// needs it, and a password written literally is refused.
-import { isMap, isScalar, isSeq, visit, type Node } from 'yaml';
+// Variable values as read from the inventory. Secrets never sit in the file in clear: a value written
+// as `{{ lookup('env', 'NAME') }}` becomes an EnvRef, resolved from the environment only when a run
+// needs it; an ansible-vault value (`!vault`, or any value of a vault-encrypted file) becomes a Secret
+// when the file is read; a password written literally is refused.
+import { isCollection, isMap, isScalar, isSeq, visit, type Node } from 'yaml';
+import { isSecret, MIN_SECRET_LENGTH, Secret } from '../core/secret.js';
+import { VaultText } from '../vault/format.js';
+import { VaultError, VaultKeyring } from '../vault/keyring.js';
 import { EnvRef } from './model.js';
 import { isSecretName } from './secret-names.js';
 import type { VarDef } from './graph.js';
-import type { Origin, Reporter, Source } from './source.js';
+import { joinPath, type Origin, type Reporter, type Source } from './source.js';
 
 /** yaml's limit on alias expansion in one value (its default), against alias bombs (README.md, Limits). */
 const MAX_YAML_ALIAS_COUNT = 100;
@@ -28,8 +32,33 @@ export function envLookupName(value: string): string | null {
   return ENV_LOOKUP.exec(value)?.[3] ?? null;
 }
 
-/** Replaces env lookups by EnvRefs, at any depth; reports bad names and templates play won't render. */
+/** A `!vault` value, decrypted, as a Secret; null after reporting why it cannot be. */
+function decryptValue(value: VaultText, src: Reporter, origin: Origin): Secret | null {
+  let plain: string;
+  try {
+    plain = (src.vault ?? new VaultKeyring()).decrypt(value.text).toString('utf8');
+  } catch (e) {
+    if (!(e instanceof VaultError)) throw e;
+    src.problem(origin, e.sentence('this !vault value is'));
+    return null;
+  }
+  if (plain.length < MIN_SECRET_LENGTH) {
+    src.problem(origin, `this !vault value is ${tooShort(plain)}`);
+    return null;
+  }
+  return new Secret(plain, `vault:${origin.file ?? 'inventory'}`);
+}
+
+const tooShort = (plain: string) =>
+  `${plain.length} character${plain.length === 1 ? '' : 's'} long: a secret needs at least ${MIN_SECRET_LENGTH}, ` +
+  'or play could not mask it in output';
+
+/**
+ * Replaces env lookups by EnvRefs and `!vault` values by Secrets, at any depth; reports bad names and
+ * templates play won't render.
+ */
 export function convert(value: unknown, src: Reporter, origin: Origin): unknown {
+  if (value instanceof VaultText) return decryptValue(value, src, origin);
   if (typeof value === 'string') {
     const name = envLookupName(value);
     if (name === null) {
@@ -50,28 +79,79 @@ export function convert(value: unknown, src: Reporter, origin: Origin): unknown 
     }
     return new EnvRef(name);
   }
-  if (Array.isArray(value)) return value.map((v) => convert(v, src, origin));
-  if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [String(k), convert(v, src, origin)]));
+  // Inside a value, problems name the entry: `db.password`, `peers[1]`.
+  const at = (key: string | number) => ({
+    ...origin,
+    path: typeof key === 'number' ? `${origin.path}[${key}]` : joinPath(origin.path, key),
+  });
+  if (Array.isArray(value)) return value.map((v, i) => convert(v, src, at(i)));
+  if (value instanceof Map)
+    return Object.fromEntries([...value].map(([k, v]) => [String(k), convert(v, src, at(String(k)))]));
   if (value && typeof value === 'object' && !(value instanceof Date)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convert(v, src, origin)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convert(v, src, at(k))]));
   }
   return value;
+}
+
+/**
+ * Settings play needs in clear: Ansible's connection variables (ansible_host, ansible_user, ...) and
+ * play's own, and `os`. Play prints them in its own messages (a host's address, port and user in every
+ * connection error), so a vault could not keep them masked; passwords among them stay secrets.
+ */
+function isSetting(name: string): boolean {
+  return (/^(?:ansible|play)_/.test(name) || name === 'os') && !isSecretName(name);
+}
+
+/**
+ * A variable of a vault-encrypted file as play keeps it: its structure (mappings, lists, numbers,
+ * booleans) as written, every string in it a Secret, so that nothing the file held in text prints in
+ * clear; under a secret's name a number is a Secret too. Connection settings stay as written.
+ */
+function fromVaultFile(src: Reporter, name: string, value: unknown, origin: Origin): unknown {
+  if (isSetting(name)) return value;
+  const source = `vault:${origin.file ?? 'inventory'}`;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'number' && isSecretName(name)) v = String(v);
+    if (typeof v === 'string') {
+      if (v === '') return v;
+      if (v.length < MIN_SECRET_LENGTH) {
+        src.problem(
+          origin,
+          `${name} comes from a vault-encrypted file, whose text play keeps as secrets, and is ${tooShort(v)}: ` +
+            'move it to a plain file',
+        );
+        return null;
+      }
+      return new Secret(v, source);
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype)
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value);
+}
+
+function holdsSecret(value: unknown): boolean {
+  if (isSecret(value)) return true;
+  if (Array.isArray(value)) return value.some(holdsSecret);
+  if (value && typeof value === 'object') return Object.values(value).some(holdsSecret);
+  return false;
 }
 
 /** The JavaScript value of a variable's YAML node, with env lookups as EnvRefs. */
 export function varValue(src: Source, node: Node | null | undefined, origin: Origin): unknown {
   if (!node) return null;
-  let vaulted = false;
+  let vaultCollection = false;
   visit(node, {
     Node: (_, n) => {
-      if ('tag' in n && n.tag === '!vault') vaulted = true;
+      if (isCollection(n) && n.tag === '!vault') vaultCollection = true;
     },
   });
-  if (vaulted) {
+  if (vaultCollection) {
     src.problem(
       origin,
-      'ansible-vault encrypted values are not supported: keep the secret in the environment ' +
-        `(or .env) and write {{ lookup('env', 'SOME_VAR') }}`,
+      '!vault tags a mapping or a list here: it takes the text `ansible-vault encrypt_string` prints, a scalar',
     );
     return null;
   }
@@ -102,7 +182,17 @@ export function defineVar(
   value: unknown,
   origin: Origin,
 ): void {
-  if (isSecretName(name) && value !== null && !(value instanceof EnvRef)) {
+  if (src.fromVault) value = fromVaultFile(src, name, value, origin);
+  if (PASSWORD_VARS.has(name) && holdsSecret(value)) {
+    // The connection reads its passwords from the environment only (connection.ts).
+    src.problem(
+      origin,
+      `${name} comes from ansible-vault, and play takes connection passwords from the environment only: write ` +
+        `${name}: "{{ lookup('env', 'SOME_VAR') }}" and put the value in the environment or in .env`,
+    );
+    return;
+  }
+  if (isSecretName(name) && value !== null && !(value instanceof EnvRef) && !isSecret(value)) {
     src.problem(
       origin,
       `${name} is written as a literal value; passwords never go in the inventory: write ` +
@@ -115,6 +205,8 @@ export function defineVar(
 
 /** A YAML type name for messages: "a list", "a string ('x')", "a number (3)". */
 export function describe(node: unknown): string {
+  if (isSecret(node)) return 'a secret';
+  if (node instanceof VaultText) return 'a !vault value';
   if (isSeq(node) || Array.isArray(node)) return 'a list';
   if (isMap(node)) return 'a mapping';
   if (isScalar(node)) return describe(node.value);

@@ -45,6 +45,8 @@ export function targetOf(host: Host, secrets: ResolvedSecrets = {}): SshTarget {
     user: c.user,
     keyFile: c.keyFile === undefined ? undefined : expandHome(c.keyFile),
     keyFrom: c.keyFrom,
+    ...(c.identityFiles ? { identityFiles: c.identityFiles } : {}),
+    ...(c.identitiesOnly ? { identitiesOnly: true } : {}),
     password: secrets.password,
     passwordFrom: c.password?.envVar,
     ...(c.jump ? { jump: jumpTargetOf(c.jump) } : {}),
@@ -54,7 +56,8 @@ export function targetOf(host: Host, secrets: ResolvedSecrets = {}): SshTarget {
 /** A jump host as a target of its own: keys and the agent only, never a password. */
 function jumpTargetOf(j: JumpSpec): SshTarget {
   const keyFile = j.keyFile === undefined ? undefined : expandHome(j.keyFile);
-  return { hostName: j.hostName, address: j.address, port: j.port, user: j.user, keyFile, keyFrom: j.keyFrom };
+  const ids = j.identityFiles ? { identityFiles: j.identityFiles } : {};
+  return { hostName: j.hostName, address: j.address, port: j.port, user: j.user, keyFile, keyFrom: j.keyFrom, ...ids };
 }
 
 export class ConnectionPool {
@@ -139,16 +142,19 @@ export class ConnectionPool {
 
   #optionsFor(host: Host): ConnectionOptions {
     const o = this.options;
+    const c = host.connection;
     const home = homedir();
     return {
       // An explicit option beats the inventory, which beats OpenSSH's default.
       knownHostsFile: expandHome(
         o.knownHostsFile ?? host.connection.knownHostsFile ?? join(home, '.ssh', 'known_hosts'),
       ),
-      acceptNew: o.acceptNew ?? false,
-      readyTimeoutMs: o.connectTimeoutMs ?? 10_000,
-      keepaliveIntervalMs: o.keepaliveIntervalMs ?? 15_000,
-      keepaliveCountMax: o.keepaliveCountMax ?? 3,
+      // Then the host's ssh_config (StrictHostKeyChecking accept-new, ConnectTimeout, ServerAlive*).
+      acceptNew: (o.acceptNew ?? false) || c.acceptNew === true,
+      readyTimeoutMs: o.connectTimeoutMs ?? (c.connectTimeoutSec === undefined ? 10_000 : c.connectTimeoutSec * 1000),
+      keepaliveIntervalMs:
+        o.keepaliveIntervalMs ?? (c.serverAliveIntervalSec === undefined ? 15_000 : c.serverAliveIntervalSec * 1000),
+      keepaliveCountMax: o.keepaliveCountMax ?? c.serverAliveCountMax ?? 3,
       maxChannels: o.maxChannels,
       throttle: this.throttle,
       auth: {

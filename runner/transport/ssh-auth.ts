@@ -1,15 +1,16 @@
 // Which authentication methods a connection tries, in which order, and how a failure is told.
-// Order: the inventory's key file, then ssh-agent, then default identities (only without a key
-// file, as ssh -i does), then the password. Keys first: an agent holding many keys can exhaust
-// sshd's MaxAuthTries (6) before the right one. Methods the server does not list are skipped.
+// Order: the inventory's key file, then ssh_config's IdentityFiles, then ssh-agent (with
+// IdentitiesOnly, only its keys of those files), then default identities (only without any key
+// file, as ssh does), then the password. Keys first: an agent holding many keys can exhaust sshd's
+// MaxAuthTries (6) before the right one. Methods the server does not list are skipped.
 // The password is revealed only when it is handed to ssh2, and never appears in a message.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import ssh2 from 'ssh2';
-import type { AnyAuthMethod, AuthHandlerMiddleware, AuthenticationType, ParsedKey } from 'ssh2';
+import type { AnyAuthMethod, AuthHandlerMiddleware, AuthenticationType, IdentityCallback, ParsedKey } from 'ssh2';
 import { HandshakeError } from './errors.js';
 import { endpointOf, type SshTarget } from './target.js';
 
-const { utils } = ssh2;
+const { utils, OpenSSHAgent } = ssh2;
 
 export interface AuthSources {
   /** ssh-agent socket (SSH_AUTH_SOCK); none to skip the agent. */
@@ -26,13 +27,28 @@ interface Candidate {
   make(): AnyAuthMethod;
 }
 
-type KeyRead = { key: ParsedKey } | { problem: string; code?: string };
+/** Why a key file cannot be used: `missing` and `encrypted` ones named by ssh_config are passed over, as ssh does. */
+export type KeyProblem = { problem: string; kind: 'missing' | 'encrypted' | 'unprotected' | 'invalid' };
+type KeyRead = { key: ParsedKey } | KeyProblem;
 
-/** Why the private key file at `path` cannot be used (missing, unreadable, encrypted, not a key),
- *  or undefined when it can: the CLI checks every targeted host's key before touching any host. */
+/** Why the private key file at `path` cannot be used (missing, unreadable, encrypted, not a key, readable
+ *  by others), or undefined when it can: the CLI checks every targeted host's keys before touching any host. */
 export function keyFileProblem(path: string): string | undefined {
+  return keyFileCheck(path)?.problem;
+}
+
+/** keyFileProblem, with the kind of problem. */
+export function keyFileCheck(path: string): KeyProblem | undefined {
   const r = readKey(path);
-  return 'problem' in r ? r.problem : undefined;
+  return 'problem' in r ? r : undefined;
+}
+
+/** OpenSSH's sshkey_perm_ok: a key of the user's own that group or others may read or write is refused. */
+function unprotected(path: string): string | undefined {
+  const st = statSync(path);
+  if (st.uid !== process.getuid?.() || (st.mode & 0o077) === 0) return undefined;
+  const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
+  return `is an UNPROTECTED PRIVATE KEY FILE: mode ${mode} lets group or others at it, and ssh refuses such a key too: chmod 600 ${path}`;
 }
 
 function readKey(path: string): KeyRead {
@@ -41,20 +57,56 @@ function readKey(path: string): KeyRead {
     data = readFileSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return { problem: code === 'ENOENT' ? 'not found' : `cannot be read (${code ?? (e as Error).message})`, code };
+    if (code === 'ENOENT') return { problem: 'not found', kind: 'missing' };
+    return { problem: `cannot be read (${code ?? (e as Error).message})`, kind: 'invalid' };
   }
   const parsed = utils.parseKey(data);
-  if (parsed instanceof Error) {
-    if (/passphrase/i.test(parsed.message)) {
-      return {
-        problem: `is encrypted and play cannot ask for its passphrase: load it into ssh-agent (ssh-add ${path}) instead`,
-      };
-    }
-    return { problem: `is not a private key ssh2 can read (${parsed.message})` };
-  }
-  const key = Array.isArray(parsed) ? parsed[0]! : parsed;
-  if (!key.isPrivateKey()) return { problem: 'holds a public key, not a private key' };
+  const encrypted = parsed instanceof Error && /passphrase/i.test(parsed.message);
+  if (parsed instanceof Error && !encrypted)
+    return { problem: `is not a private key ssh2 can read (${parsed.message})`, kind: 'invalid' };
+  const key = parsed instanceof Error ? undefined : Array.isArray(parsed) ? parsed[0]! : parsed;
+  if (key && !key.isPrivateKey()) return { problem: 'holds a public key, not a private key', kind: 'invalid' };
+  const open = unprotected(path);
+  if (open) return { problem: open, kind: 'unprotected' };
+  if (!key)
+    return {
+      problem: `is encrypted and play cannot ask for its passphrase: load it into ssh-agent (ssh-add ${path}) instead`,
+      kind: 'encrypted',
+    };
   return { key };
+}
+
+/** The public key blob (base64) of a key file: from the key itself, else from its `.pub` (ssh's way for
+ *  an encrypted key), for matching ssh-agent's keys under IdentitiesOnly. */
+function publicBlob(path: string, key: ParsedKey | undefined): string | undefined {
+  if (key) return key.getPublicSSH().toString('base64');
+  try {
+    const pub = utils.parseKey(readFileSync(`${path}.pub`));
+    if (pub instanceof Error) return undefined;
+    return (Array.isArray(pub) ? pub[0]! : pub).getPublicSSH().toString('base64');
+  } catch {
+    return undefined;
+  }
+}
+
+/** ssh-agent offering only some of its keys: IdentitiesOnly's "only these identities, wherever they are". */
+class OnlyTheseKeys extends OpenSSHAgent {
+  constructor(
+    socket: string,
+    private readonly blobs: ReadonlySet<string>,
+  ) {
+    super(socket);
+  }
+
+  override getIdentities(cb: IdentityCallback<ParsedKey>): void {
+    // The OpenSSH agent protocol gives parsed keys; an entry of another shape is not one of these files'.
+    super.getIdentities((err, keys) =>
+      cb(
+        err,
+        keys?.filter((k) => 'getPublicSSH' in k && this.blobs.has(k.getPublicSSH().toString('base64'))),
+      ),
+    );
+  }
 }
 
 export class AuthPlan {
@@ -70,6 +122,15 @@ export class AuthPlan {
     sources: AuthSources,
   ) {
     const user = target.user;
+    const blobs = new Set<string>();
+    const keyCandidate = (path: string, key: ParsedKey) => {
+      blobs.add(key.getPublicSSH().toString('base64'));
+      this.#candidates.push({
+        label: `key file ${path}`,
+        method: 'publickey',
+        make: () => ({ type: 'publickey', username: user, key }),
+      });
+    };
     if (target.keyFile) {
       const r = readKey(target.keyFile);
       if ('problem' in r) {
@@ -79,29 +140,35 @@ export class AuthPlan {
           `host ${target.hostName}: key file ${target.keyFile} ${r.problem} (set by ${target.keyFrom ?? 'ansible_ssh_private_key_file'})`,
         );
       }
-      this.#candidates.push({
-        label: `key file ${target.keyFile}`,
-        method: 'publickey',
-        make: () => ({ type: 'publickey', username: user, key: r.key }),
-      });
+      keyCandidate(target.keyFile, r.key);
+    }
+    for (const { file, from } of target.identityFiles ?? []) {
+      const r = readKey(file);
+      if ('key' in r) keyCandidate(file, r.key);
+      else if (r.kind === 'encrypted') {
+        // The agent may hold it (its .pub says which of the agent's keys it is).
+        const blob = publicBlob(file, undefined);
+        if (blob) blobs.add(blob);
+      } else if (r.kind !== 'missing')
+        throw new HandshakeError(
+          target.hostName,
+          'config',
+          `host ${target.hostName}: IdentityFile ${file} ${r.problem} (${from})`,
+        );
     }
     const agent = sources.agentSocket;
-    if (agent) {
+    if (agent && (!target.identitiesOnly || blobs.size > 0)) {
+      const only = target.identitiesOnly ? new OnlyTheseKeys(agent, blobs) : undefined;
       this.#candidates.push({
-        label: `ssh-agent (${agent})`,
+        label: `ssh-agent (${agent}${only ? ', IdentitiesOnly' : ''})`,
         method: 'publickey',
-        make: () => ({ type: 'agent', username: user, agent }),
+        make: () => ({ type: 'agent', username: user, agent: only ?? agent }),
       });
     }
-    if (!target.keyFile) {
+    if (!target.keyFile && !target.identityFiles?.length) {
       for (const path of sources.defaultKeyFiles) {
         const r = readKey(path);
-        if ('key' in r)
-          this.#candidates.push({
-            label: `key file ${path}`,
-            method: 'publickey',
-            make: () => ({ type: 'publickey', username: user, key: r.key }),
-          });
+        if ('key' in r) keyCandidate(path, r.key);
       }
     }
     const password = target.password;

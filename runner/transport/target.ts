@@ -11,6 +11,10 @@ export interface SshTarget {
   readonly keyFile?: string;
   /** The setting keyFile comes from, for messages (default ansible_ssh_private_key_file). */
   readonly keyFrom?: string;
+  /** ssh_config's IdentityFile lines, tried after keyFile; a missing or encrypted one is passed over, as ssh does. */
+  readonly identityFiles?: readonly { readonly file: string; readonly from: string }[];
+  /** ssh_config IdentitiesOnly: ssh-agent may offer only the keys of keyFile and identityFiles. */
+  readonly identitiesOnly?: boolean;
   readonly password?: Secret;
   /** Where the password comes from, for messages: the environment variable's name. */
   readonly passwordFrom?: string;

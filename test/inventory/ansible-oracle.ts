@@ -1,7 +1,7 @@
 // Runs Debian's ansible-core as the reference for host patterns and variable precedence.
 // Without it the oracle tests fail (CI installs it), they never skip.
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -89,9 +89,12 @@ export async function ansibleInventoryList(file: string): Promise<{ json: Record
   return { json: JSON.parse(stdout) as Record<string, unknown>, stderr };
 }
 
+/** A source as ansible is given it: a path made absolute (ansible runs elsewhere), a host list (`h1,h2,`) as is. */
+const sourceArg = (s: string) => (s.includes(',') && !existsSync(s) ? s : resolve(s));
+
 /** `ansible-inventory -i A -i B ... ARGS` (--list, or --host NAME) as parsed JSON. */
 export async function ansibleInventory(sources: readonly string[], args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run('ansible-inventory', [...sources.flatMap((s) => ['-i', resolve(s)]), ...args]);
+  const { stdout } = await run('ansible-inventory', [...sources.flatMap((s) => ['-i', sourceArg(s)]), ...args]);
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
@@ -117,4 +120,90 @@ export function ansiblePython<T>(code: string, input: unknown): T {
   });
   if (r.error || r.status !== 0) throw new Error(`python3 failed: ${r.error?.message ?? r.stderr}`);
   return JSON.parse(r.stdout) as T;
+}
+
+let vaultChecked: string | null | undefined;
+
+/** `ansible-vault ARGS` (from Debian's ansible-core), synchronously; its stdout. Fails, never skips, without it. */
+export function ansibleVault(args: string[]): string {
+  if (vaultChecked === undefined) {
+    const r = spawnSync('ansible-vault', ['--version'], { env: ENV, encoding: 'utf8' });
+    vaultChecked =
+      r.error || r.status !== 0
+        ? 'ansible-vault (ansible-core) is the oracle for the vault tests and is not installed: apt-get install ansible-core'
+        : null;
+  }
+  if (vaultChecked) throw new Error(vaultChecked);
+  const r = spawnSync('ansible-vault', args, { env: ENV, cwd: oracleCwd, encoding: 'utf8' });
+  if (r.error || r.status !== 0)
+    throw new Error(`ansible-vault ${args.join(' ')} failed: ${r.error?.message ?? r.stderr}`);
+  return r.stdout;
+}
+
+/** How ansible-vault is told the password: `--vault-password-file FILE` (format 1.1) or `--vault-id LABEL@FILE` (1.2). */
+export const vaultPasswordArgs = (passwordFile: string, label?: string) =>
+  label ? ['--vault-id', `${label}@${passwordFile}`] : ['--vault-password-file', passwordFile];
+
+/** `ansible-vault encrypt_string` of each value: name -> its vault text (the envelope, one line per row). */
+export function encryptStrings(
+  values: Record<string, string>,
+  passwordFile: string,
+  label?: string,
+): Record<string, string> {
+  const names = Object.keys(values);
+  const out = ansibleVault([
+    'encrypt_string',
+    ...vaultPasswordArgs(passwordFile, label),
+    ...names.flatMap((n) => ['--name', n]),
+    ...names.map((n) => values[n]!),
+  ]);
+  const found: Record<string, string> = {};
+  for (const m of out.matchAll(/^(\S+): !vault \|\n((?: {2,}\S+\n?)+)/gm))
+    found[m[1]!] = m[2]!
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .join('\n');
+  if (Object.keys(found).length !== names.length) throw new Error(`unexpected encrypt_string output:\n${out}`);
+  return found;
+}
+
+/** A vault text as a YAML `!vault |` value, its rows indented by `indent` spaces. */
+export const vaultYaml = (vaultText: string, indent: number) =>
+  `!vault |\n${vaultText
+    .split('\n')
+    .map((l) => ' '.repeat(indent) + l)
+    .join('\n')}\n`;
+
+/** `ansible-vault encrypt FILE` in place. */
+export function encryptFile(file: string, passwordFile: string, label?: string): void {
+  ansibleVault(['encrypt', ...vaultPasswordArgs(passwordFile, label), resolve(file)]);
+}
+
+/**
+ * The variables `names` of every host as ansible renders them, vault values decrypted: `ansible all -c local
+ * -m debug` (an action on the controller: no host is reached). `extra`: the vault options.
+ */
+export async function ansibleVarValues(
+  sources: readonly string[],
+  names: readonly string[],
+  extra: string[],
+): Promise<Record<string, Record<string, unknown>>> {
+  const msg = `{{ hostvars[inventory_hostname] | dict2items | selectattr('key', 'in', ${JSON.stringify(names)}) | items2dict | to_json }}`;
+  const { stdout } = await run('ansible', [
+    'all',
+    ...sources.flatMap((s) => ['-i', resolve(s)]),
+    '-c',
+    'local',
+    '-m',
+    'debug',
+    '-a',
+    `msg=${msg}`,
+    '-o',
+    ...extra,
+  ]);
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const m of stdout.matchAll(/^(\S+) \| SUCCESS => (\{.*\})$/gm))
+    out[m[1]!] = JSON.parse((JSON.parse(m[2]!) as { msg: string }).msg) as Record<string, unknown>;
+  return out;
 }

@@ -1,7 +1,7 @@
 // The inventory corpus (corpus/: YAML and INI files, group_vars/ and host_vars/ files and
-// directories, nested groups, priorities, ranges, an inventory directory, several sources) read by
-// play and by Debian's ansible-core: `--list` and `--host` for every host must be the same JSON,
-// compared whole. Without ansible-inventory these tests fail, they never skip.
+// directories, nested groups, priorities, ranges, an inventory directory, several sources, YAML merge
+// keys) read by play and by Debian's ansible-core: `--list` and `--host` for every host must be the
+// same JSON, compared whole. Without ansible-inventory these tests fail, they never skip.
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ const CASES: Record<string, string[]> = {
   'INI (no extension) with :vars, :children, inline values and group_vars': at('ini/hosts'),
   'INI named .yaml': at('ini-named.yaml'),
   'an inventory directory (YAML, INI, a subdirectory, skipped files)': at('dir'),
+  'YAML merge keys (<<) in variables, vars sections, hosts, groups and a group_vars file': at('merge/hosts.yml'),
   'several sources: a later source group_vars beat an earlier one': at('yaml-vars/hosts.yml', 'ini/hosts', 'dir'),
   'several sources, the other way round': at('dir', 'yaml-vars/hosts.yml'),
 };
@@ -33,7 +34,7 @@ for (const [title, sources] of Object.entries(CASES)) {
   });
 }
 
-for (const [title, sources] of Object.entries(CASES).slice(0, 4)) {
+for (const [title, sources] of Object.entries(CASES).slice(0, 5)) {
   test(`--host, every host: ${title}`, async (t) => {
     requireAnsible();
     const inv = loadInventory(sources);

@@ -264,23 +264,25 @@ all:
   ]);
 });
 
-test('an ssh_config file (-F) is not read, and says so once for every host it is set for', (t) => {
-  const { file, inv } = load(
-    t,
-    `
+test('an ssh_config file (-F) is read: its ProxyJump applies; a missing one is an error naming it', (t) => {
+  const yaml = (args: string) => `
 all:
   vars:
-    ansible_ssh_common_args: -F ~/.ssh/cluster.conf -o ProxyJump=bastion1
+    ansible_ssh_common_args: ${args}
   hosts:
     bastion1: { ansible_host: 203.0.113.10 }
     db1: { ansible_host: 10.0.0.11 }
-`,
+`;
+  const { dir, file, error } = load(t, yaml('-F cluster.conf'));
+  t.is(
+    error,
+    'DIR/hosts.yaml:4: at all.vars.ansible_ssh_common_args: ansible_ssh_common_args: -F cluster.conf: DIR/cluster.conf does not exist (ssh would refuse to start)',
   );
-  t.is(inv!.host('db1')!.connection.jump?.address, '203.0.113.10');
-  t.deepEqual(inv!.warnings, [
-    `${file}:4: at all.vars.ansible_ssh_common_args: ansible_ssh_common_args: -F (an ssh_config file) is not read by play: write what it sets for these hosts (host, port, user, key, ProxyJump) in the inventory`,
-    `${file}:4: at all.vars.ansible_ssh_common_args: host bastion1: ansible_ssh_common_args: its jump host is the host itself; connecting directly`,
-  ]);
+  writeFileSync(join(dir, 'cluster.conf'), 'Host 10.0.0.*\n  ProxyJump bastion1\n');
+  const inv = loadInventory(file);
+  t.is(inv.host('db1')!.connection.jump?.address, '203.0.113.10');
+  t.is(inv.host('bastion1')!.connection.jump, undefined);
+  t.deepEqual(inv.warnings, []);
 });
 
 test('refused settings name the file, the host and the var', (t) => {

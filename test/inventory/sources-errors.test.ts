@@ -18,10 +18,11 @@ const table: [string, Record<string, string>, string, string][] = [
       'save its output with `ansible-inventory -i D/inv.py --list --yaml > inventory.yaml`',
   ],
   [
-    'a vault-encrypted inventory',
+    'a vault-encrypted inventory, and no vault password given',
     { 'hosts.yml': '$ANSIBLE_VAULT;1.1;AES256\n6162\n' },
     'hosts.yml',
-    'D/hosts.yml: is encrypted with ansible-vault, which play cannot read: keep the inventory in plain text',
+    'D/hosts.yml: is encrypted with ansible-vault, and no vault password was given: pass --vault-password-file FILE, ' +
+      '--vault-id [LABEL@]FILE or --ask-vault-pass (or set ANSIBLE_VAULT_PASSWORD_FILE)',
   ],
   [
     'a TOML inventory',
@@ -45,10 +46,11 @@ const table: [string, Record<string, string>, string, string][] = [
       'and names ending in .ini .cfg .md .txt .rst .bak .orig .retry .swp .pyc .pyo .rpm ~)',
   ],
   [
-    'a vault-encrypted group_vars file',
-    { hosts: '[web]\nw1\n', 'group_vars/web.yml': '$ANSIBLE_VAULT;1.1;AES256\n6162\n' },
+    'a vault-encrypted group_vars file (vault id prod), and no vault password given',
+    { hosts: '[web]\nw1\n', 'group_vars/web.yml': '$ANSIBLE_VAULT;1.2;AES256;prod\n6162\n' },
     'hosts',
-    "D/group_vars/web.yml: is encrypted with ansible-vault, which play cannot read: keep secrets in the environment (or .env) and write {{ lookup('env', 'SOME_VAR') }} in a plain file",
+    'D/group_vars/web.yml: is encrypted with ansible-vault (vault id prod), and no vault password was given: pass ' +
+      '--vault-password-file FILE, --vault-id [LABEL@]FILE or --ask-vault-pass (or set ANSIBLE_VAULT_PASSWORD_FILE)',
   ],
   [
     'a group_vars file that is not a mapping',
