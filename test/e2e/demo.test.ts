@@ -6,7 +6,7 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { ensureLab } from '../helpers/lab.js';
 import { projectRoot } from '../helpers/play.js';
-import { holdTorHosts } from './fixtures/tor-lock.js';
+import { holdTorHosts } from './fixtures/lab-locks.js';
 
 /** The environment of a clean shell: no inventory, no lab secret, no VRRP password exported. */
 function cleanEnv(): NodeJS.ProcessEnv {

@@ -5,7 +5,7 @@
 // when tor2 is fixed; an unreachable host is reported as such (exit 4), never as drift; and no drift
 // run changes a host (state files and keepalived.conf byte-identical before and after).
 //
-// Holds the tor-hosts lock (fixtures/tor-lock.ts) like the other tests that use the tor hosts.
+// Holds the tor-hosts lock (fixtures/lab-locks.ts) like the other tests that use the tor hosts.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -18,7 +18,7 @@ import { setWindowsNodeFaults } from '../../lab/windows-reset.js';
 import { ensureLab, type Lab, onLabHost } from '../helpers/lab.js';
 import { play, projectRoot } from '../helpers/play.js';
 import { onboardInventory } from './fixtures/onboard-lab.js';
-import { holdTorHosts } from './fixtures/tor-lock.js';
+import { holdTorHosts } from './fixtures/lab-locks.js';
 import { stopKeepalived, TORS } from './fixtures/tor-hosts.js';
 
 const CONF = '/etc/keepalived/keepalived.conf';

@@ -11,7 +11,7 @@ import YAML from 'yaml';
 import { ensureLab, type Lab } from '../helpers/lab.js';
 import { play } from '../helpers/play.js';
 import { onboardInventory } from './fixtures/onboard-lab.js';
-import { holdTorHosts } from './fixtures/tor-lock.js';
+import { holdTorHosts } from './fixtures/lab-locks.js';
 import { writeWithGroupVars } from './fixtures/group-vars.js';
 
 let lab: Lab;

@@ -27,7 +27,7 @@ import { addPdb, addReplicaSet } from '../../lab/cluster/workloads.js';
 import { resetWindowsNode, setWindowsNodeFaults } from '../../lab/lab.js';
 import { KUBECTL_PATH } from '../../lab/paths.js';
 import { ensureLab, type Lab, sshRun } from '../helpers/lab.js';
-import { holdTorHosts } from './fixtures/tor-lock.js';
+import { holdClusterRollouts, holdTorHosts } from './fixtures/lab-locks.js';
 import { play, projectRoot } from '../helpers/play.js';
 import { waitFor } from '../helpers/wait.js';
 import {
@@ -58,7 +58,11 @@ const hotfix = (args: string[]) =>
 /** kubectl on control1, as an operator runs it there. */
 const controlKubectl = (...args: string[]) => sshRun(lab, lab.host('control1'), `${KUBECTL_PATH} ${args.join(' ')}`);
 
+let releaseRollouts: (() => Promise<void>) | undefined;
+
 test.before(async () => {
+  // Its runs take the cluster's rollout Lease: one test file at a time rolls the shared cluster.
+  releaseRollouts = await holdClusterRollouts();
   lab = await ensureLab({ windows: WINDOWS_COUNT, control: 1 });
   dir = mkdtempSync(join(tmpdir(), 'play-rolling-'));
   state = join(dir, 'state.db');
@@ -95,6 +99,7 @@ test.after.always(async () => {
     for (const n of NODES) await setWindowsNodeFaults(n, null).catch(() => undefined);
   }
   if (dir) rmSync(dir, { recursive: true, force: true });
+  await releaseRollouts?.();
 });
 
 // Long because it is one acceptance scenario as a user runs it (check, run, rerun): its steps share the lab's state.

@@ -6,7 +6,7 @@
 // then completes on a re-run once the fault is gone. The inventory keeps the windows and tor groups' vars
 // in group_vars/windows.yml and group_vars/tor.yml (issue 14).
 //
-// Holds the tor-hosts lock (fixtures/tor-lock.ts) from first to last test, as onboard-windows.test.ts
+// Holds the tor-hosts lock (fixtures/lab-locks.ts) from first to last test, as onboard-windows.test.ts
 // does, and leaves keepalived stopped and node010 fresh (onboard-windows.test.ts gives node010 a pod_cidr
 // var standing for a node onboarded elsewhere: the cluster must not know node010 then).
 import test from 'ava';
@@ -19,7 +19,7 @@ import { ensureLab, onLabHost, type Lab } from '../helpers/lab.js';
 import { play, type CliResult } from '../helpers/play.js';
 import { onboardInventory } from './fixtures/onboard-lab.js';
 import { labMac } from '../../lab/windows/defaults.js';
-import { holdTorHosts } from './fixtures/tor-lock.js';
+import { holdTorHosts } from './fixtures/lab-locks.js';
 import { stopKeepalived, TORS, vipHolders } from './fixtures/tor-hosts.js';
 import { sleep } from '../helpers/wait.js';
 import { VRRP_SETTLE_MS } from '../helpers/vrrp.js';

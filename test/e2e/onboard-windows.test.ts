@@ -4,7 +4,7 @@
 // is looked at from outside: the cluster's state file, the node simulator's state file, `ip -n torN`.
 //
 // The tor hosts are shared with tor-gateway.test.ts: this file holds the tor-hosts lock
-// (fixtures/tor-lock.ts) from before its first test to after its last, and leaves keepalived stopped.
+// (fixtures/lab-locks.ts) from before its first test to after its last, and leaves keepalived stopped.
 // node010 is not onboarded here: its pod_cidr var stands for a node onboarded earlier (its VIP must
 // be kept on the tor hosts).
 import test from 'ava';
@@ -15,7 +15,7 @@ import { resetWindowsNode } from '../../lab/lab.js';
 import { ensureLab, onLabHost, type Lab } from '../helpers/lab.js';
 import { play, projectRoot, type CliResult } from '../helpers/play.js';
 import { LAB_CLUSTER, onboardInventory } from './fixtures/onboard-lab.js';
-import { holdTorHosts } from './fixtures/tor-lock.js';
+import { holdTorHosts } from './fixtures/lab-locks.js';
 import { stopKeepalived, TORS, vipHolders } from './fixtures/tor-hosts.js';
 import { sleep } from '../helpers/wait.js';
 import { VRRP_SETTLE_MS } from '../helpers/vrrp.js';

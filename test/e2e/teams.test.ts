@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import test from 'ava';
 import { resetWindowsNode, setWindowsNodeFaults } from '../../lab/lab.js';
 import { ensureLab, type Lab } from '../helpers/lab.js';
+import { holdClusterRollouts } from './fixtures/lab-locks.js';
 import { play, projectRoot } from '../helpers/play.js';
 import { postgresForThisFile } from '../helpers/postgres.js';
 import { waitFor } from '../helpers/wait.js';
@@ -37,7 +38,11 @@ let env: NodeJS.ProcessEnv;
 let store: string;
 let database: string;
 
+let releaseRollouts: (() => Promise<void>) | undefined;
+
 test.before(async () => {
+  // Its runs take the cluster's rollout Lease: one test file at a time rolls the shared cluster.
+  releaseRollouts = await holdClusterRollouts();
   lab = await ensureLab({ windows: WINDOWS, control: 1, linux: 4 });
   dir = mkdtempSync(join(tmpdir(), 'play-teams-'));
   ({ inventory, env } = rollingInventory(lab, dir, NODES));
@@ -56,6 +61,7 @@ test.before(async () => {
 test.after.always(async () => {
   for (const n of NODES) await setWindowsNodeFaults(n, null).catch(() => undefined);
   if (dir) rmSync(dir, { recursive: true, force: true });
+  await releaseRollouts?.();
 });
 
 interface Controller {

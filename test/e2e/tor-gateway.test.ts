@@ -3,7 +3,7 @@
 // outside the hosts (`ip -n torN`); keepalived is crashed by killing its processes by pid.
 //
 // The tor hosts are also used by onboard-windows.test.ts: each file holds the tor-hosts lock
-// (fixtures/tor-lock.ts) from its first to its last test, so the two never run on them at once. Its
+// (fixtures/lab-locks.ts) from its first to its last test, so the two never run on them at once. Its
 // tests run in order and share their state: the first run configures, later ones converge, drift,
 // crash and fail on top of it. Before and after, keepalived is stopped on the tor hosts, so every
 // run of the suite starts clean.
@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { ensureLab, onLabHost, type Lab } from '../helpers/lab.js';
 import { play, projectRoot, type CliResult } from '../helpers/play.js';
-import { holdTorHosts } from './fixtures/tor-lock.js';
+import { holdTorHosts } from './fixtures/lab-locks.js';
 import { writeWithGroupVars } from './fixtures/group-vars.js';
 import { keepalivedPids, stopKeepalived, torAddresses, TORS } from './fixtures/tor-hosts.js';
 import { waitFor } from '../helpers/wait.js';

@@ -2,7 +2,7 @@
 // ansible-vault), as an Ansible user keeps it: refused without the vault password (exit 65, nothing
 // touched); with --vault-password-file, the plan and the apply over real SSH, keepalived configured with
 // the decrypted password, which never shows in play's output or report; a second run changes nothing.
-// The tor hosts are shared: held with the tor-hosts lock (fixtures/tor-lock.ts) from the first test to
+// The tor hosts are shared: held with the tor-hosts lock (fixtures/lab-locks.ts) from the first test to
 // the last, keepalived stopped before and after.
 import test from 'ava';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { play } from '../helpers/play.js';
 import { VRRP_SETTLE_MS } from '../helpers/vrrp.js';
 import { waitFor } from '../helpers/wait.js';
 import { encryptFile } from '../inventory/ansible-oracle.js';
-import { holdTorHosts } from './fixtures/tor-lock.js';
+import { holdTorHosts } from './fixtures/lab-locks.js';
 import { stopKeepalived, torAddresses, TORS } from './fixtures/tor-hosts.js';
 
 /** keepalived uses 8 characters of auth_pass: this one is whole. */

@@ -16,7 +16,7 @@ import { encodeCommand, POWERSHELL } from '../../runner/transport/powershell/boo
 import { ensureLab, type Lab } from '../helpers/lab.js';
 import { play } from '../helpers/play.js';
 import { onboardInventory } from './fixtures/onboard-lab.js';
-import { holdTorHosts } from './fixtures/tor-lock.js';
+import { holdTorHosts } from './fixtures/lab-locks.js';
 import { stopKeepalived } from './fixtures/tor-hosts.js';
 
 const NODE = 'node018';
