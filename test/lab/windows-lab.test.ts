@@ -22,7 +22,7 @@ import {
   planHost,
   planTopology,
 } from '../../lab/hosts/topology.js';
-import { holdTorHosts } from '../e2e/fixtures/tor-lock.js';
+import { holdTorHosts } from '../e2e/fixtures/lab-locks.js';
 import { ensureLab, type Lab } from '../helpers/lab.js';
 import { play, projectRoot } from '../helpers/play.js';
 
