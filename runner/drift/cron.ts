@@ -1,4 +1,4 @@
-// Cron schedules for `play drift --every` (issue 12, item 7): the five fields of a crontab line
+// Cron schedules for `play drift --every`: the five fields of a crontab line
 // (minute hour day-of-month month day-of-week) with `*`, lists, ranges, steps and names, read as
 // Vixie cron reads them. Pure.
 import { UsageError } from '../core/errors.js';

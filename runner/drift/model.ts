@@ -1,4 +1,4 @@
-// What a drift run found (issue 12, docs/architecture.md): the records the store keeps, the reports
+// What a drift run found (docs/architecture.md): the records the store keeps, the reports
 // render and notifications carry. Values are already masked: a secret that changed shows as changed,
 // never with either value. Pure data, no I/O.
 import type { Action, Fields } from '../core/change.js';

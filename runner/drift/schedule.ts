@@ -1,4 +1,4 @@
-// When `play drift --every` runs (issue 12, item 7): a cron line (runner/drift/cron.ts) or an
+// When `play drift --every` runs: a cron line (runner/drift/cron.ts) or an
 // interval (`15m`), the next due time, jitter, and which due times a slow run made us skip (never
 // two runs at once). Pure: the loop, its clock and its timers belong to the CLI.
 import { UsageError } from '../core/errors.js';

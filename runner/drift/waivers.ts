@@ -1,4 +1,4 @@
-// Waivers (issue 12, item 4): accepted drift, each with a reason and an expiry date, as InSpec's
+// Waivers: accepted drift, each with a reason and an expiry date, as InSpec's
 // waivers have (docs/domain.md, "Drift checks"). A waived item is still reported, with its reason,
 // but does not count as drift; once the waiver has expired it counts again and says so.
 // Pure: the file is read by waivers-load.ts.
