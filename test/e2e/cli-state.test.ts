@@ -2,16 +2,15 @@
 // file, a file that is not play's, a damaged or newer store, a bad PLAY_LEASE_TTL) as CLI-table rows,
 // each its documented exit code and one line that says to keep the file; then `play state check`,
 // `backup` and `migrate` end to end, and reading commands that never create a store.
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { type CliRow, cliTable, OK_PLAYBOOK, ONE_HOST_INVENTORY } from '../helpers/cli-table.js';
 import { play } from '../helpers/play.js';
+import { sqlite3 } from '../helpers/sqlite3.js';
 
 const FIXTURE = new URL('../state/fixtures/schema-2.db', import.meta.url);
-const sqlite3 = (file: string, sql: string) => execFileSync('sqlite3', [file, sql], { encoding: 'utf8' }).trim();
 
 const rows: Record<string, CliRow> = {
   'drift with --state under a regular file': {

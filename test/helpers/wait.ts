@@ -21,3 +21,16 @@ export async function waitFor<T>(
     await sleep(every);
   }
 }
+
+/** `p`, or an Error naming `what` once `ms` have passed (a process that never answers must not hang the test). */
+export async function bounded<T>(what: string, p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([p, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -3,7 +3,6 @@
 // `ready`, and waits for a line on stdin), with the default busy wait. Everything that said committed
 // is there afterwards, whole: 40 runs with unique ids (the ids their writers were told), 20 events in
 // the order recorded, and a sound file by play's check and by Debian's sqlite3.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,8 @@ import test from 'ava';
 import { openSqliteStore } from '../../runner/state/sqlite/store.js';
 import { labelledEvent, labelledRun, labelOf } from './fixtures/store-records.js';
 import { committed, startWriter, writerArgv } from './fixtures/writer-process.js';
+import { sqlite3 } from '../helpers/sqlite3.js';
+import { bounded } from '../helpers/wait.js';
 
 const DRIFT_WRITERS = 4;
 const SAVES = 10;
@@ -21,22 +22,6 @@ const EVENTS = 20;
 const PAUSE_MS = 5;
 /** Bounds the wait for the writers (a deadlock must fail the test, not hang it). */
 const BOUND_MS = 90_000;
-
-function sqlite3(file: string, sql: string): string {
-  return execFileSync('sqlite3', [file, sql], { encoding: 'utf8' }).trim();
-}
-
-async function bounded<T>(what: string, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not within ${BOUND_MS} ms`)), BOUND_MS);
-  });
-  try {
-    return await Promise.race([p, limit]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 test('4 processes x 10 drift saves and a rolling run of 20 events race on one store: all of it is there, whole', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'play-contention-'));
@@ -50,9 +35,9 @@ test('4 processes x 10 drift saves and a rolling run of 20 events race on one st
   t.teardown(() => {
     for (const w of writers) w.child.kill('SIGKILL');
   });
-  await bounded('every writer to open the store', Promise.all(writers.map((w) => w.line('ready'))));
+  await bounded('every writer to open the store', Promise.all(writers.map((w) => w.line('ready'))), BOUND_MS);
   for (const w of writers) w.child.stdin.write('go\n');
-  const exits = await bounded('every writer to finish', Promise.all(writers.map((w) => w.exit)));
+  const exits = await bounded('every writer to finish', Promise.all(writers.map((w) => w.exit)), BOUND_MS);
   for (const e of exits) t.is(e.code, 0, e.stderr);
 
   const saved = new Map(drift.flatMap((w) => [...committed(w.lines)]));

@@ -25,6 +25,7 @@ import {
   storeSyscalls,
 } from './fixtures/syscall-trace.js';
 import { committed, runWriter, writerArgv } from './fixtures/writer-process.js';
+import { sqlite3 } from '../helpers/sqlite3.js';
 
 /** Kill points per operation: each is a writer process of ~0.6 s; two run at a time. */
 const BUDGET = 32;
@@ -50,10 +51,6 @@ interface Scenario {
   inspect(store: StateStore): Promise<Omit<Found, 'integrity'>>;
   /** What Debian's sqlite3 finds in the file. */
   oracle(file: string): Omit<Found, 'integrity'>;
-}
-
-function sqlite3(file: string, sql: string): string {
-  return execFileSync('sqlite3', [file, sql], { encoding: 'utf8' }).trim();
 }
 
 const presence = (rows: number, whole: boolean): Presence => (rows === 0 ? 'absent' : whole ? 'present' : 'partial');

@@ -12,6 +12,7 @@ import test, { type ExecutionContext } from 'ava';
 import { APPLICATION_ID, SCHEMA_VERSION } from '../../runner/state/sqlite/schema.js';
 import { openSqliteStore } from '../../runner/state/sqlite/store.js';
 import { driftRun, storeSuite } from './store-suite.js';
+import { sqlite3 } from '../helpers/sqlite3.js';
 
 function tempDir(t: ExecutionContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'play-state-'));
@@ -24,11 +25,6 @@ storeSuite('sqlite', async (t, o) => {
   t.teardown(() => store.close());
   return store;
 });
-
-/** Debian's sqlite3 on the file: the oracle (a missing sqlite3 fails the test, never skips it). */
-function sqlite3(file: string, sql: string): string {
-  return execFileSync('sqlite3', [file, sql], { encoding: 'utf8' }).trim();
-}
 
 const FIXTURE = new URL('./fixtures/schema-2.db', import.meta.url);
 

@@ -6,7 +6,6 @@
 // age: resumed (SIGCONT), the frozen writer's transaction commits whole; killed, it rolls back whole.
 // The stall lasts as long as the impatient writers take to give up (their start and their 1 s wait),
 // never a fixed sleep.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,9 +14,10 @@ import test, { type ExecutionContext } from 'ava';
 import type { Lease } from '../../runner/state/lease.js';
 import { openSqliteStore } from '../../runner/state/sqlite/store.js';
 import { StoreBusyError } from '../../runner/state/store-errors.js';
-import { waitFor } from '../helpers/wait.js';
+import { bounded, waitFor } from '../helpers/wait.js';
 import { claim, encodeLease, labelledEvent, labelledRun, labelOf, rollout } from './fixtures/store-records.js';
 import { committed, startWriter, type Writer, writerArgv } from './fixtures/writer-process.js';
+import { sqlite3 } from '../helpers/sqlite3.js';
 
 const ITEMS = 20;
 /** The runs of the writers started during the stall are smaller. */
@@ -26,10 +26,6 @@ const itemsOf = (label: string) => (label.startsWith('pre-') || label === 'stall
 const SHORT_WAIT_MS = 1000;
 /** Bounds every wait for a process (a broken store must fail the test, not hang it). */
 const BOUND_MS = 30_000;
-
-function sqlite3(file: string, sql: string): string {
-  return execFileSync('sqlite3', [file, sql], { encoding: 'utf8' }).trim();
-}
 
 /** A store with two committed drift runs and a rolling run with two events; the run's lease. */
 async function committedStore(t: ExecutionContext): Promise<{ file: string; lease: Lease }> {
@@ -56,19 +52,6 @@ async function stalledWriter(t: ExecutionContext, file: string): Promise<Writer>
   await w.line('in-transaction');
   await waitFor('the writer to stop itself', () => procState(w.child.pid!) === 'T', BOUND_MS, 20);
   return w;
-}
-
-/** `p`, or an error naming `what` once BOUND_MS have passed. */
-async function bounded<T>(what: string, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not within ${BOUND_MS} ms`)), BOUND_MS);
-  });
-  try {
-    return await Promise.race([p, limit]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** The drift runs in the store by label, and the journal's event labels, as play reads them. */
@@ -107,7 +90,7 @@ test('a writer stopped inside its transaction: others wait or say busy (75) and 
   // A connection opened before the stall reads what was committed, without waiting (WAL).
   t.deepEqual((await openBefore.drift.list(10)).map(labelOf), ['pre-1', 'pre-0']);
   for (const w of [impatientDrift, impatientEvent]) {
-    const exit = await bounded('an impatient writer to give up', w.exit);
+    const exit = await bounded('an impatient writer to give up', w.exit, BOUND_MS);
     t.is(exit.code, 75, exit.stderr);
     t.regex(exit.stderr, /stayed locked by another process for 1 s .*nothing was lost/);
     t.false(exit.lines.some((l) => l.startsWith('committed')));
@@ -119,9 +102,9 @@ test('a writer stopped inside its transaction: others wait or say busy (75) and 
   t.is(sqlite3(file, 'PRAGMA integrity_check'), 'ok');
   t.log(`stalled ${Date.now() - stoppedAt} ms (the others' busy wait: ${SHORT_WAIT_MS} ms)`);
   stalled.child.kill('SIGCONT');
-  const resumed = await bounded('the stalled writer to finish', stalled.exit);
+  const resumed = await bounded('the stalled writer to finish', stalled.exit, BOUND_MS);
   t.is(resumed.code, 0, resumed.stderr);
-  const waited = await bounded('the patient writer to finish', patient.exit);
+  const waited = await bounded('the patient writer to finish', patient.exit, BOUND_MS);
   t.is(waited.code, 0, waited.stderr);
   const saved = new Map([...committed(resumed.lines), ...committed(waited.lines)]);
   t.deepEqual([...saved.keys()].sort(), ['patient', 'stalled']);
@@ -147,10 +130,11 @@ test('a writer stopped inside its transaction and then killed: its transaction r
   const { file } = await committedStore(t);
   const stalled = await stalledWriter(t, file);
   stalled.child.kill('SIGKILL');
-  t.is((await bounded('the killed writer to end', stalled.exit)).signal, 'SIGKILL');
+  t.is((await bounded('the killed writer to end', stalled.exit, BOUND_MS)).signal, 'SIGKILL');
   const next = await bounded(
     'the next writer',
     startWriter(writerArgv('drift', file, { label: 'next', items: FEW, busy: SHORT_WAIT_MS })).exit,
+    BOUND_MS,
   );
   t.is(next.code, 0, next.stderr);
   const after = await history(file);
