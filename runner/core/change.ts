@@ -1,5 +1,6 @@
 // The result of a pure diff: one action from a closed set, the fields that differ, and the
 // before/after values of exactly those fields. `noop` has no fields.
+import { isDeepStrictEqual } from 'node:util';
 
 export const ACTIONS = ['noop', 'create', 'update', 'delete', 'replace', 'run'] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -19,21 +20,6 @@ export interface Change {
 
 export const NOOP: Change = Object.freeze({ action: 'noop', fields: [], before: null, after: null });
 
-/** True when two JSON-like values are equal (objects compared key by key, order-free). */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
-  }
-  const ka = Object.keys(a as object),
-    kb = Object.keys(b as object);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.hasOwn(b as object, k) && deepEqual((a as Fields)[k], (b as Fields)[k]));
-}
-
 /**
  * The common diff: compares the listed fields of desired against actual. A field whose desired
  * value is `undefined` is not managed and never differs. Absent actual (null) means `create`.
@@ -47,7 +33,7 @@ export function diffFields<D extends object>(
   if (actual === null) {
     return { action: 'create', fields: managed, before: null, after: pick(desired, managed) };
   }
-  const changed = managed.filter((f) => !deepEqual(desired[f], actual[f]));
+  const changed = managed.filter((f) => !isDeepStrictEqual(desired[f], actual[f]));
   if (changed.length === 0) return NOOP;
   return { action: 'update', fields: changed, before: pick(actual, changed), after: pick(desired, changed) };
 }

@@ -1,8 +1,9 @@
-// A small unified diff (as `diff -u` prints it) for plans: the changed lines with 3 lines of
-// context, `\ No newline at end of file` where it matters, and a cap on its length. Pure.
-// Lines are compared by Myers' algorithm on what remains after trimming the common head and
-// tail; past an edit distance of MAX_EDITS it settles for one hunk replacing the middle (still a
-// correct diff, only not minimal), so a huge rewrite cannot cost quadratic time or memory.
+// A unified diff (as `diff -u` prints it) for plans: the changed lines with 3 lines of context,
+// `\ No newline at end of file` where it matters, and a cap on its length. Pure.
+// The edit script is jsdiff's (Myers). Past an edit distance of MAX_EDITS it settles for one hunk
+// replacing everything between the common head and tail (still a correct diff, only not minimal),
+// so a huge rewrite cannot cost quadratic time or memory.
+import { structuredPatch, type StructuredPatchHunk } from 'diff';
 
 export interface TextDiffOptions {
   /** Shown in the `---`/`+++` header lines. */
@@ -12,9 +13,8 @@ export interface TextDiffOptions {
   readonly maxLines?: number;
 }
 
-type Op = { kind: ' ' | '-' | '+'; line: string };
-
 const MAX_EDITS = 2000;
+const NO_NEWLINE = '\\ No newline at end of file';
 
 /** Splits text into lines that keep their '\n' (so a last line without one differs from one with). */
 function splitLines(text: string): string[] {
@@ -25,69 +25,33 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-/** Myers' O(ND) shortest edit script, or null beyond maxD edits. */
-function myers(a: readonly string[], b: readonly string[], maxD: number): Op[] | null {
-  const n = a.length,
-    m = b.length,
-    off = n + m + 1;
-  const v = new Int32Array(2 * off + 1);
-  // trace[d] holds v for k in [-d-1, d+1] as it was before round d.
-  const trace: Int32Array[] = [];
-  for (let d = 0; d <= Math.min(n + m, maxD); d++) {
-    trace.push(v.slice(off - d - 1, off + d + 2));
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[off + k - 1]! < v[off + k + 1]!) ? v[off + k + 1]! : v[off + k - 1]! + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
-        x++;
-        y++;
-      }
-      v[off + k] = x;
-      if (x >= n && y >= m) return backtrack(a, b, trace);
-    }
-  }
-  return null;
-}
-
-function backtrack(a: readonly string[], b: readonly string[], trace: readonly Int32Array[]): Op[] {
-  const ops: Op[] = [];
-  let x = a.length,
-    y = b.length;
-  for (let d = trace.length - 1; d >= 0; d--) {
-    const saved = trace[d]!;
-    const at = (k: number) => saved[k + d + 1]!;
-    const k = x - y;
-    const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
-    const prevX = at(prevK),
-      prevY = prevX - prevK;
-    while (x > prevX && y > prevY) {
-      x--;
-      y--;
-      ops.push({ kind: ' ', line: a[x]! });
-    }
-    if (d > 0) {
-      if (x === prevX) ops.push({ kind: '+', line: b[y - 1]! });
-      else ops.push({ kind: '-', line: a[x - 1]! });
-    }
-    x = prevX;
-    y = prevY;
-  }
-  return ops.reverse();
-}
-
-function editScript(a: readonly string[], b: readonly string[]): Op[] {
+/** One hunk from `a` to `b`: what lies between their common head and tail replaced whole. */
+function replacingHunk(before: string, after: string, context: number): StructuredPatchHunk[] {
+  const a = splitLines(before),
+    b = splitLines(after);
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const midA = a.slice(head, a.length - tail),
-    midB = b.slice(head, b.length - tail);
-  const mid = myers(midA, midB, MAX_EDITS) ?? [
-    ...midA.map((line): Op => ({ kind: '-', line })),
-    ...midB.map((line): Op => ({ kind: '+', line })),
+  const from = Math.max(0, head - context);
+  const show = (prefix: string, line: string) =>
+    line.endsWith('\n') ? [prefix + line.slice(0, -1)] : [prefix + line, NO_NEWLINE];
+  const lines = [
+    ...a.slice(from, head).flatMap((l) => show(' ', l)),
+    ...a.slice(head, a.length - tail).flatMap((l) => show('-', l)),
+    ...b.slice(head, b.length - tail).flatMap((l) => show('+', l)),
+    ...a.slice(a.length - tail, a.length - tail + context).flatMap((l) => show(' ', l)),
   ];
-  const same = (line: string): Op => ({ kind: ' ', line });
-  return [...a.slice(0, head).map(same), ...mid, ...a.slice(a.length - tail).map(same)];
+  const kept = Math.min(context, tail);
+  return [
+    {
+      oldStart: from + 1,
+      oldLines: a.length - tail - from + kept,
+      newStart: from + 1,
+      newLines: b.length - tail - from + kept,
+      lines,
+    },
+  ];
 }
 
 function range(start: number, count: number): string {
@@ -100,36 +64,18 @@ function range(start: number, count: number): string {
 export function unifiedDiff(before: string | null, after: string | null, opts: TextDiffOptions = {}): string {
   const context = opts.context ?? 3;
   const maxLines = opts.maxLines ?? 200;
-  const ops = editScript(splitLines(before ?? ''), splitLines(after ?? ''));
-  const changed = ops.flatMap((op, i) => (op.kind === ' ' ? [] : [i]));
-  if (changed.length === 0 && (before === null) === (after === null)) return '';
+  const a = before ?? '',
+    b = after ?? '';
+  if (a === b && (before === null) === (after === null)) return '';
+  const patch = structuredPatch('a', 'b', a, b, undefined, undefined, { context, maxEditLength: MAX_EDITS });
+  const hunks = patch?.hunks ?? replacingHunk(a, b, context);
 
   const out = [
     `--- ${before === null ? '/dev/null' : (opts.path ?? 'before')}`,
     `+++ ${after === null ? '/dev/null' : (opts.path ?? 'after')}`,
   ];
-  // Group the changes whose gap is small enough that their contexts touch.
-  let i = 0;
-  while (i < changed.length) {
-    let j = i;
-    while (j + 1 < changed.length && changed[j + 1]! - changed[j]! <= 2 * context + 1) j++;
-    const from = Math.max(0, changed[i]! - context),
-      to = Math.min(ops.length, changed[j]! + context + 1);
-    let aLine = 1,
-      bLine = 1;
-    for (const op of ops.slice(0, from)) {
-      if (op.kind !== '+') aLine++;
-      if (op.kind !== '-') bLine++;
-    }
-    const hunk = ops.slice(from, to);
-    const aCount = hunk.filter((op) => op.kind !== '+').length,
-      bCount = hunk.filter((op) => op.kind !== '-').length;
-    out.push(`@@ -${range(aLine, aCount)} +${range(bLine, bCount)} @@`);
-    for (const op of hunk) {
-      out.push(op.kind + (op.line.endsWith('\n') ? op.line.slice(0, -1) : op.line));
-      if (!op.line.endsWith('\n')) out.push('\\ No newline at end of file');
-    }
-    i = j + 1;
+  for (const h of hunks) {
+    out.push(`@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`, ...h.lines);
   }
   if (out.length > maxLines) {
     const left = out.length - maxLines;

@@ -14,7 +14,8 @@
 // localFile is read when the step is built (a local, read-only file: a missing one is an option
 // error before any host is touched).
 import { readFileSync } from 'node:fs';
-import { NOOP, deepEqual, type Change, type Fields } from '../../runner/core/change.js';
+import { isDeepStrictEqual } from 'node:util';
+import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import { isSecret, MASK, Secret } from '../../runner/core/secret.js';
 import type { Remote, Step } from '../../runner/core/step.js';
@@ -104,7 +105,7 @@ export function diffContent(field: string) {
     let textDiff: string | undefined;
     if (d.format === 'json' && !secret) {
       const old = parseJsonText(oldText);
-      if (old.ok && deepEqual(old.value, d.json)) return NOOP;
+      if (old.ok && isDeepStrictEqual(old.value, d.json)) return NOOP;
       if (!old.ok) before = { [field]: `not valid JSON (${old.error})` };
       textDiff = old.ok
         ? unifiedDiff(pretty(old.value), newText, { path: d.path })

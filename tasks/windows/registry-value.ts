@@ -4,7 +4,8 @@
 // key's default value. data by type: String and ExpandString a string (an ExpandString is compared
 // unexpanded), DWord an integer 0..4294967295, QWord an integer 0..2^53-1, MultiString an array of
 // non-empty strings, Binary bytes as a hex string ('0aff') or an array of numbers.
-import { NOOP, deepEqual, type Change, type Fields } from '../../runner/core/change.js';
+import { isDeepStrictEqual } from 'node:util';
+import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { invoke, probeCall } from './remote/calls.js';
@@ -68,7 +69,7 @@ export function diffRegistryValue(d: Readonly<RegistryValueDesired>, a: Registry
   if (a === null) return { action: 'create', fields: ['type', 'data'], before: null, after };
   if (a.type !== d.type)
     return { action: 'update', fields: ['type', 'data'], before: { type: a.type, data: a.data }, after };
-  if (deepEqual(a.data, d.data)) return NOOP;
+  if (isDeepStrictEqual(a.data, d.data)) return NOOP;
   return { action: 'update', fields: ['data'], before: { data: a.data }, after: { data: d.data } };
 }
 
