@@ -1,11 +1,13 @@
-// Timing one command of the bench: wall time, exit code, output, and the peak RSS of the largest
-// process it started (getrusage(RUSAGE_CHILDREN) in a small python wrapper: Node cannot see its
-// grandchildren's).
+// Timing one command of the bench: wall time, exit code, output, the peak RSS of the largest process
+// it started and the CPU time (user + system) of all of them (getrusage(RUSAGE_CHILDREN) in a small
+// python wrapper: Node cannot see its grandchildren's).
 import { spawn } from 'node:child_process';
 
 export interface Measure {
   ms: number;
   rssKb: number;
+  /** CPU milliseconds, user and system, of the command and every process it waited for. */
+  cpuMs: number;
   code: number;
   out: string;
 }
@@ -14,7 +16,8 @@ export function measure(cwd: string, argv: string[], env: NodeJS.ProcessEnv = {}
   const wrapper =
     'import resource,subprocess,sys,time\n' +
     't=time.monotonic(); p=subprocess.run(sys.argv[1:], capture_output=True, text=True); ms=(time.monotonic()-t)*1000\n' +
-    'sys.stdout.write(p.stdout+p.stderr); sys.stderr.write("%d %d %d" % (ms, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, p.returncode))';
+    'r=resource.getrusage(resource.RUSAGE_CHILDREN)\n' +
+    'sys.stdout.write(p.stdout+p.stderr); sys.stderr.write("%d %d %d %d" % (ms, r.ru_maxrss, (r.ru_utime+r.ru_stime)*1000, p.returncode))';
   return new Promise((resolveP, reject) => {
     const child = spawn('python3', ['-c', wrapper, ...argv], { env: { ...process.env, ...env }, cwd });
     let out = '',
@@ -23,8 +26,8 @@ export function measure(cwd: string, argv: string[], env: NodeJS.ProcessEnv = {}
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
     child.on('close', () => {
-      const [ms, rss, code] = err.trim().split(/\s+/).slice(-3).map(Number);
-      resolveP({ ms: ms!, rssKb: rss!, code: code!, out });
+      const [ms, rss, cpu, code] = err.trim().split(/\s+/).slice(-4).map(Number);
+      resolveP({ ms: ms!, rssKb: rss!, cpuMs: cpu!, code: code!, out });
     });
   });
 }

@@ -1,6 +1,7 @@
 // `npm run bench [-- --sizes 20,150,1000] [--runs 3]`: for each size, brings up that many lab hosts and
-// measures side by side the floor (OpenSSH `ssh host true` to every host, FLOOR_PARALLEL at a time, so
-// it stays a floor on two cores), Ansible (Debian's ansible-core, forks 20, pipelining; up to
+// measures side by side two floors (OpenSSH `ssh host true` to every host, FLOOR_PARALLEL at a time, so
+// it stays a floor on two cores; and one ssh2 connection and one `true` per host from one node process,
+// FORKS at a time: the least a one-process controller such as play does, bench/ssh2-floor.mjs), Ansible (Debian's ansible-core, forks 20, pipelining; up to
 // --ansible-max hosts, 150 by default: it takes minutes beyond) and play on the same five tasks: first
 // apply, idempotent re-run, check run (and play drift, play's check with its history store); the
 // median of the runs each, and the peak RSS of the largest process. Prints the full table for each size, then one scale table. It installs nothing.
@@ -14,7 +15,7 @@ import { labUp } from '../lab/lab.js';
 import { mapLimit } from '../lab/exec.js';
 import { measure, median } from './measure.js';
 import type { Measure } from './measure.js';
-import { printScaleTable, printSizeTable } from './tables.js';
+import { printCostTable, printScaleTable, printSizeTable } from './tables.js';
 import type { SizeResult } from './tables.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -98,7 +99,24 @@ async function benchSize(size: number, opts: Options): Promise<SizeResult> {
   for (let i = 0; i < opts.runs; i++) {
     const t = Date.now();
     const codes = await everyHost('true');
-    floor.push({ ms: Date.now() - t, rssKb: 0, code: Math.max(...codes), out: '' });
+    floor.push({ ms: Date.now() - t, rssKb: 0, cpuMs: 0, code: Math.max(...codes), out: '' });
+  }
+  const ssh2Floor: Measure[] = [];
+  const addresses = hosts.map((h) => h.address);
+  for (let i = 0; i < opts.runs; i++) {
+    const m = await measure(root, [
+      'node',
+      'bench/ssh2-floor.mjs',
+      lab.keyPath,
+      lab.knownHostsPath,
+      String(FORKS),
+      ...addresses,
+    ]);
+    if (m.code !== 0) {
+      console.error(`bench: the ssh2 floor failed at ${size} hosts:\n${m.out.slice(-3000)}`);
+      process.exit(1);
+    }
+    ssh2Floor.push(m);
   }
   const limit = hosts.map((h) => h.name).join(',');
   const ansibleEnv = {
@@ -118,7 +136,7 @@ async function benchSize(size: number, opts: Options): Promise<SizeResult> {
       ),
     play: (extra: string[]) => measure(root, ['node', 'bin/play.mjs', ...playArgs, '--no-live', ...extra]),
   };
-  const result: SizeResult = { size, floor, tools: {} };
+  const result: SizeResult = { size, floor, ssh2Floor, tools: {} };
   // Its own store per size, so each drift run compares with the previous one of the same hosts.
   const driftState = resolve(tmpdir(), `play-bench-drift-${process.pid}-${size}.db`);
   for (const name of ['ansible', 'play'] as const) {
@@ -154,10 +172,11 @@ async function main() {
   const results: SizeResult[] = [];
   for (const size of opts.sizes) {
     const r = await benchSize(size, opts);
-    printSizeTable(r, opts.runs, FLOOR_PARALLEL);
+    printSizeTable(r, opts.runs, FLOOR_PARALLEL, FORKS);
     results.push(r);
   }
   if (results.length > 1) printScaleTable(results, opts.runs, FLOOR_PARALLEL);
+  printCostTable(results);
   const rss =
     Math.max(
       ...results.flatMap((r) =>
@@ -172,6 +191,7 @@ async function main() {
   console.log(
     'targets: idempotent re-run >= 10x faster than Ansible and <= 1.5x the floor at 20 hosts, >= 10x Ansible at 150;',
   );
+  console.log('         re-run and check <= 1.15x the ssh2 floor at 150 and 1000 hosts;');
   console.log('         at 1000 hosts re-run < 40 s and peak RSS < 300 MB (< 150 MB at 20)');
 }
 

@@ -4,7 +4,10 @@ import type { Measure } from './measure.js';
 
 export interface SizeResult {
   size: number;
+  /** OpenSSH processes: `ssh host true`. */
   floor: Measure[];
+  /** One node process, one ssh2 connection and one `true` per host (bench/ssh2-floor.mjs). */
+  ssh2Floor: Measure[];
   /** ansible (absent beyond --ansible-max) and play: phase -> runs. */
   tools: Partial<Record<'ansible' | 'play', Record<string, Measure[]>>>;
 }
@@ -16,13 +19,14 @@ const mb = (ms: Measure[]) => {
   return kb ? `${Math.round(kb / 1024)} MB` : '-';
 };
 
-export function printSizeTable(r: SizeResult, runs: number, parallel: number): void {
+export function printSizeTable(r: SizeResult, runs: number, parallel: number, forks: number): void {
   const row = (label: string, ms: Measure[]) =>
     `| ${label.padEnd(40)} | ${seconds(ms).padStart(7)} s | ${mb(ms).padStart(8)} |`;
   console.log(`\n${r.size} hosts, median of ${runs} run(s) (peak RSS: the largest single process)\n`);
   console.log(`| ${'what'.padEnd(40)} |    time   | peak RSS |`);
   console.log(`|${'-'.repeat(42)}|-----------|----------|`);
   console.log(row(`floor: ssh host true (x${r.size}, ${Math.min(parallel, r.size)} at once)`, r.floor));
+  console.log(row(`ssh2 floor: connect + true (${Math.min(forks, r.size)} at once)`, r.ssh2Floor));
   for (const phase of PHASES) {
     for (const tool of ['ansible', 'play'] as const) {
       const ms = r.tools[tool]?.[phase];
@@ -31,12 +35,15 @@ export function printSizeTable(r: SizeResult, runs: number, parallel: number): v
   }
   const m = (tool: 'ansible' | 'play', phase: string) => median(r.tools[tool]![phase]!.map((x) => x.ms));
   const floor = median(r.floor.map((x) => x.ms));
+  const ssh2 = median(r.ssh2Floor.map((x) => x.ms));
   console.log('\nratios:');
   for (const phase of PHASES) {
     const vsAnsible = r.tools.ansible
       ? `ansible/play = ${(m('ansible', phase) / m('play', phase)).toFixed(1)}x   `
       : '';
-    console.log(`  ${phase.padEnd(18)} ${vsAnsible}play/floor = ${(m('play', phase) / floor).toFixed(2)}x`);
+    console.log(
+      `  ${phase.padEnd(18)} ${vsAnsible}play/floor = ${(m('play', phase) / floor).toFixed(2)}x   play/ssh2 floor = ${(m('play', phase) / ssh2).toFixed(2)}x`,
+    );
   }
   // play drift: the check run plus the state store (no Ansible counterpart).
   const drift = r.tools.play?.['drift run'];
@@ -52,14 +59,40 @@ export function printSizeTable(r: SizeResult, runs: number, parallel: number): v
 export function printScaleTable(results: readonly SizeResult[], runs: number, parallel: number): void {
   console.log(`\nscale: median of ${runs} run(s); floor = ssh host true, ${parallel} at once\n`);
   console.log(
-    '| hosts | floor | play first | play re-run | play check | play RSS | ansible first | ansible re-run | ansible check | ansible RSS |',
+    '| hosts | floor | ssh2 floor | play first | play re-run | play check | play RSS | ansible first | ansible re-run | ansible check | ansible RSS |',
   );
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     const cells = (tool: 'ansible' | 'play') => {
       const t = r.tools[tool];
       return t ? [...PHASES.map((p) => `${seconds(t[p]!)} s`), mb(Object.values(t).flat())] : ['-', '-', '-', '-'];
     };
-    console.log(`| ${[r.size, `${seconds(r.floor)} s`, ...cells('play'), ...cells('ansible')].join(' | ')} |`);
+    console.log(
+      `| ${[r.size, `${seconds(r.floor)} s`, `${seconds(r.ssh2Floor)} s`, ...cells('play'), ...cells('ansible')].join(' | ')} |`,
+    );
+  }
+}
+
+/**
+ * One controller's cost per host: CPU milliseconds (user + system, the controller's processes only:
+ * the lab's sshd run elsewhere in the kernel's accounting) and peak RSS over hosts, for every play
+ * run kind and the ssh2 floor. Linear growth shows as a flat CPU-per-host column across sizes.
+ */
+export function printCostTable(results: readonly SizeResult[]): void {
+  console.log('\ncontroller cost per host (median CPU of the runs; RSS: the largest process)\n');
+  console.log('| hosts | run | CPU ms | CPU ms / host | peak RSS | RSS KB / host |');
+  console.log('|---:|---|---:|---:|---:|---:|');
+  for (const r of results) {
+    const kinds: [string, Measure[]][] = [
+      ['ssh2 floor', r.ssh2Floor],
+      ...Object.entries(r.tools.play ?? {}).map(([phase, ms]): [string, Measure[]] => [`play ${phase}`, ms]),
+    ];
+    for (const [kind, ms] of kinds) {
+      const cpu = median(ms.map((m) => m.cpuMs));
+      const rss = Math.max(...ms.map((m) => m.rssKb));
+      console.log(
+        `| ${r.size} | ${kind} | ${cpu.toFixed(0)} | ${(cpu / r.size).toFixed(1)} | ${Math.round(rss / 1024)} MB | ${(rss / r.size).toFixed(0)} |`,
+      );
+    }
   }
 }

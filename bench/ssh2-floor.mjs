@@ -1,0 +1,67 @@
+// The honest floor for a one-process SSH controller: `node bench/ssh2-floor.mjs KEY KNOWN_HOSTS PARALLEL ADDR...`
+// opens one ssh2 connection per host (host key checked against KNOWN_HOSTS, the same key exchange
+// play prefers), runs `true` once, closes, PARALLEL hosts at a time, and exits non-zero if any host
+// failed. Plain JavaScript run by node, as play's compiled CLI is, so both pay the same start-up.
+// OpenSSH's `ssh host true` is no floor for play: it spawns a process per host, which play does not.
+import { readFileSync } from 'node:fs';
+import ssh2 from 'ssh2';
+
+const [keyFile, knownHostsFile, parallelText, ...addresses] = process.argv.slice(2);
+const parallel = Number(parallelText);
+if (!keyFile || !knownHostsFile || !Number.isInteger(parallel) || parallel < 1 || addresses.length === 0) {
+  console.error('usage: node bench/ssh2-floor.mjs KEY KNOWN_HOSTS PARALLEL ADDR...');
+  process.exit(64);
+}
+const privateKey = readFileSync(keyFile);
+/** address -> the base64 host key blobs known_hosts has for it. */
+const known = new Map();
+for (const line of readFileSync(knownHostsFile, 'utf8').split('\n')) {
+  const [names, , blob] = line.trim().split(/\s+/);
+  if (!names || !blob || names.startsWith('#')) continue;
+  for (const n of names.split(',')) known.set(n, [...(known.get(n) ?? []), blob]);
+}
+
+function trueOn(host) {
+  return new Promise((resolve) => {
+    const client = new ssh2.Client();
+    const done = (ok) => {
+      client.end();
+      resolve(ok);
+    };
+    client
+      .on('ready', () =>
+        client.exec('true', (err, stream) => {
+          if (err) return done(false);
+          stream.on('close', (code) => done(code === 0)).resume();
+          stream.stderr.resume();
+        }),
+      )
+      .on('error', (e) => {
+        if (process.env.FLOOR_DEBUG) console.error(`${host}: ${e.message}`);
+        done(false);
+      })
+      .connect({
+        host,
+        port: 22,
+        username: 'root',
+        privateKey,
+        readyTimeout: 30_000,
+        algorithms: { kex: ['curve25519-sha256', 'curve25519-sha256@libssh.org'] },
+        hostVerifier: (key) => (known.get(host) ?? []).includes(key.toString('base64')),
+      });
+  });
+}
+
+let next = 0;
+let failed = 0;
+async function worker() {
+  while (next < addresses.length) {
+    const host = addresses[next++];
+    if (!(await trueOn(host))) failed++;
+  }
+}
+await Promise.all(Array.from({ length: Math.min(parallel, addresses.length) }, worker));
+if (failed) {
+  console.error(`ssh2-floor: ${failed} of ${addresses.length} hosts failed`);
+  process.exit(1);
+}
