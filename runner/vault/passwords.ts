@@ -13,8 +13,9 @@ import { basename, extname, resolve } from 'node:path';
 import { InputError, UsageError } from '../core/errors.js';
 import { InputFileError, type InputFileKind, inputPathKind, readInputFile } from '../core/read-input-file.js';
 import { Secret } from '../core/secret.js';
+import { configuredVaultSources } from '../ansible-config/vault-settings.js';
 import { DEFAULT_VAULT_ID, VaultKeyring, type VaultPassword } from './keyring.js';
-import { promptHidden } from './prompt.js';
+import { promptHidden } from '../cli/prompt.js';
 
 /** The command line's vault options (and the environment's ANSIBLE_VAULT_PASSWORD_FILE). */
 export interface VaultFlags {
@@ -70,18 +71,14 @@ function vaultIdSource(slug: string): Source {
 }
 
 function sources(flags: VaultFlags, env: NodeJS.ProcessEnv): Source[] {
+  // ANSIBLE_VAULT_PASSWORD_FILE, ansible.cfg's vault_password_file and vault_identity_list: one source.
+  const configured = configuredVaultSources(env);
   const files = [
     ...(flags.passwordFiles ?? []).map((f) => ({ value: f, from: `--vault-password-file ${f}` })),
-    ...(env.ANSIBLE_VAULT_PASSWORD_FILE
-      ? [
-          {
-            value: env.ANSIBLE_VAULT_PASSWORD_FILE,
-            from: `ANSIBLE_VAULT_PASSWORD_FILE (${env.ANSIBLE_VAULT_PASSWORD_FILE})`,
-          },
-        ]
-      : []),
+    ...configured.passwordFiles,
   ];
   return [
+    ...configured.vaultIds.map((v) => ({ ...vaultIdSource(v.slug), from: v.from })),
     ...(flags.vaultIds ?? []).map(vaultIdSource),
     ...files.map((f) => ({ id: DEFAULT_VAULT_ID, ...f })),
     ...(flags.ask ? [{ id: DEFAULT_VAULT_ID, value: 'prompt', from: 'the prompt', prompt: 'Vault password: ' }] : []),
@@ -92,7 +89,7 @@ function sources(flags: VaultFlags, env: NodeJS.ProcessEnv): Source[] {
 export async function openVault(
   flags: VaultFlags = {},
   env: NodeJS.ProcessEnv = process.env,
-  ask: (question: string, flag: string) => Promise<string> = promptHidden,
+  ask: (question: string, flag: string) => Promise<string> = askVaultPassword,
 ): Promise<VaultKeyring> {
   const passwords: VaultPassword[] = [];
   for (const s of sources(flags, env)) {
@@ -102,6 +99,13 @@ export async function openVault(
   }
   return new VaultKeyring(passwords);
 }
+
+const askVaultPassword = (question: string, flag: string) =>
+  promptHidden(question, {
+    flag,
+    what: 'vault password',
+    instead: 'give the password with --vault-password-file FILE',
+  });
 
 /** Python's bytes.strip(): ASCII whitespace only (JavaScript's trim() also takes Unicode spaces). */
 const PYTHON_STRIP = /^[ \t\n\r\v\f]+|[ \t\n\r\v\f]+$/g;
