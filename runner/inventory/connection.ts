@@ -5,10 +5,12 @@
 import { existsSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+import { isSecret } from '../core/secret.js';
 import { EnvRef, type ConnectionSpec, type OsFamily } from './model.js';
 import type { VarDef } from './graph.js';
 import type { Origin, Reporter } from './source.js';
 import { becomeSpec } from './become.js';
+import { type ConnectionSettings, loginUser, mergeLayers } from './connection-defaults.js';
 import { pick } from './var-pick.js';
 import { describe } from './vars.js';
 import { shellWords } from './ssh-words.js';
@@ -168,7 +170,8 @@ function hostConfig(
  * The ConnectionSpec of host `host` (defined at `origin`); problems go to `src`. Relative paths are
  * taken from `baseDir` of the origin of the variable that holds them. `bastionOf` gives the connection
  * of a jump host named by its inventory name (runner/inventory/jump.ts). `sshConfig` fills what the
- * vars leave, as ssh's configuration files do when Ansible runs ssh (runner/ssh-config/).
+ * vars leave, as ssh's configuration files do when Ansible runs ssh (runner/ssh-config/). `defaults`: the
+ * command's settings (-u, --private-key, -b, -k, ...: connection-defaults.ts), under the vars, over ssh_config.
  */
 export function connectionSpec(
   src: Reporter,
@@ -178,11 +181,19 @@ export function connectionSpec(
   baseDir: (origin: Origin) => string,
   bastionOf?: BastionLookup,
   sshConfig?: SshConfig,
+  defaults: ConnectionSettings = {},
 ): ConnectionSpec {
   const text = textReader(src);
   const os = osFamily(src, vars, text);
   const portVar = portOf(src, vars);
-  const userVar = text(pick(vars, 'ansible_user', 'ansible_ssh_user'), 'a user name');
+  const userDef = pick(vars, 'ansible_user', 'ansible_ssh_user');
+  const userText = text(userDef, 'a user name');
+  const merged = mergeLayers(
+    userDef && userText ? { remoteUser: { value: userText, origin: userDef.name } } : {},
+    defaults,
+  );
+  // The vars, else -u (Ansible then passes `-o User=`, which ssh reads before its files).
+  const userVar = merged.remoteUser?.value;
   // ssh is given ansible_host (else the inventory name): ssh_config's Host patterns match that name.
   const alias = text(pick(vars, 'ansible_host', 'ansible_ssh_host'), 'a host name or address') ?? host;
   const resolveFile = (path: string, at: Origin) => resolvePath(path, baseDir(at));
@@ -190,7 +201,8 @@ export function connectionSpec(
   const cfg = hostConfig(src, sshConfig, alias, { user: userVar, port: portVar }, configFile);
 
   // The inventory's vars first (Ansible passes them as -o options, which ssh reads before its files).
-  const user = userVar ?? cfg?.user?.value ?? defaultUser();
+  const configUser = cfg?.user && { value: cfg.user.value, origin: `${cfg.user.at.file}:${cfg.user.at.line}` };
+  const user = loginUser(merged, configUser, defaultUser())?.value;
   if (!user)
     src.problem(
       origin,
@@ -203,8 +215,8 @@ export function connectionSpec(
     user: user ?? '',
     os,
   };
-  setKeyAndPasswords(spec, vars, text, baseDir);
-  const become = becomeSpec(src, host, os, vars);
+  setKeyAndPasswords(spec, vars, text, baseDir, defaults);
+  const become = becomeSpec(src, host, os, vars, defaults, origin);
   if (become) spec.become = become;
 
   const { knownHostsFile, ...fields } = cfg ? hostFields(src, cfg, spec.keyFile) : {};
@@ -224,25 +236,34 @@ export function connectionSpec(
   return spec;
 }
 
-/** The inventory's key file (relative to its var's directory) and passwords (always from the environment). */
+/**
+ * The key file (the inventory's, relative to its var's directory, else --private-key's) and passwords
+ * (an env lookup or a vault's Secret from the inventory, else -k's and -K's). A literal password never
+ * gets here: vars.ts refuses it.
+ */
 function setKeyAndPasswords(
   spec: ConnectionSpec,
   vars: ReadonlyMap<string, VarDef>,
   text: VarText,
   baseDir: (origin: Origin) => string,
+  defaults: ConnectionSettings,
 ): void {
   const keyDef = pick(vars, 'ansible_private_key_file', 'ansible_ssh_private_key_file');
   const key = text(keyDef, 'a file path');
   if (keyDef && key) {
     spec.keyFile = resolvePath(key, baseDir(keyDef.origin));
     spec.keyFrom = keyDef.name;
+  } else if (!keyDef && defaults.privateKeyFile) {
+    spec.keyFile = defaults.privateKeyFile.value;
+    spec.keyFrom = defaults.privateKeyFile.origin;
   }
   for (const [field, names] of [
     ['password', ['ansible_password', 'ansible_ssh_pass', 'ansible_ssh_password']],
     ['becomePassword', ['ansible_become_password', 'ansible_become_pass']],
   ] as const) {
-    const def = pick(vars, ...names);
-    if (def?.value instanceof EnvRef) spec[field] = def.value;
+    const value = pick(vars, ...names)?.value;
+    if (value instanceof EnvRef || isSecret(value)) spec[field] = value;
+    else if (value === undefined && defaults[field]) spec[field] = defaults[field].value;
   }
 }
 

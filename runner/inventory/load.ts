@@ -6,6 +6,7 @@ import { dirname, resolve, sep } from 'node:path';
 import { InventoryError, UsageError } from '../core/errors.js';
 import { inventoryBastions } from './bastions.js';
 import { connectionSpec } from './connection.js';
+import { type ConnectionSettings, unbecomeWarning } from './connection-defaults.js';
 import { InventoryGraph } from './graph.js';
 import type { Group, Host, Inventory } from './model.js';
 import { hostVarDefs } from './precedence.js';
@@ -52,6 +53,8 @@ export interface LoadOptions {
   /** The OpenSSH client configuration hosts are resolved through (the CLI's: the user's ~/.ssh/config and
    *  /etc/ssh/ssh_config); default none but a host's own `-F FILE`. */
   readonly sshConfig?: SshConfig;
+  /** The command's connection settings (-u, --private-key, -b, -k, ...: connection-defaults.ts), under the vars. */
+  readonly connectionDefaults?: ConnectionSettings;
 }
 
 /**
@@ -91,12 +94,16 @@ export function loadInventory(sources: string | readonly string[], options: Load
       name: node.name,
       vars: deepFreeze(Object.fromEntries([...vars].map(([k, v]) => [k, v.value]))),
       groups: Object.freeze(groups.map((g) => g.name)),
-      connection: Object.freeze(connectionSpec(report, node.name, node.origin, vars, baseDir, bastionOf, sshConfig)),
+      connection: Object.freeze(
+        connectionSpec(report, node.name, node.origin, vars, baseDir, bastionOf, sshConfig, options.connectionDefaults),
+      ),
     });
     rememberFile(host, node.origin.file ?? paths[0]!);
     byName.set(node.name, host);
   }
   for (const w of sshConfig.unhonoured.warnings()) report.warn({ file: w.file, path: '' }, w.detail);
+  const unbecome = unbecomeWarning([...byName.values()], options.connectionDefaults);
+  if (unbecome) report.warn({ path: '' }, unbecome);
   report.throwIfProblems();
 
   const groups = buildGroups(graph);

@@ -28,12 +28,12 @@ export interface ConnectionSpec {
   os: OsFamily;
   /** ansible_ssh_private_key_file, resolved relative to the inventory source's directory. */
   keyFile?: string;
-  /** The variable that set keyFile (of ansible's two aliases, the one its ssh plugin reads last wins), for messages. */
+  /** The variable (or flag: --private-key) that set keyFile (of ansible's two aliases, the one its ssh plugin reads last wins), for messages. */
   keyFrom?: string;
-  /** A password (ansible_password / ansible_ssh_pass), always from the environment. */
-  password?: EnvRef;
-  /** ansible_become_password / ansible_become_pass, always from the environment. */
-  becomePassword?: EnvRef;
+  /** A password (ansible_password / ansible_ssh_pass) from the environment or a vault, else -k's. */
+  password?: EnvRef | Secret;
+  /** ansible_become_password / ansible_become_pass from the environment or a vault, else -K's. */
+  becomePassword?: EnvRef | Secret;
   /** ansible_become: commands run through sudo as this user (runner/inventory/become.ts). */
   become?: BecomeSpec;
   /** known_hosts path from ansible_ssh_common_args/extra_args `-o UserKnownHostsFile=...` or play_known_hosts. */

@@ -2,7 +2,7 @@
 // environment variable, or a value too short to be masked, is an error naming the host, the variable
 // and the environment variable, so the fix is obvious; the value itself never appears in a message.
 import { InventoryError } from '../core/errors.js';
-import { MIN_SECRET_LENGTH, Secret } from '../core/secret.js';
+import { isSecret, MIN_SECRET_LENGTH, Secret } from '../core/secret.js';
 import { EnvRef, type Host, type ResolvedSecrets } from './model.js';
 
 /** Where loadInventory recorded each host's inventory file, for error messages. */
@@ -37,19 +37,21 @@ function resolveRef(host: Host, variable: string, ref: EnvRef, env: NodeJS.Proce
   return secret;
 }
 
-/** The host's connection secrets (SSH password, become password) from the environment. */
+/** The host's connection secrets (SSH password, become password) from the environment; a vault's or a prompt's as they are. */
 export function resolveSecrets(host: Host, env: NodeJS.ProcessEnv = process.env): ResolvedSecrets {
   const out: ResolvedSecrets = {};
   const { password, becomePassword } = host.connection;
   const name = (candidates: string[]) => candidates.find((v) => host.vars[v] instanceof EnvRef) ?? candidates[0]!;
-  if (password)
+  if (isSecret(password)) out.password = password;
+  else if (password)
     out.password = resolveRef(
       host,
       name(['ansible_ssh_password', 'ansible_ssh_pass', 'ansible_password']),
       password,
       env,
     );
-  if (becomePassword)
+  if (isSecret(becomePassword)) out.becomePassword = becomePassword;
+  else if (becomePassword)
     out.becomePassword = resolveRef(
       host,
       name(['ansible_become_pass', 'ansible_become_password']),

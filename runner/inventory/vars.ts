@@ -183,13 +183,9 @@ export function defineVar(
   origin: Origin,
 ): void {
   if (src.fromVault) value = fromVaultFile(src, name, value, origin);
-  if (PASSWORD_VARS.has(name) && holdsSecret(value)) {
-    // The connection reads its passwords from the environment only (connection.ts).
-    src.problem(
-      origin,
-      `${name} comes from ansible-vault, and play takes connection passwords from the environment only: write ` +
-        `${name}: "{{ lookup('env', 'SOME_VAR') }}" and put the value in the environment or in .env`,
-    );
+  // A connection password is one text: a Secret (a vault's) or an env lookup, never one nested in a structure.
+  if (PASSWORD_VARS.has(name) && !isSecret(value) && holdsSecret(value)) {
+    src.problem(origin, `${name} must be one password (a !vault value or an env lookup), got ${describe(value)}`);
     return;
   }
   if (isSecretName(name) && value !== null && !(value instanceof EnvRef) && !isSecret(value)) {

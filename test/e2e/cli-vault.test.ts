@@ -92,13 +92,12 @@ const rows: Record<string, CliRow> = {
     message:
       /group_vars\/all\.yml:1: at api_token: this !vault value is encrypted with ansible-vault, and the vault password given/,
   },
-  'a connection password from a vault': {
+  'a connection password from a vault that is not one text': {
     argv: [...RUN, '--vault-password-file', 'pass'],
     files: FILES,
-    setup: encrypted(GROUP_VARS, 'ansible_become_password: sudo-pass-1\n'),
+    setup: encrypted(GROUP_VARS, 'ansible_become_password: [sudo-pass-1]\n'),
     code: 65,
-    message:
-      /ansible_become_password comes from ansible-vault, and play takes connection passwords from the environment only/,
+    message: /ansible_become_password must be one password \(a !vault value or an env lookup\), got a list/,
   },
   'a vault-encrypted file with a text too short to mask': {
     argv: [...RUN, '--vault-password-file', 'pass'],
