@@ -1,5 +1,6 @@
 // The run report: what the JSON output and --report FILE contain, and what renderers show.
 import type { Action, Fields } from '../core/change.js';
+import type { REPORT_SCHEMA_VERSION } from './schema-version.js';
 
 export type StepStatus = 'ok' | 'changed' | 'failed' | 'skipped' | 'unreachable' | 'unknown';
 /** A host whose run was cut short by Ctrl-C (or SIGTERM) is `interrupted`, never `ok`. */
@@ -13,11 +14,25 @@ export type HostStatus = 'ok' | 'changed' | 'failed' | 'unreachable' | 'skipped'
  *  - dependency: a task it needs failed, was unreachable or was skipped itself.
  *  - unmet: a task it needs has no host in this run (--limit).
  *  - interrupted: the run was interrupted before it started.
+ *  - not-selected: left out by --tags, --skip-tags, --start-at-task or --step (benign, as in Ansible).
+ *  - input-not-run: it reads an output of a task left out, so it is not applied (benign).
  */
-export type SkipReason = 'not-triggered' | 'would-run' | 'dependency' | 'unmet' | 'interrupted';
+export type SkipReason =
+  | 'not-triggered'
+  | 'would-run'
+  | 'dependency'
+  | 'unmet'
+  | 'interrupted'
+  | 'not-selected'
+  | 'input-not-run';
 
-/** Skips after which dependents still run: the task had nothing to do. */
-export const BENIGN_SKIPS: ReadonlySet<SkipReason> = new Set(['not-triggered', 'would-run']);
+/** Skips after which dependents still run: the task had nothing to do, or the operator left it out. */
+export const BENIGN_SKIPS: ReadonlySet<SkipReason> = new Set([
+  'not-triggered',
+  'would-run',
+  'not-selected',
+  'input-not-run',
+]);
 export type Mode = 'apply' | 'check';
 
 export interface StepReport {
@@ -37,6 +52,8 @@ export interface StepReport {
   skip?: SkipReason;
   durationMs: number;
   error: string | null;
+  /** The end of what the step's apply commands wrote (last 20 lines / 4 KiB of each stream), masked. */
+  output?: { stdout: string; stderr: string; truncated: boolean };
 }
 
 export interface HostReport {
@@ -54,6 +71,9 @@ export interface Summary {
 }
 
 export interface RunReport {
+  /** The report format's version (docs/reports.md): the same constant in every report kind. */
+  schemaVersion: typeof REPORT_SCHEMA_VERSION;
+  kind: 'run';
   playbook: string;
   mode: Mode;
   startedAt: string;

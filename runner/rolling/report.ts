@@ -1,9 +1,12 @@
 // The rolling run's report, from the journal alone (so a resumed or crashed run reports the same way):
 // the batches, each node's outcome and phases with times, the budget, and the timings an operator
 // asks about (how long a node stayed cordoned; the gap between a batch's last Ready and the next
-// batch's start). Pure.
+// batch's start), and the summary every report kind carries (docs/reports.md). Pure.
+import type { Summary } from '../report/model.js';
+import { REPORT_SCHEMA_VERSION } from '../report/schema-version.js';
 import { controllerName } from '../state/process-identity.js';
 import type { JournalEvent, RolloutRecord } from '../state/store.js';
+import { UNFINISHED } from './model.js';
 import { failedCount, type HostProgress, hostProgress, type PhaseSpan, runNotes } from './progress.js';
 
 export interface RolloutBatchReport {
@@ -24,7 +27,14 @@ export interface RolloutHostReport {
   readonly phases: readonly PhaseSpan[];
 }
 
+/** The six host counters of every report, and the batches that started (a batch begun again on resume once). */
+export interface RolloutSummary extends Summary {
+  batches: number;
+}
+
 export interface RolloutReport {
+  readonly schemaVersion: typeof REPORT_SCHEMA_VERSION;
+  readonly kind: 'rolling';
   readonly run: number;
   readonly playbook: string;
   readonly status: RolloutRecord['status'];
@@ -33,6 +43,7 @@ export interface RolloutReport {
   readonly updatedAt: string;
   /** The controller working on it now (or last): several may share one store, and one may take over. */
   readonly controller: string;
+  readonly summary: RolloutSummary;
   readonly budget: { readonly allowed: number; readonly failed: number };
   readonly plan: unknown;
   readonly batches: readonly RolloutBatchReport[];
@@ -88,6 +99,30 @@ function readyGaps(bs: readonly RolloutBatchReport[], hosts: Map<string, HostPro
   return gaps;
 }
 
+/**
+ * Each host once, by its outcome: a node upgraded (done) changed; one that needed nothing ok; a waived
+ * one skipped, as is a node the run never reached once it ended (budget spent, a gate failed); a node
+ * not reached in a run that is not over (interrupted, paused, running) interrupted. An unreachable
+ * node is failed here, as the failure budget counts it.
+ */
+export function rolloutSummary(
+  status: RolloutRecord['status'],
+  hosts: Iterable<Pick<HostProgress, 'outcome'>>,
+  bs: readonly Pick<RolloutBatchReport, 'batch'>[],
+): RolloutSummary {
+  const s: RolloutSummary = { ok: 0, changed: 0, failed: 0, skipped: 0, unreachable: 0, interrupted: 0, batches: 0 };
+  const cutShort = UNFINISHED.includes(status);
+  for (const { outcome } of hosts) {
+    if (outcome === 'done') s.changed++;
+    else if (outcome === 'ok') s.ok++;
+    else if (outcome === 'failed') s.failed++;
+    else if (outcome === 'waived') s.skipped++;
+    else s[cutShort ? 'interrupted' : 'skipped']++;
+  }
+  s.batches = new Set(bs.map((b) => b.batch)).size;
+  return s;
+}
+
 export function rolloutReport(run: RolloutRecord, events: readonly JournalEvent[], allowed: number): RolloutReport {
   const progress = hostProgress(events);
   const hosts: Record<string, RolloutHostReport> = {};
@@ -96,6 +131,8 @@ export function rolloutReport(run: RolloutRecord, events: readonly JournalEvent[
   const bs = batches(events);
   const plan = runNotes(events).find((e) => e.phase === 'plan')?.data ?? null;
   return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    kind: 'rolling',
     run: run.id,
     playbook: run.playbook,
     status: run.status,
@@ -103,6 +140,7 @@ export function rolloutReport(run: RolloutRecord, events: readonly JournalEvent[
     startedAt: run.startedAt,
     controller: controllerName({ host: run.controller, pid: run.pid }),
     updatedAt: run.updatedAt,
+    summary: rolloutSummary(run.status, progress.values(), bs),
     budget: { allowed, failed: failedCount(progress.values()) },
     plan,
     batches: bs,

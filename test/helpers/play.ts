@@ -12,6 +12,7 @@ import type { RunReport, StepReport } from '../../runner/report/model.js';
 import { prebuildSteps, runGraph } from '../../runner/run/run-graph.js';
 import { ConnectionPool } from '../../runner/transport/pool.js';
 import type { Lab } from './lab.js';
+import { checkReportsWrittenBy } from './report-schema.js';
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -50,9 +51,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The real `play` command line, run in `cwd` (default: the checkout). */
+/** The real `play` command line, run in `cwd` (default: the checkout). A report it wrote that does not
+ *  match docs/schema/report.schema.json rejects, with the schema's errors (report-schema.ts). */
 export function play(args: string[], env: NodeJS.ProcessEnv = {}, cwd = projectRoot): Promise<CliResult> {
-  return new Promise((resolveP) => {
+  return new Promise((resolveP, reject) => {
     const child = spawn(process.execPath, [resolve(projectRoot, 'bin/play.mjs'), ...args], {
       cwd,
       env: { ...process.env, PLAY_INVENTORY: '', ...env },
@@ -62,6 +64,13 @@ export function play(args: string[], env: NodeJS.ProcessEnv = {}, cwd = projectR
       stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolveP({ code: code ?? -1, stdout, stderr }));
+    child.on('close', (code) => {
+      try {
+        checkReportsWrittenBy(args, cwd, stdout);
+        resolveP({ code: code ?? -1, stdout, stderr });
+      } catch (e) {
+        reject(e);
+      }
+    });
   });
 }

@@ -21,6 +21,8 @@ const step = (task: string, status: StepReport['status'], extra: Partial<StepRep
 
 function report(hosts: Record<string, HostReport>): RunReport {
   return {
+    schemaVersion: 1,
+    kind: 'run',
     playbook: 'bench',
     mode: 'check',
     startedAt: '',
