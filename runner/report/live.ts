@@ -68,6 +68,6 @@ export class LiveRenderer implements Renderer {
 
   async finish(report: RunReport): Promise<void> {
     await this.#running;
-    printClosing(this.options.out, report, this.options.diff);
+    printClosing(this.options.out, report, this.options.diff, this.options.failedOutput);
   }
 }

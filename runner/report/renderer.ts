@@ -5,7 +5,7 @@
 import type { Writable } from 'node:stream';
 import type { RunEvent } from '../run/run-graph.js';
 import type { RunReport } from './model.js';
-import { countLine, groupedChanges, outcomeLines, summaryLine } from './text.js';
+import { countLine, failedOutputLines, groupedChanges, outcomeLines, summaryLine } from './text.js';
 
 /** Above this many hosts, a line per host is a wall of text: group instead. */
 export const PER_HOST_LINES_MAX = 20;
@@ -20,12 +20,16 @@ export interface RenderOptions {
   out: Writable;
   diff: boolean;
   title: string;
+  /** The output tails of failed steps at the end (default true; -v has shown every step's already). */
+  failedOutput?: boolean;
 }
 
-export function printClosing(out: Writable, report: RunReport, diff: boolean): void {
+export function printClosing(out: Writable, report: RunReport, diff: boolean, failedOutput = true): void {
   const lines = groupedChanges(report, diff || report.mode === 'check');
   if (lines.length)
     out.write(`${report.mode === 'check' ? 'would change' : 'changes and failures'}:\n${lines.join('\n')}\n`);
+  const output = failedOutput ? failedOutputLines(report) : [];
+  if (output.length) out.write(`output of failed steps:\n${output.join('\n')}\n`);
   out.write(summaryLine(report) + '\n');
 }
 
@@ -56,6 +60,6 @@ export class CompactRenderer implements Renderer {
           .map((l) => `${l}\n`)
           .join(''),
       );
-    printClosing(this.options.out, report, this.options.diff);
+    printClosing(this.options.out, report, this.options.diff, this.options.failedOutput);
   }
 }

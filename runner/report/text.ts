@@ -1,6 +1,7 @@
 // Plain-text pieces shared by the renderers: a step's change in one line, its details, the
 // grouping of identical changes across hosts, and the summary line.
 import type { HostReport, RunReport, StepReport } from './model.js';
+import { outputLines } from './verbose.js';
 
 const clip = (s: string, n = 120) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 
@@ -138,6 +139,22 @@ export function outcomeLines(report: RunReport): string[] {
   return [...groups].map(
     ([outcome, hosts]) => `${hosts.length} host${hosts.length === 1 ? '' : 's'} ${outcome}: ${hostList(hosts)}`,
   );
+}
+
+/** Failed steps whose output tail is shown at the end; beyond, a count (the JSON report has each). */
+const FAILED_OUTPUTS_MAX = 5;
+
+/** The output tails of failed steps, per host, e.g. `  [linux2] b: stderr| no space left on device`. */
+export function failedOutputLines(report: RunReport): string[] {
+  const failed = Object.entries(report.hosts).flatMap(([host, h]) =>
+    h.steps.filter((s) => s.status === 'failed' && s.output).map((s) => ({ host, s })),
+  );
+  const lines = failed
+    .slice(0, FAILED_OUTPUTS_MAX)
+    .flatMap(({ host, s }) => outputLines(`  [${host}] ${s.task}`, s.output!));
+  if (failed.length > FAILED_OUTPUTS_MAX)
+    lines.push(`  and ${failed.length - FAILED_OUTPUTS_MAX} more failed steps with output (--json has each)`);
+  return lines;
 }
 
 export function summaryLine(report: RunReport): string {

@@ -4,7 +4,7 @@
 // host share one connection to it (jump-hosts.ts).
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Host, JumpSpec, ResolvedSecrets } from '../inventory/model.js';
+import { EnvRef, type Host, type JumpSpec, type ResolvedSecrets } from '../inventory/model.js';
 import { type ExecConnection, SudoConnection } from './become.js';
 import { HandshakeThrottle, type ThrottleOptions } from './handshake-throttle.js';
 import { JumpHosts } from './jump-hosts.js';
@@ -29,6 +29,8 @@ export interface PoolOptions {
   agentSocket?: string | null;
   /** Identities tried for hosts without ansible_ssh_private_key_file; default ~/.ssh/id_{ed25519,ecdsa,rsa}. */
   defaultKeyFiles?: readonly string[];
+  /** -vvv: each host's connection events (handshake, host key, authentication, reconnects, channels). */
+  trace?: (hostName: string, text: string) => void;
 }
 
 function expandHome(path: string): string {
@@ -48,7 +50,7 @@ export function targetOf(host: Host, secrets: ResolvedSecrets = {}): SshTarget {
     ...(c.identityFiles ? { identityFiles: c.identityFiles } : {}),
     ...(c.identitiesOnly ? { identitiesOnly: true } : {}),
     password: secrets.password,
-    passwordFrom: c.password?.envVar,
+    passwordFrom: c.password instanceof EnvRef ? c.password.envVar : undefined,
     ...(c.jump ? { jump: jumpTargetOf(c.jump) } : {}),
   };
 }
@@ -157,6 +159,7 @@ export class ConnectionPool {
       keepaliveCountMax: o.keepaliveCountMax ?? c.serverAliveCountMax ?? 3,
       maxChannels: o.maxChannels,
       throttle: this.throttle,
+      ...(o.trace ? { trace: (text: string) => o.trace!(host.name, text) } : {}),
       auth: {
         agentSocket: o.agentSocket === null ? undefined : (o.agentSocket ?? process.env.SSH_AUTH_SOCK),
         defaultKeyFiles: o.defaultKeyFiles ?? ['id_ed25519', 'id_ecdsa', 'id_rsa'].map((f) => join(home, '.ssh', f)),

@@ -201,6 +201,11 @@ export class AuthPlan {
     }
   }
 
+  /** The label of the method tried last (`key file ~/.ssh/id_ed25519`, `password from env var X`): never a secret. */
+  get lastTried(): string | undefined {
+    return this.#tried.at(-1);
+  }
+
   /** ssh2's authHandler: the next candidate the server still accepts, or false when none is left. */
   readonly handler: AuthHandlerMiddleware = (methodsLeft, _partialSuccess, next) => {
     const serverMethods = (methodsLeft as AuthenticationType[] | null) ?? null;

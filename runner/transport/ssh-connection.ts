@@ -110,6 +110,7 @@ export class SshConnection {
 
   async #run(live: Live, command: string, options: ExecOptions): Promise<ExecResult> {
     const release = await this.channels.acquire();
+    this.options.trace?.(`channel for a command (${this.channels.active} of ${this.channels.limit} in use)`);
     if (live.gone) {
       release();
       throw new ChannelNotOpened(true, 'the connection closed while the command waited for a channel');
@@ -140,6 +141,7 @@ export class SshConnection {
     const current = this.#current;
     if (current && current !== stale && !current.gone) return Promise.resolve(current);
     const jump = this.options.jump;
+    if (stale && !this.#connecting) this.options.trace?.('the connection dropped: reconnecting');
     this.#connecting ??= (
       jump
         ? jump.handshake(this.target, this.options)
@@ -160,7 +162,10 @@ export class SshConnection {
     client.on('end', lost).on('close', lost);
     // After the handshake, errors (keepalive timeout, reset) are followed by close: that is what counts.
     client.on('error', () => undefined);
-    if (this.#current) this.reconnects++;
+    if (this.#current) {
+      this.reconnects++;
+      this.options.trace?.(`reconnected (${this.reconnects} since the first connection)`);
+    }
     this.#current = live;
     if (this.#closed) client.end();
     return live;

@@ -11,10 +11,18 @@
 // per-command timeout or channel limit (ssh-connection.ts). Every option below is ssh2's documented
 // ConnectConfig.
 import type { Duplex } from 'node:stream';
-import { type ConnectConfig, Client as SshClient, type KexAlgorithm, type ServerHostKeyAlgorithm } from 'ssh2';
+import {
+  type AuthHandlerMiddleware,
+  type ConnectConfig,
+  type KexAlgorithm,
+  type NegotiatedAlgorithms,
+  type ServerHostKeyAlgorithm,
+  Client as SshClient,
+} from 'ssh2';
 import { redact } from '../core/secret.js';
 import { formatMs, HandshakeError } from './errors.js';
 import { HostKeyCheck } from './host-key-check.js';
+import { fingerprint, keyTypeOf } from './known-hosts.js';
 import { AuthPlan, type AuthSources } from './ssh-auth.js';
 import { where, type SshTarget } from './target.js';
 
@@ -39,6 +47,8 @@ export interface HandshakeOptions {
   readonly keepaliveIntervalMs: number;
   readonly keepaliveCountMax: number;
   readonly auth: AuthSources;
+  /** -vvv: the handshake's steps in one line each (ssh2's own `debug` is a line per packet: too much). */
+  readonly trace?: (text: string) => void;
 }
 
 type SshError = Error & { level?: string; code?: string | number };
@@ -109,6 +119,8 @@ export function handshake(target: SshTarget, o: HandshakeOptions, sock?: Duplex)
     );
   }
   const client = new SshClient();
+  const began = Date.now();
+  o.trace?.(`connecting to ${where(target)} as ${target.user}${sock ? ' through the jump host' : ''}`);
   return new Promise<SshClient>((resolve, reject) => {
     let settled = false;
     const fail = (e: HandshakeError) => {
@@ -126,7 +138,8 @@ export function handshake(target: SshTarget, o: HandshakeOptions, sock?: Duplex)
       }
       fail(classify(err, target, check, auth, o));
     });
-    client.on('handshake', () => {
+    client.on('handshake', (n: NegotiatedAlgorithms) => {
+      o.trace?.(`key exchange ${n.kex}, host key ${n.serverHostKey}, cipher ${n.cs.cipher}`);
       try {
         check.recordIfNew();
       } catch (e) {
@@ -144,6 +157,7 @@ export function handshake(target: SshTarget, o: HandshakeOptions, sock?: Duplex)
       ),
     );
     client.once('ready', () => {
+      o.trace?.(`authenticated as ${target.user} in ${Date.now() - began} ms`);
       if (settled) return;
       settled = true;
       resolve(client);
@@ -155,9 +169,9 @@ export function handshake(target: SshTarget, o: HandshakeOptions, sock?: Duplex)
       readyTimeout: o.readyTimeoutMs,
       keepaliveInterval: o.keepaliveIntervalMs,
       keepaliveCountMax: o.keepaliveCountMax,
-      hostVerifier: check.verify,
+      hostVerifier: o.trace ? traceHostKey(check, o.trace) : check.verify,
       algorithms: { kex: KEX, serverHostKey: check.algorithms() as ServerHostKeyAlgorithm[] },
-      authHandler: auth.handler,
+      authHandler: o.trace ? traceAuth(auth, o.trace) : auth.handler,
       ...(sock ? { sock } : {}),
     };
     try {
@@ -169,4 +183,29 @@ export function handshake(target: SshTarget, o: HandshakeOptions, sock?: Duplex)
       fail(new HandshakeError(target.hostName, 'config', `host ${where(target)}: ${(e as Error).message}`));
     }
   });
+}
+
+/** The host key offered and the verdict, for -vvv. */
+function traceHostKey(check: HostKeyCheck, trace: (text: string) => void): (keyBlob: Buffer) => boolean {
+  return (keyBlob) => {
+    const ok = check.verify(keyBlob);
+    let type = 'unknown type';
+    try {
+      type = keyTypeOf(keyBlob);
+    } catch {}
+    trace(`host key ${type} ${fingerprint(keyBlob)}: ${ok ? 'accepted' : 'refused'}`);
+    return ok;
+  };
+}
+
+/** Each authentication method as it is tried (its type and, for a key, where it comes from), for -vvv. */
+function traceAuth(auth: AuthPlan, trace: (text: string) => void): AuthHandlerMiddleware {
+  return (methodsLeft, partialSuccess, next) => {
+    if (methodsLeft) trace(`the server accepts: ${(methodsLeft as string[]).join(', ')}`);
+    auth.handler(methodsLeft, partialSuccess, (method) => {
+      const m = method as unknown as { type?: string } | false;
+      trace(m ? `trying ${auth.lastTried ?? m.type}` : 'no authentication method left');
+      next(method);
+    });
+  };
 }

@@ -1,0 +1,103 @@
+// Without a terminal, a long step (a reboot, a drain) would leave the log silent for minutes: every
+// interval (30 s; PLAY_HEARTBEAT_SEC for tests and CI) a line says how many hosts are done and what
+// each running host waits on, e.g. `node009: reboot (waiting 2m10s)`. The state is fed the events;
+// the line is a pure function of the state and the clock.
+import type { PlayEvent } from './events.js';
+
+export const DEFAULT_HEARTBEAT_SEC = 30;
+/** Running hosts named in one heartbeat line; beyond, a count. */
+export const HEARTBEAT_HOSTS_MAX = 10;
+
+/** `45s`, `2m10s`, `1h05m`. */
+export function waited(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+interface Running {
+  task?: string;
+  /** When the current step started (ms since the epoch). */
+  since: number;
+}
+
+/** What the heartbeat knows: the run's hosts, those done, and each running host's step. */
+export class HeartbeatState {
+  total = 0;
+  done = 0;
+  readonly running = new Map<string, Running>();
+
+  onEvent(e: PlayEvent): void {
+    const at = Date.parse(e.ts);
+    switch (e.type) {
+      case 'run-start':
+        this.total += e.hosts.length;
+        break;
+      case 'host-start':
+        this.running.set(e.host, { since: at });
+        break;
+      case 'step-start':
+        this.running.set(e.host, { task: e.task, since: at });
+        break;
+      case 'step-done':
+        if (this.running.has(e.host)) this.running.set(e.host, { since: at });
+        break;
+      case 'host-done':
+        this.done++;
+        this.running.delete(e.host);
+        break;
+    }
+  }
+
+  /** The heartbeat line at `now`, or null when no host is running. */
+  line(now: number): string | null {
+    if (this.running.size === 0) return null;
+    const hosts = [...this.running].sort((a, b) => a[1].since - b[1].since);
+    const named = hosts
+      .slice(0, HEARTBEAT_HOSTS_MAX)
+      .map(([h, r]) => `${h}: ${r.task ?? 'between steps'} (waiting ${waited(now - r.since)})`);
+    const more = hosts.length > HEARTBEAT_HOSTS_MAX ? `, and ${hosts.length - HEARTBEAT_HOSTS_MAX} more` : '';
+    return `still running: ${this.done} of ${this.total} hosts done, ${this.running.size} running: ${named.join(', ')}${more}`;
+  }
+}
+
+/** The interval from PLAY_HEARTBEAT_SEC (seconds, fractions allowed), else the default; a bad value is a usage error. */
+export function heartbeatSeconds(env: NodeJS.ProcessEnv = process.env): number | string {
+  const v = env.PLAY_HEARTBEAT_SEC;
+  if (v === undefined || v === '') return DEFAULT_HEARTBEAT_SEC;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) return `PLAY_HEARTBEAT_SEC=${v}: expected a number of seconds above 0, e.g. 30`;
+  return n;
+}
+
+/** Writes the state's line every `intervalMs` while hosts run. */
+export class Heartbeat {
+  readonly state = new HeartbeatState();
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly write: (line: string) => void,
+    private readonly intervalMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  onEvent(e: PlayEvent): void {
+    this.state.onEvent(e);
+    if (e.type === 'run-start' && !this.#timer) {
+      this.#timer = setInterval(() => this.beat(), this.intervalMs);
+      this.#timer.unref();
+    }
+    if (e.type === 'run-done') this.stop();
+  }
+
+  beat(): void {
+    const line = this.state.line(this.now());
+    if (line) this.write(line);
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+}
