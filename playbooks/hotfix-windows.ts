@@ -26,6 +26,7 @@ export default definePlaybook({
   tasks: {
     hotfix: {
       on: WINDOWS_GROUP,
+      tags: ['hotfix'],
       description:
         'the cumulative update of the pinned build (hotfix_kb, from hotfix_msu on the node; uploaded there from hotfix_msu_local first, when set), by DISM',
       timeoutSec: 1800,
@@ -42,6 +43,7 @@ export default definePlaybook({
 }).andThen({
   reboot: {
     on: WINDOWS_GROUP,
+    tags: ['hotfix', 'reboot'],
     needs: ['hotfix'],
     description: 'reboot when the update asks for it (or a reboot is pending), and wait until the node is back',
     timeoutSec: 900,
@@ -49,6 +51,7 @@ export default definePlaybook({
   },
   osBuild: {
     on: WINDOWS_GROUP,
+    tags: ['hotfix'],
     needs: ['reboot'],
     description: 'the node runs the pinned build (os_version, os_revision)',
     step: ({ host }) =>

@@ -96,6 +96,7 @@ export default definePlaybook({
     // ---- the node: optional, only when the inventory asks (docs/domain.md#onboarding-a-windows-node, steps 1-2) ----
     networkCleanup: {
       on: NODE_GROUP,
+      tags: ['network'],
       description: 'destructive: remove stale HNS networks and ghost adapters, once per token (var network_cleanup)',
       step: ({ host }) => {
         const token = cleanupToken(host);
@@ -106,6 +107,7 @@ export default definePlaybook({
     },
     nics: {
       on: NODE_GROUP,
+      tags: ['network'],
       needs: ['networkCleanup'],
       description: 'NICs found by MAC: names, addresses, gateway, DNS servers (var nics)',
       step: ({ host }) => {
@@ -115,6 +117,7 @@ export default definePlaybook({
     },
     dnsClient: {
       on: NODE_GROUP,
+      tags: ['network', 'dns'],
       description: 'DNS suffixes (vars dns_domain, dns_suffix_search_list)',
       step: ({ host }) => {
         const options = dnsClientOptions(host);
@@ -124,21 +127,25 @@ export default definePlaybook({
     // ---- the node: OS (docs/domain.md steps 3-4, docs/domain.md#hotfix-to-a-pinned-build) ----
     timezone: {
       on: NODE_GROUP,
+      tags: ['time'],
       description: 'time zone',
       step: ({ host }) => timeZone({ id: stringVar(host, 'time_zone') }),
     },
     ntp: {
       on: NODE_GROUP,
+      tags: ['time'],
       description: 'NTP servers',
       step: ({ host }) => ntpServers({ servers: listVar(host, 'ntp_servers', true) }),
     },
     autoUpdate: {
       on: NODE_GROUP,
+      tags: ['os', 'hotfix'],
       description: 'Windows automatic updates off (the build stays pinned)',
       step: autoUpdate({ enabled: false }),
     },
     sshdFirewall: {
       on: NODE_GROUP,
+      tags: ['os', 'ssh'],
       description: 'firewall rule for sshd, TCP 22 (var sshd_firewall_rule: true)',
       step: ({ host }) =>
         boolVar(host, 'sshd_firewall_rule', false)
@@ -147,13 +154,20 @@ export default definePlaybook({
     },
     hotfix: {
       on: NODE_GROUP,
+      tags: ['os', 'hotfix'],
       description: 'the hotfix of the pinned build (hotfix_kb, hotfix_msu on the node)',
       step: ({ host }) => hotfix({ kb: stringVar(host, 'hotfix_kb'), msuPath: stringVar(host, 'hotfix_msu') }),
     },
     // ---- Docker (step 5) ----
-    containers: { on: NODE_GROUP, description: 'Containers feature', step: windowsFeature({ name: 'Containers' }) },
+    containers: {
+      on: NODE_GROUP,
+      tags: ['docker'],
+      description: 'Containers feature',
+      step: windowsFeature({ name: 'Containers' }),
+    },
     docker: {
       on: NODE_GROUP,
+      tags: ['docker'],
       needs: ['containers'],
       description: 'Docker from DockerMsftProvider (docker_version)',
       step: ({ host }) =>
@@ -165,6 +179,7 @@ export default definePlaybook({
   .andThen({
     reboot: {
       on: NODE_GROUP,
+      tags: ['os', 'hotfix', 'docker', 'reboot'],
       needs: ['networkCleanup', 'hotfix', 'containers', 'docker'],
       description: 'reboot when the clean-up, the hotfix, the feature or Docker asks for it (or one is pending)',
       timeoutSec: 900,
@@ -181,6 +196,7 @@ export default definePlaybook({
     },
     osBuild: {
       on: NODE_GROUP,
+      tags: ['os', 'hotfix'],
       needs: ['reboot'],
       description: 'the node runs the pinned build (os_version, os_revision)',
       step: ({ host }) => {
@@ -193,6 +209,7 @@ export default definePlaybook({
     },
     daemonJson: {
       on: NODE_GROUP,
+      tags: ['docker'],
       needs: ['reboot'],
       description: 'daemon.json: bridge none, insecure registries (docker_insecure_registries)',
       step: ({ host }) =>
@@ -202,18 +219,21 @@ export default definePlaybook({
     },
     dockerRestart: {
       on: NODE_GROUP,
+      tags: ['docker'],
       triggeredBy: ['daemonJson'],
       description: 'restart docker when daemon.json changed',
       step: dockerService(true),
     },
     dockerRunning: {
       on: NODE_GROUP,
+      tags: ['docker'],
       needs: ['reboot', 'dockerRestart'],
       description: 'docker running',
       step: dockerService(false),
     },
     pauseImage: {
       on: NODE_GROUP,
+      tags: ['docker', 'kubernetes'],
       needs: ['dockerRunning'],
       description:
         "the pause image pre-pulled (pause_image, built once per cluster FROM nanoserver of the node's build)",
@@ -223,22 +243,26 @@ export default definePlaybook({
     // ---- C:\k (step 6) ----
     kubeletExe: {
       on: NODE_GROUP,
+      tags: ['kubernetes', 'kubelet'],
       description: 'kubelet.exe (local_kubelet_exe)',
       step: ({ host }) => fileContent({ path: PATHS.kubelet, localFile: stringVar(host, 'local_kubelet_exe') }),
     },
     kubeProxyExe: {
       on: NODE_GROUP,
+      tags: ['kubernetes', 'kube-proxy'],
       description: 'kube-proxy.exe (local_kube_proxy_exe)',
       step: ({ host }) => fileContent({ path: PATHS.kubeProxy, localFile: stringVar(host, 'local_kube_proxy_exe') }),
     },
     cniPlugin: {
       on: NODE_GROUP,
+      tags: ['cni'],
       description: 'CNI win-bridge.exe (local_cni_win_bridge)',
       step: ({ host }) =>
         fileContent({ path: `${PATHS.cniBin}\\win-bridge.exe`, localFile: stringVar(host, 'local_cni_win_bridge') }),
     },
     kubeconfig: {
       on: NODE_GROUP,
+      tags: ['kubernetes'],
       description: 'kubeconfig, a secret (local_kubeconfig)',
       step: ({ host }) => {
         const text = localText(host, 'local_kubeconfig');
@@ -255,6 +279,7 @@ export default definePlaybook({
     // ---- registration (steps 7, 11) ----
     dnsIp: {
       on: NODE_GROUP,
+      tags: ['kubernetes', 'kubelet', 'cni'],
       delegateTo: CONTROL_GROUP,
       description: 'the kube-dns service IP, read on a master',
       step: ({ runsOn }) =>
@@ -268,6 +293,7 @@ export default definePlaybook({
   .andThen({
     clusterNodes: {
       on: NODE_GROUP,
+      tags: ['kubernetes', 'tor', 'keepalived'],
       delegateTo: CONTROL_GROUP,
       needs: ['register'],
       description: 'the pod CIDRs of every node the cluster knows, read on a master after this node registered',
@@ -275,6 +301,7 @@ export default definePlaybook({
     },
     kubelet: {
       on: NODE_GROUP,
+      tags: ['kubernetes', 'kubelet'],
       needs: ['dockerRunning', 'pauseImage', 'osBuild', 'kubeletExe', 'cniPlugin', 'kubeconfig', 'dnsIp'],
       description: 'kubelet service: flags of the field notes, depends on docker, automatic, running',
       step: ({ host, output }) => {
@@ -291,6 +318,7 @@ export default definePlaybook({
     },
     register: {
       on: NODE_GROUP,
+      tags: ['kubernetes', 'kubelet', 'network', 'cni'],
       delegateTo: CONTROL_GROUP,
       needs: ['kubelet'],
       description: 'wait until the node is registered with a pod CIDR, read on a master',
@@ -304,6 +332,7 @@ export default definePlaybook({
     // ---- networking (steps 8, 9, 12) ----
     hnsNetwork: {
       on: NODE_GROUP,
+      tags: ['network', 'cni'],
       needs: ['register', 'nics'],
       description: 'HNS L2Bridge network on the pod CIDR, gateway .1 (cluster_adapter)',
       step: ({ host, output }) => {
@@ -320,6 +349,7 @@ export default definePlaybook({
     },
     hnsEndpoint: {
       on: NODE_GROUP,
+      tags: ['network', 'cni'],
       needs: ['register', 'hnsNetwork'],
       description: 'host endpoint cbr0 (.2), attached to compartment 1 with forwarding',
       step: ({ host, output }) => {
@@ -334,6 +364,7 @@ export default definePlaybook({
     },
     cniConfig: {
       on: NODE_GROUP,
+      tags: ['cni'],
       needs: ['dnsIp', 'hnsEndpoint'],
       description: 'CNI config l2bridge.conf (cluster_pod_cidr, service_cidr, dns_search)',
       step: ({ host, output }) => {
@@ -354,6 +385,7 @@ export default definePlaybook({
     },
     kubeProxy: {
       on: NODE_GROUP,
+      tags: ['kubernetes', 'kube-proxy'],
       needs: ['kubelet', 'kubeProxyExe', 'hnsEndpoint', 'cniConfig'],
       description: 'kube-proxy service: kernelspace on l2bridge, depends on docker and kubelet (kube_proxy_account)',
       step: ({ host }) => {
@@ -372,6 +404,7 @@ export default definePlaybook({
     // ---- the node's pod gateway on the tor hosts (ToR steps), delegated ----
     torForwarding: {
       on: NODE_GROUP,
+      tags: ['tor', 'sysctl'],
       delegateTo: TOR_GROUP,
       needs: ['kubeProxy'],
       description: 'net.ipv4.ip_forward = 1 on the tor hosts',
@@ -380,6 +413,7 @@ export default definePlaybook({
     // The tor side comes after the node's side: a node whose kube-proxy did not come up gets no VIP.
     torPackage: {
       on: NODE_GROUP,
+      tags: ['tor', 'keepalived'],
       delegateTo: TOR_GROUP,
       needs: ['kubeProxy'],
       description: 'keepalived installed on the tor hosts',
@@ -387,6 +421,7 @@ export default definePlaybook({
     },
     torConfig: {
       on: NODE_GROUP,
+      tags: ['tor', 'keepalived'],
       delegateTo: TOR_GROUP,
       needs: ['register', 'clusterNodes', 'torPackage'],
       description: 'keepalived.conf: the VIPs of every registered Windows node',
@@ -397,6 +432,7 @@ export default definePlaybook({
     },
     torRestart: {
       on: NODE_GROUP,
+      tags: ['tor', 'keepalived'],
       delegateTo: TOR_GROUP,
       triggeredBy: ['torConfig'],
       description: 'restart keepalived when its config changed',
@@ -404,6 +440,7 @@ export default definePlaybook({
     },
     torService: {
       on: NODE_GROUP,
+      tags: ['tor', 'keepalived'],
       delegateTo: TOR_GROUP,
       needs: ['torForwarding', 'torRestart'],
       description: 'keepalived running on the tor hosts',

@@ -24,14 +24,21 @@ export default definePlaybook({
   tasks: {
     forwarding: {
       on: TOR_GROUP,
+      tags: ['sysctl'],
       description: 'net.ipv4.ip_forward = 1, live and persisted',
       step: sysctl({ key: 'net.ipv4.ip_forward', value: 1, file: TOR_DEFAULTS.sysctl_file }),
     },
-    package: { on: TOR_GROUP, description: 'keepalived installed', step: pkg({ name: 'keepalived' }) },
+    package: {
+      on: TOR_GROUP,
+      tags: ['keepalived'],
+      description: 'keepalived installed',
+      step: pkg({ name: 'keepalived' }),
+    },
     // Delegated per tor host, so --limit on tor hosts still reads the cluster; optional, so an inventory
     // without a control group uses the pod_cidr vars alone.
     clusterNodes: {
       on: TOR_GROUP,
+      tags: ['keepalived'],
       delegateTo: CONTROL_GROUP,
       optional: true,
       description: 'the pod CIDRs the cluster allocated, read on a master (when the inventory has a control group)',
@@ -43,6 +50,7 @@ export default definePlaybook({
   .andThen({
     config: {
       on: TOR_GROUP,
+      tags: ['keepalived'],
       needs: ['package', 'clusterNodes'],
       description: 'keepalived.conf: one VIP per Windows node, checked with keepalived -t',
       step: (ctx) => {
@@ -58,12 +66,14 @@ export default definePlaybook({
     // (then `service` has nothing to do), so a daemon is never started and restarted in one run.
     restart: {
       on: TOR_GROUP,
+      tags: ['keepalived'],
       triggeredBy: ['config'],
       description: 'restart keepalived when its config changed',
       step: ({ runsOn }) => keepalivedService(runsOn, true),
     },
     service: {
       on: TOR_GROUP,
+      tags: ['keepalived'],
       needs: ['forwarding', 'restart'],
       description: 'keepalived running (and enabled where systemd runs)',
       step: ({ runsOn }) => keepalivedService(runsOn, false),

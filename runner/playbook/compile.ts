@@ -5,6 +5,7 @@ import { InputError, UsageError } from '../core/errors.js';
 import type { Host, Inventory } from '../inventory/model.js';
 import { selectHosts } from '../inventory/pattern.js';
 import type { Playbook, TaskSpec } from './define.js';
+import { checkTaskTags, leftOutTasks, type TaskSelection } from './select-tasks.js';
 
 export interface TaskNode {
   /** `task@target`, or `task@target>runsOn` when delegated. */
@@ -33,6 +34,9 @@ export interface TaskGraph {
   readonly hosts: readonly Host[];
   /** Tasks that were left without hosts (their pattern and --limit did not meet). */
   readonly emptyTasks: readonly string[];
+  /** Tasks the run leaves out (--tags, --skip-tags, --start-at-task), with why; their nodes stay in the
+   *  graph, reported skipped, and what needs them still runs after them, as in Ansible. */
+  readonly leftOut?: ReadonlyMap<string, string>;
 }
 
 export interface CompileOptions {
@@ -41,6 +45,8 @@ export interface CompileOptions {
    *  parsing, so any host name works. */
   only?: ReadonlySet<string>;
   cwd?: string;
+  /** Run a part of the playbook (select-tasks.ts): the tasks left out become graph.leftOut. */
+  select?: TaskSelection;
 }
 
 export function taskOrder(pb: Playbook): string[] {
@@ -51,6 +57,7 @@ export function taskOrder(pb: Playbook): string[] {
     if (!spec || typeof spec !== 'object' || typeof spec.on !== 'string' || !spec.step) {
       throw new InputError(`playbook ${pb.name}: task '${id}' needs 'on' (a host pattern) and 'step'`);
     }
+    checkTaskTags(pb.name, id, spec.tags);
     const all = [...(spec.needs ?? []), ...(spec.triggeredBy ?? [])];
     for (const d of all) {
       if (!Object.hasOwn(pb.tasks, d)) {
@@ -92,6 +99,7 @@ function select(inv: Inventory, pattern: string, what: string, options: { cwd?: 
 
 export function compileGraph(pb: Playbook, inv: Inventory, options: CompileOptions = {}): TaskGraph {
   const order = taskOrder(pb);
+  const leftOut = options.select ? leftOutTasks(pb, order, options.select) : undefined;
   const limited = options.limit
     ? new Set(selectHosts(inv, options.limit, { cwd: options.cwd }).map((h) => h.name))
     : null;
@@ -149,5 +157,6 @@ export function compileGraph(pb: Playbook, inv: Inventory, options: CompileOptio
     );
   }
   const used = new Set(nodes.map((n) => n.runsOn.name));
-  return { playbook: pb, taskOrder: order, nodes, hosts: inv.hosts.filter((h) => used.has(h.name)), emptyTasks };
+  const hosts = inv.hosts.filter((h) => used.has(h.name));
+  return { playbook: pb, taskOrder: order, nodes, hosts, emptyTasks, ...(leftOut?.size ? { leftOut } : {}) };
 }

@@ -70,6 +70,11 @@ export interface TaskSpec<Id extends string = string, Outputs extends object = R
    * a delegate absent: delegateTo is not narrowed by --limit.
    */
   optional?: boolean;
+  /**
+   * Words to run a part of the playbook by (--tags, --skip-tags; `always` runs unless skipped by
+   * name, `never` only when asked by name), as ansible-playbook's tags: runner/playbook/select-tasks.ts.
+   */
+  tags?: readonly string[];
 }
 
 /** A block of tasks keyed by id; `Before` are the outputs of the blocks above it. */

@@ -10,14 +10,25 @@ export class UnknownOutput extends Error {
   constructor(
     readonly task: string,
     readonly host: string,
+    /** Why it will never be known in this run (`docker was left out by --tags`), if so. */
+    readonly notRun?: string,
   ) {
-    super(`unknown (needs ${task} on ${host})`);
+    super(notRun ? `unknown (not run: ${notRun})` : `unknown (needs ${task} on ${host})`);
     this.name = 'UnknownOutput';
   }
 }
 
 export class OutputStore {
   readonly #byTaskTarget = new Map<string, object>();
+  /** Tasks this run does not perform (--tags, --step, or an input that was left out), with why. */
+  readonly #notRun = new Map<string, string>();
+  /** A task that will not run: its readers get UnknownOutput naming why, never a made-up value. */
+  leaveOut(task: string, why: string): void {
+    if (!this.#notRun.has(task)) this.#notRun.set(task, why);
+  }
+  whyNotRun(task: string): string | undefined {
+    return this.#notRun.get(task);
+  }
   set(node: TaskNode, outputs: object): void {
     const key = `${node.task}@${node.target.name}`;
     if (!this.#byTaskTarget.has(key)) this.#byTaskTarget.set(key, outputs);
@@ -79,7 +90,7 @@ export class ContextFactory {
       if (!allowed.has(task))
         throw new Error(`task ${node.task} reads the output of '${task}' but does not list it in needs`);
       const out = this.outputs.get(task, host);
-      if (!out) throw new UnknownOutput(task, host);
+      if (!out) throw new UnknownOutput(task, host, this.outputs.whyNotRun(task));
       return out;
     };
     return {
