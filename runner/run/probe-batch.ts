@@ -1,11 +1,38 @@
 // Several probes of one host in one round trip: each probe's output is framed by markers that
 // carry a per-batch random nonce (so no file content can forge one) and its exit status.
 import { randomBytes } from 'node:crypto';
+import { PsCall } from '../core/ps-call.js';
 import { Script } from '../core/quote.js';
 import type { ExecResult } from '../core/step.js';
 
 export function newNonce(): string {
   return randomBytes(9).toString('hex');
+}
+
+/**
+ * How a host's probes share round trips, by the indices of `scripts`: every sh probe in one sh
+ * batch, every PowerShell call (PsCall) in one PowerShell program, and any other PowerShell
+ * script (a user's own text) alone, since only calls can be dispatched inside one program.
+ */
+export type ProbeGroup =
+  | { readonly kind: 'sh-batch'; readonly indices: readonly number[] }
+  | { readonly kind: 'ps-calls'; readonly indices: readonly number[] }
+  | { readonly kind: 'alone'; readonly indices: readonly [number] };
+
+export function groupProbes(scripts: readonly Script[]): ProbeGroup[] {
+  const sh: number[] = [];
+  const calls: number[] = [];
+  const alone: ProbeGroup[] = [];
+  scripts.forEach((s, i) => {
+    if (s instanceof PsCall) calls.push(i);
+    else if (s.shell === 'sh') sh.push(i);
+    else alone.push({ kind: 'alone', indices: [i] });
+  });
+  return [
+    ...(sh.length ? [{ kind: 'sh-batch', indices: sh } as const] : []),
+    ...(calls.length ? [{ kind: 'ps-calls', indices: calls } as const] : []),
+    ...alone,
+  ];
 }
 
 /** One POSIX sh script running each probe in a subshell, so an `exit` in one cannot end the batch. */

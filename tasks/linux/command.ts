@@ -1,27 +1,46 @@
-// command({ command, creates?, chdir? }): runs a command, at most once when guarded by `creates`.
+// command({ command, creates?, removes?, unless?, chdir?, env?, stdin?, changedWhen? }): runs a
+// command, at most when its guards say it is needed (as Ansible's command module).
 //  - `command` as an argv array: run directly (exec), each element one word, so values in it are
 //    data. argv[0] is looked up in PATH and must not start with '-'.
 //  - `command` as a string: shell code run by `/bin/sh -c`. It is code written by the playbook
 //    author, not data: never build it from inventory values (use the argv form for those).
-// With `creates` (an absolute path): the plan is noop when the path exists, else `run`, and after
-// apply the runner's re-probe requires the path to exist (the command must create it). Without
-// `creates` the plan is always `run` and the step does not converge (converges: false).
-// A non-zero exit fails the step with the exit code and the end of stderr. Outputs: the run's
-// { stdout, stderr, code }; code is null when the command did not run.
+// Guards, read by the probe (batched with the host's other probes): `creates` (an absolute path:
+// noop when it exists), `removes` (noop when it does not exist), `unless` (shell code run in `chdir`
+// with the plain `env` values: noop when it exits 0; it must not change anything). With a guard the
+// plan is noop or `run`, and the re-probe after apply requires the guard satisfied (the command must
+// create the path, remove it, or make the check pass). Without one the plan is always `run` and the
+// step does not converge (converges: false).
+// `env` values are quoted with the sh tag; a Secret value and `stdin` travel on stdin (command-env.ts),
+// never on the command line. `changedWhen({ stdout, stderr, code })` decides after a successful run
+// whether it changed anything (false: the report says ok). A non-zero exit fails the step with the
+// exit code and the end of stderr. Outputs: the run's { stdout, stderr, code }; code is null when
+// the command did not run.
+import { unchanged } from '../../runner/core/applied.js';
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { RemoteError } from '../../runner/core/errors.js';
 import { OptionReader, type Options } from '../../runner/core/options.js';
-import { sh, type Script } from '../../runner/core/quote.js';
-import { redact } from '../../runner/core/secret.js';
+import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
+import { redact, type Secret } from '../../runner/core/secret.js';
 import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
+import { type EnvValue, exportPlain, readEnv, readSecrets, readStdin, stdinOf } from './command-env.js';
 import { ProbeLines } from './probe-lines.js';
 
 export type CommandOptions = {
   command: string | readonly string[];
   /** Absolute path whose existence means the command has already run. */
   creates?: string;
+  /** Absolute path that must exist for the command to run (the command removes it). */
+  removes?: string;
+  /** Shell code whose exit 0 means nothing to do (read-only: it runs in every plan). */
+  unless?: string;
   /** Absolute path of the working directory. */
   chdir?: string;
+  /** Environment variables; a Secret value travels on stdin, never on the command line. */
+  env?: Readonly<Record<string, EnvValue>>;
+  /** The command's standard input. */
+  stdin?: string | Secret;
+  /** Decides, after a successful run, whether it changed anything (false: reported ok). */
+  changedWhen?: (result: CommandOutputs) => boolean;
 };
 
 export interface CommandDesired {
@@ -29,11 +48,18 @@ export interface CommandDesired {
   readonly argv: readonly string[] | null;
   readonly shell: string | null;
   readonly creates?: string;
+  readonly removes?: string;
+  readonly unless?: string;
   readonly chdir?: string;
+  readonly env: Readonly<Record<string, EnvValue>>;
+  readonly stdin?: string | Secret;
 }
 
 export interface CommandActual {
-  readonly createsExists: boolean;
+  /** null or absent: not asked (no such guard). */
+  readonly createsExists: boolean | null;
+  readonly removesExists?: boolean | null;
+  readonly unlessCode?: number | null;
 }
 
 export interface CommandOutputs {
@@ -50,9 +76,59 @@ function display(d: Readonly<CommandDesired>): string {
   return d.argv ? sh`${d.argv}`.text : d.shell!;
 }
 
-function diffCommand(d: Readonly<CommandDesired>, a: CommandActual | null): Change {
+/** Nothing to do when creates exists, removes does not, or unless exited 0; else `run`. */
+export function diffCommand(d: Readonly<CommandDesired>, a: CommandActual | null): Change {
   if (d.creates !== undefined && a?.createsExists) return NOOP;
+  if (d.removes !== undefined && a?.removesExists === false) return NOOP;
+  if (d.unless !== undefined && a?.unlessCode === 0) return NOOP;
   return { action: 'run', fields: ['command'], before: null, after: { command: display(d) } };
+}
+
+const hasGuard = (d: Readonly<CommandDesired>) =>
+  d.creates !== undefined || d.removes !== undefined || d.unless !== undefined;
+
+/**
+ * The probe prints one record per guard, in this order: `creates present|absent`, `removes
+ * present|absent`, `unless <exit code>`; nothing without guards. unless runs in chdir with the
+ * plain env values, its output discarded.
+ */
+function guardScript(d: Readonly<CommandDesired>): Script {
+  const exists = (name: string, path: string) =>
+    sh`if [ -e ${path} ]; then echo ${`${name} present`}; else echo ${`${name} absent`}; fi`;
+  const parts: Script[] = [];
+  if (d.creates !== undefined) parts.push(exists('creates', d.creates));
+  if (d.removes !== undefined) parts.push(exists('removes', d.removes));
+  if (d.unless !== undefined) {
+    const setup = joinScripts('sh', [
+      ...(d.chdir === undefined ? [] : [sh`cd ${d.chdir} || exit`]),
+      ...exportPlain(d.env),
+    ]);
+    parts.push(sh`(
+${setup}
+exec /bin/sh -c ${d.unless}
+) >/dev/null 2>&1 </dev/null
+echo "unless $?"`);
+  }
+  return parts.length ? joinScripts('sh', parts) : sh`:`;
+}
+
+export function parseGuards(title: string, d: Readonly<CommandDesired>, result: ExecResult): CommandActual | null {
+  const lines = new ProbeLines(title, result);
+  const presence = (name: string): boolean => {
+    const state = lines.record(name);
+    if (state !== 'present' && state !== 'absent') lines.fail(`unknown state ${JSON.stringify(state)}`);
+    return state === 'present';
+  };
+  const createsExists = d.creates === undefined ? null : presence('creates');
+  const removesExists = d.removes === undefined ? null : presence('removes');
+  let unlessCode: number | null = null;
+  if (d.unless !== undefined) {
+    const code = lines.record('unless');
+    if (!/^\d+$/.test(code)) lines.fail(`unless: not an exit code: ${JSON.stringify(code)}`);
+    unlessCode = Number(code);
+  }
+  lines.end();
+  return hasGuard(d) ? { createsExists, removesExists, unlessCode } : null;
 }
 
 function readCommand(r: OptionReader): Pick<CommandDesired, 'argv' | 'shell'> {
@@ -82,67 +158,84 @@ function tail(text: string): string {
   return t.length > STDERR_TAIL ? `…${t.slice(-STDERR_TAIL)}` : t;
 }
 
+function readChangedWhen(r: OptionReader): ((result: CommandOutputs) => boolean) | undefined {
+  const v = r.opts.changedWhen;
+  if (v === undefined) return undefined;
+  if (typeof v !== 'function')
+    r.fail('changedWhen', `must be a function of { stdout, stderr, code } returning true or false, got ${typeof v}`);
+  return v as (result: CommandOutputs) => boolean;
+}
+
+/** cd, the environment (secrets read from stdin first), then the command, which replaces the shell. */
+function runScript(d: Readonly<CommandDesired>): Script {
+  // `exec` replaces our shell, so argv[0] is never taken as a shell keyword or builtin; without
+  // `stdin` the command reads /dev/null, so one waiting for input fails instead of hanging.
+  const input = d.stdin === undefined ? sh` < /dev/null` : sh``;
+  const program = d.argv ? sh`exec ${d.argv}${input}` : sh`exec /bin/sh -c ${d.shell!}${input}`;
+  return joinScripts('sh', [
+    ...(d.chdir === undefined ? [] : [sh`cd ${d.chdir} || exit`]),
+    ...exportPlain(d.env),
+    readSecrets(d.env),
+    program,
+  ]);
+}
+
+function failure(title: string, result: ExecResult): RemoteError {
+  const err = tail(result.stderr);
+  const how =
+    result.code === null
+      ? 'was killed by a signal'
+      : result.code === 125
+        ? 'could not read its secret env values from stdin (exit 125)'
+        : `exited ${result.code}`;
+  return new RemoteError(`${title} ${how}${err ? `: ${err}` : ''}`, result.code, err);
+}
+
 export function command(options: CommandOptions): Step<CommandDesired, CommandActual, CommandOutputs> {
   const r = new OptionReader(KIND, options as Options);
-  r.only(['command', 'creates', 'chdir']);
+  r.only(['command', 'creates', 'removes', 'unless', 'chdir', 'env', 'stdin', 'changedWhen']);
+  const unless = r.string('unless', 'optional');
+  if (unless !== undefined && (unless.trim() === '' || unless.includes('\0')))
+    r.fail('unless', 'must be shell code (not empty, no NUL byte)');
   const desired: CommandDesired = Object.freeze({
     ...readCommand(r),
     creates: r.absolutePath('creates', 'optional'),
+    removes: r.absolutePath('removes', 'optional'),
+    unless,
     chdir: r.absolutePath('chdir', 'optional'),
+    env: readEnv(r),
+    stdin: readStdin(r),
   });
+  const changedWhen = readChangedWhen(r);
   const shown = display(desired);
   const title = `command ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown}`;
-  const { creates, chdir } = desired;
-
-  // `exec` replaces our shell, so argv[0] is never taken as a shell keyword or builtin; stdin is
-  // /dev/null so that a command waiting for input fails instead of hanging until the timeout.
-  const program = desired.argv
-    ? sh`exec ${desired.argv} < /dev/null`
-    : sh`exec /bin/sh -c ${desired.shell!} < /dev/null`;
-  const script: Script =
-    chdir === undefined
-      ? program
-      : sh`cd ${chdir} || exit
-${program}`;
+  const script = runScript(desired);
 
   return Object.freeze({
     kind: KIND,
     title,
     desired,
-    converges: creates !== undefined,
-    probe: () => ({
-      // Output: `creates present` or `creates absent`; nothing without `creates`.
-      script:
-        creates === undefined
-          ? sh`:`
-          : sh`if [ -e ${creates} ]; then echo 'creates present'; else echo 'creates absent'; fi`,
-      parse: (result: ExecResult): CommandActual | null => {
-        const lines = new ProbeLines(title, result);
-        if (creates === undefined) {
-          lines.end();
-          return null;
-        }
-        const state = lines.record('creates');
-        if (state !== 'present' && state !== 'absent') lines.fail(`unknown state ${JSON.stringify(state)}`);
-        lines.end();
-        return { createsExists: state === 'present' };
-      },
-    }),
+    converges: hasGuard(desired),
+    probe: () => ({ script: guardScript(desired), parse: (result: ExecResult) => parseGuards(title, desired, result) }),
     diff: diffCommand,
     async apply(remote: Remote, change: Change): Promise<CommandOutputs> {
       let outputs: CommandOutputs = { stdout: '', stderr: '', code: null };
+      let changed = true;
       await applyFields(change, ['command'], {
         command: async () => {
-          const result = await remote.run(script);
-          if (result.code !== 0) {
-            const err = tail(result.stderr);
-            const how = result.code === null ? 'was killed by a signal' : `exited ${result.code}`;
-            throw new RemoteError(`${title} ${how}${err ? `: ${err}` : ''}`, result.code, err);
-          }
+          const stdin = stdinOf(desired.env, desired.stdin);
+          const result = await remote.run(script, stdin === undefined ? undefined : { stdin });
+          if (result.code !== 0) throw failure(title, result);
           outputs = { stdout: result.stdout, stderr: result.stderr, code: result.code };
+          if (changedWhen) {
+            const verdict = changedWhen(outputs);
+            if (typeof verdict !== 'boolean')
+              throw new TypeError(`${KIND}: changedWhen must return true or false, got ${typeof verdict}`);
+            changed = verdict;
+          }
         },
       });
-      return outputs;
+      return changed ? outputs : unchanged(outputs);
     },
     outputs: (): CommandOutputs => ({ stdout: '', stderr: '', code: null }),
   });

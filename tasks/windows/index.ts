@@ -108,3 +108,29 @@ export {
   type WindowsServiceOutputs,
 } from './windows-service.js';
 export { PLAY_FUNCTIONS } from './remote/functions.js';
+export {
+  powershell,
+  type PowershellDesired,
+  type PowershellOptions,
+  type PowershellOutputs,
+  type PowershellParameter,
+  type PowershellResult,
+} from './powershell.js';
+export {
+  command,
+  type WinCommandDesired,
+  type WinCommandOptions,
+  type WinCommandOutputs,
+  type WinCommandResult,
+} from './command.js';
+export type { GuardsActual, GuardsDesired } from './run-guards.js';
+// Windows steps of one's own (docs/own-repository.md): PowerShell functions with a zod contract.
+export { z } from 'zod';
+export {
+  defineFunction,
+  invokeFunction,
+  type OpenFunction,
+  type OpenFunctionSpec,
+  probeFunction,
+} from './remote/open-function.js';
+export { INVOKE_NATIVE } from './remote/ps-native.js';

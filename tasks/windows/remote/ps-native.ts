@@ -32,7 +32,7 @@ export const INVOKE_NATIVE = String.raw`
     return [System.Text.Encoding]::UTF8.GetString($Bytes)
   }
   function Invoke-Native {
-    param([string]$FilePath, [string[]]$ArgumentList)
+    param([string]$FilePath, [string[]]$ArgumentList, [string]$WorkingDirectory)
     $bs = [char]92
     $dq = [char]34
     $special = [char[]]@([char]32, [char]9, [char]10, [char]11, $dq)
@@ -60,6 +60,7 @@ export const INVOKE_NATIVE = String.raw`
     $psi = New-Object System.Diagnostics.ProcessStartInfo
     $psi.FileName = $FilePath
     $psi.Arguments = $quoted -join ' '
+    if ($WorkingDirectory) { $psi.WorkingDirectory = $WorkingDirectory }
     $psi.UseShellExecute = $false
     $psi.CreateNoWindow = $true
     $psi.RedirectStandardOutput = $true

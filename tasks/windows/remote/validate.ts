@@ -165,7 +165,11 @@ function entry<F extends PlayFunctionName>(fn: F): (typeof CONTRACT)[F] {
  * message is one line: `Set-PlayService: argument startMode must be one of Auto, Manual, Disabled, got "Automatic"`.
  */
 export function validateArgs<F extends PlayFunctionName>(fn: F, args: unknown): asserts args is CallArgs<ArgsOf<F>> {
-  const schema: z.ZodType = entry(fn).args;
+  checkArgs(fn, entry(fn).args, args);
+}
+
+/** validateArgs against any schema: a function of one's own (open-function.ts) is checked the same way. */
+export function checkArgs(fn: string, schema: z.ZodType, args: unknown): void {
   // A Secret stands where a string may: checked as its mask, a string; the caller sends the original.
   const checked = schema.safeParse(masked(args));
   if (checked.success) return;
@@ -185,9 +189,13 @@ export function validateArgs<F extends PlayFunctionName>(fn: F, args: unknown): 
  * `Get-PlayOsInfo returned build = "17763", expected a number`.
  */
 export function validateResult<F extends PlayFunctionName>(fn: F, value: unknown): ResultOf<F> {
-  const schema: z.ZodType = entry(fn).result;
+  return checkResult(fn, entry(fn).result, value) as ResultOf<F>;
+}
+
+/** validateResult against any schema: the value as the schema outputs it, or one line naming the field. */
+export function checkResult(fn: string, schema: z.ZodType, value: unknown): unknown {
   const checked = schema.safeParse(value, { reportInput: true });
-  if (checked.success) return checked.data as ResultOf<F>;
+  if (checked.success) return checked.data;
   const offending = (issue: Issue, path: Path): unknown =>
     issue.code === 'unrecognized_keys' ? valueAt(issue.input, path.slice(issue.path.length)) : issue.input;
   const parts = findings(schema, checked.error.issues, offending).map((f) => {
