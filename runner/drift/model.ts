@@ -2,6 +2,7 @@
 // render and notifications carry. Values are already masked: a secret that changed shows as changed,
 // never with either value. Pure data, no I/O.
 import type { Action, Fields } from '../core/change.js';
+import type { Summary } from '../report/model.js';
 
 /**
  * Against the previous run: `new` (not drifted then), `persisting` (drifted then too; firstSeen is
@@ -57,6 +58,16 @@ export interface HostProblem {
   message: string;
 }
 
+/**
+ * A playbook the run did not check, and why: none of its hosts is in the inventory (or the --limit), or
+ * a group it needs to read from is empty (onboard-windows reads the cluster on a host of `control`).
+ * It is not drift and not ok: the reports name it so that a quiet report is not mistaken for a clean one.
+ */
+export interface SkippedPlaybook {
+  playbook: string;
+  reason: string;
+}
+
 /** Each item in one group: new, persisting, resolved, or waived (an unexpired waiver covers it). */
 export interface DriftCounts {
   new: number;
@@ -81,6 +92,8 @@ export interface DriftRun {
   startedAt: string;
   durationMs: number;
   playbooks: string[];
+  /** The playbooks asked for (named, or drift-checked) that were not checked. Absent in runs of older plays. */
+  skipped?: SkippedPlaybook[];
   /** The inventory's path as given (or `lab`). */
   inventory: string;
   /** Which controller ran it (`host (pid N)`): several may share one store. Absent in runs of older plays. */
@@ -113,6 +126,34 @@ export function countItems(items: readonly DriftItem[], problems: readonly HostP
   }
   for (const p of problems) c[p.kind]++;
   return c;
+}
+
+/**
+ * What the run knows of each targeted host: `drifted` (an item counts as drift), `ok`, `unreachable`
+ * (never `ok`: nothing was judged) or `failed` (a probe failed; items found elsewhere still count).
+ */
+export type HostStatus = 'drifted' | 'ok' | 'unreachable' | 'failed';
+
+export function hostStatus(run: Pick<DriftRun, 'hosts' | 'items' | 'problems'>): Record<string, HostStatus> {
+  const drifted = new Set(run.items.filter(countsAsDrift).map((i) => i.host));
+  const problem = new Map<string, HostStatus>();
+  for (const p of run.problems) if (problem.get(p.host) !== 'unreachable') problem.set(p.host, p.kind);
+  const out: Record<string, HostStatus> = {};
+  for (const h of run.hosts) out[h] = problem.get(h) ?? (drifted.has(h) ? 'drifted' : 'ok');
+  return out;
+}
+
+/** The six host counters of every report (a drifted host is `changed`: apply would change it), and the items that count as drift. */
+export interface DriftSummary extends Summary {
+  driftedItems: number;
+}
+
+/** Each targeted host once, by its status (hostStatus): a drifted host is `changed`. */
+export function driftSummary(run: Pick<DriftRun, 'hosts' | 'items' | 'problems'>): DriftSummary {
+  const s: DriftSummary = { ok: 0, changed: 0, failed: 0, skipped: 0, unreachable: 0, interrupted: 0, driftedItems: 0 };
+  for (const status of Object.values(hostStatus(run))) s[status === 'drifted' ? 'changed' : status]++;
+  s.driftedItems = run.items.filter(countsAsDrift).length;
+  return s;
 }
 
 export function driftExit(c: DriftCounts): DriftExit {

@@ -1,7 +1,8 @@
 // A drift run with one of everything the reports must show (runner/drift/report/): new, persisting,
 // resolved, waived and expired-waiver items, an unknown with its reason, a text diff, a changed
-// secret (masked on both sides), a delegated task, an unreachable and a failed host, and hostile
-// strings (markup, quotes, pipes, backticks, newlines, a control character, URLs) in names and values.
+// secret (masked on both sides), a delegated task, an unreachable and a failed host, a playbook not
+// checked, and hostile strings (markup, quotes, pipes, backticks, newlines, a control character, URLs)
+// in names and values.
 import { readFileSync } from 'node:fs';
 import type { Checked } from '../../runner/drift/report/junit.js';
 import { countItems, type DriftItem, type DriftRun, driftExit, type HostProblem } from '../../runner/drift/model.js';
@@ -174,6 +175,12 @@ export function fixtureRun(): DriftRun {
     startedAt: '2024-05-02T10:00:00.000Z',
     durationMs: 4210,
     playbooks: ['tor-gateway', 'onboard-windows'],
+    skipped: [
+      {
+        playbook: 'hotfix-windows',
+        reason: 'no host in group control (task \'cordon\' runs there: <kubectl> & "drain"); add one to the inventory',
+      },
+    ],
     inventory: 'inventory/lab.yaml',
     hosts: ['tor1', 'tor2', 'tor3', 'node009', 'node010', 'node011'],
     items,

@@ -88,7 +88,7 @@ test('the header has the run, its counts and its exit code; the host table its r
   );
   t.true(
     html.includes(
-      '<dt>started</dt><dd>2024-05-02T10:00:00.000Z</dd><dt>duration</dt><dd>4.2 s</dd><dt>playbooks</dt><dd>tor-gateway, onboard-windows</dd><dt>inventory</dt><dd>inventory/lab.yaml</dd><dt>hosts</dt><dd>6</dd><dt>exit code</dt><dd>3 (a host failed to be probed)</dd>',
+      '<dt>started</dt><dd>2024-05-02T10:00:00.000Z</dd><dt>duration</dt><dd>4.2 s</dd><dt>playbooks</dt><dd>tor-gateway, onboard-windows</dd><dt>inventory</dt><dd>inventory/lab.yaml</dd><dt>hosts</dt><dd>6</dd><dt>not checked</dt><dd>hotfix-windows</dd><dt>exit code</dt><dd>3 (a host failed to be probed)</dd>',
     ),
   );
   const rows = [

@@ -27,8 +27,11 @@ test('a run with no drift has its host gauges and no item series', (t) => {
       .filter((l) => !l.startsWith('#'))
       .join('\n'),
     [
+      'play_drift_host_up{host="tor1"} 1',
+      'play_drift_host_up{host="tor2"} 1',
       'play_drift_host_drifted{host="tor1"} 0',
       'play_drift_host_drifted{host="tor2"} 0',
+      'play_drift_playbook_checked{playbook="tor-gateway"} 1',
       'play_drift_last_run_timestamp_seconds 1714521600',
       'play_drift_last_run_duration_seconds 0.812',
       'play_drift_hosts_unreachable 0',

@@ -54,7 +54,7 @@ export function problemHosts(run: DriftRun): Map<string, 'unreachable' | 'failed
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** `Drift run 12: 2 new, 1 persisting, 1 resolved, 1 waived; 1 host unreachable` */
+/** `Drift run 12: 2 new, 1 persisting, 1 resolved, 1 waived; 1 host unreachable; 1 playbook not checked` */
 export function summaryLine(run: DriftRun): string {
   const c = groupCounts(run);
   const parts = (['new', 'persisting', 'resolved', 'waived'] as const).map((g) => `${c[g]} ${g}`).join(', ');
@@ -62,7 +62,12 @@ export function summaryLine(run: DriftRun): string {
   if (c.expiredWaivers) tail.push(`${plural(c.expiredWaivers, 'waiver')} expired`);
   if (c.unreachable) tail.push(`${plural(c.unreachable, 'host')} unreachable`);
   if (c.failed) tail.push(`${plural(c.failed, 'host')} failed`);
+  const skipped = run.skipped?.length ?? 0;
+  if (skipped) tail.push(`${plural(skipped, 'playbook')} not checked`);
+  // "no drift" only of what was judged: hosts that were not are counted above, never in it.
+  const judged = run.hosts.length - c.unreachable - c.failed;
   if (c.new + c.persisting === 0 && !c.unreachable && !c.failed) tail.push('no drift');
+  else if (c.new + c.persisting === 0 && judged > 0) tail.push(`no drift on ${plural(judged, 'host')} judged`);
   return `Drift run ${run.id}: ${[parts, ...tail].join('; ')}`;
 }
 

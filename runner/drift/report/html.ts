@@ -1,7 +1,8 @@
 // A drift run as one self-contained HTML page (pure): inline CSS, no script, and nothing the page
 // could fetch (no URL in any attribute, a Content-Security-Policy of `default-src 'none'` besides),
 // so it can be mailed or archived as it is. A header with the run, a summary table by host, then a
-// section per item with its status, first-seen time, waiver, fields (before | after) and text diff.
+// section per item with its status, first-seen time, waiver, fields (before | after) and text diff,
+// then the hosts not judged and the playbooks not checked.
 // Every value is HTML-escaped: a value `<script>` is text. Light and dark (prefers-color-scheme), and
 // printable (print styles drop the colours' backgrounds, keep items whole on a page).
 import { countsAsDrift, type DriftItem, type DriftRun, type HostProblem } from '../model.js';
@@ -42,6 +43,10 @@ export function renderHtml(run: DriftRun): string {
     ...(items.length ? items.flatMap((i, n) => itemSection(i, n + 1)) : ['<p>No drift items.</p>']),
     '</main>',
     ...problems(run.problems),
+    ...list(
+      'Playbooks not checked',
+      (run.skipped ?? []).map((s) => `${s.playbook}: ${s.reason}`),
+    ),
     ...list('Warnings', [...run.warnings, ...(run.notifyError ? [`notification failed: ${run.notifyError}`] : [])]),
     '</body>',
     '</html>',
@@ -65,6 +70,9 @@ function header(run: DriftRun): string[] {
     ['playbooks', run.playbooks.join(', ')],
     ['inventory', run.inventory],
     ['hosts', String(run.hosts.length)],
+    ...(run.skipped?.length
+      ? [['not checked', run.skipped.map((s) => s.playbook).join(', ')] as [string, string]]
+      : []),
     ['exit code', `${run.exitCode} (${EXIT_MEANING[run.exitCode] ?? 'unknown'})`],
   ];
   return [

@@ -1,17 +1,43 @@
-// The run and its items as JSON (pure): exactly the DriftRun, so `JSON.parse` of the output is the
-// run (runner/drift/model.ts). Key order is stable whatever order the object was built in (from the
-// store or in memory): the model's own order for its records, then any other key sorted; keys
-// inside field values (before/after), whose order comes from a probe, are sorted.
-import type { DriftRun } from '../model.js';
+// The run and its items as JSON (pure): the DriftRun with what every report kind carries
+// (schemaVersion, kind, summary: docs/reports.md), so `JSON.parse` of the output is `driftReport(run)`.
+// Key order is stable whatever order the object was built in (from the store or in memory): the
+// model's own order for its records, then any other key sorted; keys inside field values
+// (before/after), whose order comes from a probe, are sorted.
+import { REPORT_SCHEMA_VERSION } from '../../report/schema-version.js';
+import { type DriftRun, type DriftSummary, driftSummary, type HostStatus, hostStatus } from '../model.js';
+
+export interface DriftReport extends DriftRun {
+  schemaVersion: typeof REPORT_SCHEMA_VERSION;
+  kind: 'drift';
+  summary: DriftSummary;
+  /** Each targeted host: drifted, ok, unreachable (never ok) or failed. */
+  hostStatus: Record<string, HostStatus>;
+}
+
+/** The run as a report: its own fields, and the version, kind and host summary of every report. */
+export function driftReport(run: DriftRun): DriftReport {
+  return {
+    ...run,
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    kind: 'drift',
+    summary: driftSummary(run),
+    hostStatus: hostStatus(run),
+  };
+}
 
 const RUN_KEYS = [
+  'schemaVersion',
+  'kind',
   'id',
   'startedAt',
   'durationMs',
   'playbooks',
+  'skipped',
   'inventory',
   'hosts',
+  'hostStatus',
   'counts',
+  'summary',
   'exitCode',
   'notifyError',
   'warnings',
@@ -19,6 +45,7 @@ const RUN_KEYS = [
   'items',
 ];
 const COUNT_KEYS = ['new', 'persisting', 'resolved', 'waived', 'drifted', 'unreachable', 'failed'];
+const SUMMARY_KEYS = ['ok', 'changed', 'failed', 'skipped', 'unreachable', 'interrupted', 'driftedItems'];
 const PROBLEM_KEYS = ['host', 'kind', 'playbook', 'task', 'message'];
 const ITEM_KEYS = [
   'host',
@@ -40,8 +67,11 @@ const ITEM_KEYS = [
 const WAIVER_KEYS = ['reason', 'expires', 'expired', 'source'];
 
 export function renderJson(run: DriftRun): string {
-  const ordered = record(run, RUN_KEYS, {
+  const ordered = record(driftReport(run), RUN_KEYS, {
     counts: (c) => record(c, COUNT_KEYS),
+    summary: (s) => record(s, SUMMARY_KEYS),
+    skipped: (ss) => (ss as object[]).map((x) => record(x, ['playbook', 'reason'])),
+    hostStatus: (h) => h,
     problems: (ps) => (ps as object[]).map((p) => record(p, PROBLEM_KEYS)),
     items: (is) => (is as object[]).map(item),
   });

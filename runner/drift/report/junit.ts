@@ -3,8 +3,9 @@
 // `playbook.host`, name the task). A drift item that counts as drift (model.ts `countsAsDrift`) is a
 // <failure type="drift">; a waived one is <skipped>; a resolved one passes. A host that could not be
 // judged is one testcase `(probe)` with an <error> in each suite it belongs to: its problem's
-// playbook, or every playbook of the run when the problem names none (an unreachable host).
-import { countsAsDrift, type DriftItem, type DriftRun, type HostProblem } from '../model.js';
+// playbook, or every playbook of the run when the problem names none (an unreachable host). A
+// playbook the run left out is a suite of one <skipped> testcase `(playbook)` saying why.
+import { countsAsDrift, type DriftItem, type DriftRun, type HostProblem, type SkippedPlaybook } from '../model.js';
 import { hostOrder, isWaived, playbookOrder, showValue } from './common.js';
 import { xmlAttr, xmlText } from './xml.js';
 
@@ -31,6 +32,7 @@ interface Case {
 
 export function renderJunit(run: DriftRun, o: JunitOptions = {}): string {
   const suites = collectCases(run, o.checked ?? []);
+  for (const s of run.skipped ?? []) suites.set(s.playbook, [skippedCase(s)]);
   const total = tally([...suites.values()].flat());
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -98,6 +100,20 @@ function taskCase(t: Checked, item: DriftItem | undefined, seq: number): Case {
   }
   const out = `resolved: drifted since ${item.firstSeen}, matches the desired state now`;
   return c('passed', [`<system-out>${xmlText(out)}</system-out>`]);
+}
+
+function skippedCase(s: SkippedPlaybook): Case {
+  const message = `not checked: ${s.reason}`;
+  return {
+    host: '',
+    seq: 0,
+    outcome: 'skipped',
+    xml: [
+      `<testcase classname="${xmlAttr(s.playbook)}" name="(playbook)">`,
+      `  <skipped message="${xmlAttr(message)}"/>`,
+      '</testcase>',
+    ],
+  };
 }
 
 function probeCase(playbook: string, ps: HostProblem[]): Case {

@@ -1,6 +1,6 @@
 // A drift run in Markdown for a chat message or a ticket (pure): the summary line, a table per
 // status group (common.ts GROUPS) with short before/after values, the text diffs, then the hosts
-// that could not be judged and the warnings. Every value is escaped for a GFM table cell: a `|` or a
+// that could not be judged, the playbooks not checked and the warnings. Every value is escaped for a GFM table cell: a `|` or a
 // backtick in a value cannot break the table or open a code span, and `<` cannot become HTML.
 import type { DriftItem, DriftRun } from '../model.js';
 import {
@@ -47,6 +47,9 @@ export function renderMarkdown(run: DriftRun, o: MarkdownOptions = {}): string {
     const at = p.task ? ` (${[p.playbook, p.task].filter(Boolean).join(' / ')})` : '';
     out.push(`- ${md(p.host)}: ${p.kind}${md(at)}: ${md(p.message)}`);
   }
+  const skipped = run.skipped ?? [];
+  if (skipped.length) out.push('', '### Playbooks not checked', '');
+  for (const s of skipped) out.push(`- ${md(s.playbook)}: ${md(s.reason)}`);
   const warnings = [...run.warnings, ...(run.notifyError ? [`notification failed: ${run.notifyError}`] : [])];
   if (warnings.length) out.push('', '### Warnings', '', ...warnings.map((w) => `- ${md(w)}`));
   return `${out.join('\n')}\n`;

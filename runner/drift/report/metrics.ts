@@ -5,8 +5,13 @@
 // Zero series: `play_drift_items` has one series per host x playbook x status with a count above
 // zero, none for zero (a fleet x playbooks x 4 statuses of zeros would be most of the file); so a
 // query for a status nobody has is empty, not 0 (`sum(...) or vector(0)`). Every targeted host has
-// `play_drift_host_drifted` (0 or 1), which is what an alert per host reads; a host that could not be
-// judged has 0 there and a `play_drift_host_problem{host,kind}` series of 1.
+// `play_drift_host_up` (0 when unreachable), as Prometheus' own `up` says whether a target answered;
+// and, when it was reached, `play_drift_host_drifted` (0 or 1), which is what an alert per host reads.
+// An unreachable host has no `play_drift_host_drifted` series at all: a 0 would say "no drift" of a
+// host nobody looked at (alert on `play_drift_host_up == 0` for that). A host whose probe failed was
+// reached: it keeps its drifted value and has a `play_drift_host_problem{host,kind}` series of 1.
+// `play_drift_playbook_checked` is 1 for each playbook checked, 0 for one the run left out (its reason
+// is in the other reports).
 import { countsAsDrift, type DriftRun } from '../model.js';
 import { GROUPS, groupOf, hostOrder, playbookOrder, problemHosts } from './common.js';
 
@@ -37,14 +42,29 @@ function families(run: DriftRun, problems: Map<string, 'unreachable' | 'failed'>
       samples: itemSamples(run),
     },
     {
+      name: 'play_drift_host_up',
+      help: 'Whether the last run reached the host (1) or found it unreachable (0), for every targeted host.',
+      samples: hosts.map((host) => [{ host }, problems.get(host) === 'unreachable' ? 0 : 1]),
+    },
+    {
       name: 'play_drift_host_drifted',
-      help: 'Whether the host had drift in the last run (1) or not (0), for every targeted host.',
-      samples: hosts.map((host) => [{ host }, drifted.has(host) ? 1 : 0]),
+      help: 'Whether the host had drift in the last run (1) or not (0), for every host reached (none when unreachable).',
+      samples: hosts
+        .filter((h) => problems.get(h) !== 'unreachable')
+        .map((host) => [{ host }, drifted.has(host) ? 1 : 0]),
     },
     {
       name: 'play_drift_host_problem',
       help: 'Hosts the last run could not judge: unreachable, or a probe failed.',
       samples: hosts.filter((h) => problems.has(h)).map((host) => [{ host, kind: problems.get(host)! }, 1]),
+    },
+    {
+      name: 'play_drift_playbook_checked',
+      help: 'Whether the last run checked the playbook (1) or left it out (0; the reports say why).',
+      samples: [
+        ...playbookOrder(run).map((playbook): Family['samples'][number] => [{ playbook }, 1]),
+        ...(run.skipped ?? []).map(({ playbook }): Family['samples'][number] => [{ playbook }, 0]),
+      ],
     },
     one('play_drift_last_run_timestamp_seconds', 'When the last drift run started, in Unix time.', startSeconds(run)),
     one('play_drift_last_run_duration_seconds', 'How long the last drift run took.', run.durationMs / 1000),
