@@ -17,15 +17,20 @@ interface Requirement {
   values?: string[];
 }
 
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: Requirement[];
+}
+
 export interface PdbObject {
   metadata?: { name?: string; namespace?: string };
-  spec?: { selector?: { matchLabels?: Record<string, string>; matchExpressions?: Requirement[] } };
+  spec?: { selector?: LabelSelector };
 }
 
 const key = (o: { metadata?: { name?: string; namespace?: string } }) =>
   `${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? '?'}`;
 
-function requirementHolds(r: Requirement, labels: Record<string, string>): boolean {
+function requirementHolds(r: Requirement, labels: Readonly<Record<string, string>>): boolean {
   const has = r.key !== undefined && Object.hasOwn(labels, r.key);
   const value = has ? labels[r.key!] : undefined;
   switch (r.operator) {
@@ -42,13 +47,16 @@ function requirementHolds(r: Requirement, labels: Record<string, string>): boole
   }
 }
 
-/** A label selector; an empty one selects every pod of the namespace (policy/v1). */
-export function selects(pdb: PdbObject, pod: PodObject): boolean {
-  if ((pdb.metadata?.namespace ?? 'default') !== (pod.metadata?.namespace ?? 'default')) return false;
-  const labels = pod.metadata?.labels ?? {};
-  const sel = pdb.spec?.selector ?? {};
+/** A budget's label selector against a pod's labels; an empty one selects every pod (policy/v1). */
+export function selectorMatches(sel: LabelSelector, labels: Readonly<Record<string, string>>): boolean {
   const byLabel = Object.entries(sel.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
   return byLabel && (sel.matchExpressions ?? []).every((r) => requirementHolds(r, labels));
+}
+
+/** Whether the budget covers the pod: the same namespace, and its selector matches. */
+export function selects(pdb: PdbObject, pod: PodObject): boolean {
+  if ((pdb.metadata?.namespace ?? 'default') !== (pod.metadata?.namespace ?? 'default')) return false;
+  return selectorMatches(pdb.spec?.selector ?? {}, pod.metadata?.labels ?? {});
 }
 
 const isDaemonSetPod = (p: PodObject) => (p.metadata?.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');

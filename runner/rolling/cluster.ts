@@ -14,6 +14,15 @@ import { sh } from '../core/quote.js';
 import { redact } from '../core/secret.js';
 import type { Remote } from '../core/step.js';
 import { blockingBudgets, type PdbObject, type PodObject } from './blocking.js';
+import type { DrainFlags } from './preflight/drain-simulation.js';
+import { type ClusterSnapshot, clusterSnapshot } from './preflight/snapshot.js';
+
+/** What play's drain passes to kubectl drain; the preflight simulates the same. */
+export const DRAIN_FLAGS: DrainFlags = Object.freeze({
+  ignoreDaemonSets: true,
+  deleteEmptyDirData: true,
+  force: false,
+});
 
 /** kubectl's path on a control host: its host var `kubectl` (default: kubectl from PATH). Shared
  *  with the playbooks' delegated kubectl steps (playbooks/shared/cluster.ts). */
@@ -50,6 +59,8 @@ export interface ClusterOps {
   cordon(name: string): Promise<void>;
   uncordon(name: string): Promise<void>;
   drain(name: string, timeoutSec: number): Promise<DrainOutcome>;
+  /** Pods, PodDisruptionBudgets and nodes, read at once: what the preflight simulates drains on. */
+  snapshot(): Promise<ClusterSnapshot>;
 }
 
 interface NodeJson {
@@ -134,8 +145,9 @@ export class KubectlCluster implements ClusterOps {
     const r = await this.#run([
       'drain',
       name,
-      '--ignore-daemonsets',
-      '--delete-emptydir-data',
+      ...(DRAIN_FLAGS.ignoreDaemonSets ? ['--ignore-daemonsets'] : []),
+      ...(DRAIN_FLAGS.deleteEmptyDirData ? ['--delete-emptydir-data'] : []),
+      ...(DRAIN_FLAGS.force ? ['--force'] : []),
       `--timeout=${timeoutSec}s`,
     ]);
     if (r.code === 0) return { ok: true, evicted: evictedPods(r.stdout) };
@@ -149,6 +161,12 @@ export class KubectlCluster implements ClusterOps {
       budgets.length ? `held by PodDisruptionBudget ${budgets.join(', ')}` : '',
     ];
     return { ok: false, timedOut, message: parts.filter(Boolean).join('; '), podsLeft, budgets };
+  }
+
+  async snapshot(): Promise<ClusterSnapshot> {
+    const what = 'kubectl get pods,pdb,nodes';
+    const out = await this.#must(['get', 'pods,pdb,nodes', '-A', '-o', 'json'], what);
+    return clusterSnapshot(parseJson<{ items?: unknown[] }>(out, what).items ?? []);
   }
 
   /** The node's pods that a drain would evict and are still there, and the budgets covering them. */

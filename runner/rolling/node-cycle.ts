@@ -1,4 +1,4 @@
-// One node's way through a rolling run: check, cordon, drain, apply (the playbook's tasks: for
+// One node's way through a rolling run: check, the preflight's verdict, cordon, drain, apply (the playbook's tasks: for
 // hotfix-windows install and reboot), Ready, uncordon. Every phase is recorded before and after it
 // acts, and every phase is idempotent, so a node cut short (a crash, SIGKILL) continues from its last
 // recorded phase: a drained node is not drained again, a node whose tasks ran runs them again only
@@ -56,6 +56,10 @@ export interface CycleDeps {
   readonly stop: AbortSignal;
   /** Polling period of the Ready wait (default 1 s). */
   readonly pollMs?: number;
+  /** Why the host's drain would block, as the batch's preflight predicts (null or absent: it passes). */
+  predictedBlock?(host: string): string | null;
+  /** Drain a node predicted to block anyway (--try-blocked); otherwise it is refused before its cordon. */
+  readonly tryBlocked?: boolean;
 }
 
 const at = (p: Phase | null) => (p === null ? -1 : PHASES.indexOf(p));
@@ -78,6 +82,14 @@ export async function runNodeCycle(p: HostProgress, deps: CycleDeps): Promise<Cy
         return 'ok';
       }
       await deps.record(host, 'check', 'end', 'needs work');
+      const block = deps.predictedBlock?.(host) ?? null;
+      if (block !== null && !deps.tryBlocked) {
+        await deps.record(host, 'preflight', 'fail', `${block}; not cordoned (--try-blocked drains it anyway)`, {
+          blocked: true,
+        });
+        return 'failed';
+      }
+      if (block !== null) await deps.record(host, 'preflight', 'note', `${block}; drained anyway (--try-blocked)`);
     }
     if (deps.cluster) {
       const r = await drainPhases(p, deps, deps.cluster);

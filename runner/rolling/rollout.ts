@@ -1,5 +1,6 @@
 // The batch loop of a rolling run: batches one after another, the nodes of a batch at once, each
-// through its cycle (node-cycle.ts). Between batches: the failure budget (one for the whole run,
+// through its cycle (node-cycle.ts), those whose drain the preflight predicts to block refused unless
+// --try-blocked (preflight/). Between batches: the failure budget (one for the whole run,
 // failures of earlier runs of it included), the health gate (the batch's nodes stay Ready for the
 // soak time, and no node that was Ready when the run began is NotReady), the stop request and the
 // maintenance window. Decisions are recorded in the journal as run notes.
@@ -8,6 +9,7 @@ import type { ClusterOps } from './cluster.js';
 import type { RolloutStatus } from './model.js';
 import { type CycleDeps, type CycleResult, runNodeCycle } from './node-cycle.js';
 import { failedCount, type HostProgress } from './progress.js';
+import { batchBlocks } from './preflight/plan-preflight.js';
 
 export interface RolloutDeps extends CycleDeps {
   /** Host names per batch (the plan). */
@@ -57,9 +59,18 @@ export async function runRollout(d: RolloutDeps): Promise<RolloutEnd> {
         `batch ${batch} of ${d.batches.length}: ${go.map((p) => p.host).join(', ')} (failures so far ${failed} of ${d.allowedFailures} allowed)`,
         { batch, hosts: go.map((p) => p.host) },
       );
+      // Nodes not started yet whose drain would block, on the cluster as it is now: refused before their cordon.
+      const blocks = d.cluster
+        ? await batchBlocks(
+            d.cluster,
+            go.filter((p) => !inFlight(p)).map((p) => p.host),
+            d.nodeName,
+          )
+        : new Map<string, string>();
+      const cycle = { ...d, predictedBlock: (h: string) => blocks.get(h) ?? null };
       // Every cycle settles before anything else happens: a node whose journal write failed stops where
       // its last record says, and the others reach a safe point (the failure aborts d.stop).
-      const results = await Promise.all(go.map((p) => runNodeCycle(p, d)));
+      const results = await Promise.all(go.map((p) => runNodeCycle(p, cycle)));
       if (results.includes('unrecorded'))
         return { status: 'interrupted', reason: 'the journal could not be written: nothing more was started' };
       await d.record('', 'batch', 'end', summary(go, results), { batch });

@@ -1,7 +1,7 @@
 // Nodes, pods and PodDisruptionBudgets of the simulated cluster as the API double serves them
 // (lab/cluster/api/, a TEST DOUBLE): the fields of the v1 and policy/v1 objects that kubectl and play
-// read (names, labels, owners, spec.unschedulable and its taint, the Ready condition, pod CIDRs, a
-// budget's status), with uid and resourceVersion. Pure.
+// read (names, labels, owners, spec.unschedulable and the taints (a cordon's, kubeadm's on a master), the
+// Ready condition, allocatable pods, pod CIDRs, a budget's status), with uid and resourceVersion. Pure.
 import { type ClusterNode, type ClusterState, KUBERNETES_VERSION, nodeLabels } from '../cluster-state.js';
 import { type ClusterPdb, pdbStatus } from '../pdb.js';
 import { type ClusterPod, fakeUid, podHealthy } from '../pods.js';
@@ -9,8 +9,16 @@ import { type ClusterPod, fakeUid, podHealthy } from '../pods.js';
 /** RFC 3339 at seconds, as metav1.Time marshals. */
 export const seconds = (iso: string) => iso.replace(/\.\d+Z$/, 'Z');
 
+/** kubelet's --max-pods default: the only allocatable resource the double models (pods carry no requests). */
+export const ALLOCATABLE_PODS = '110';
+
 export function nodeObject(n: ClusterNode): Record<string, unknown> {
   const changed = seconds(n.updatedAt ?? n.registeredAt);
+  // kubeadm taints its control plane (1.18: node-role.kubernetes.io/master); a cordon adds its own.
+  const taints = [
+    ...((n.roles ?? []).includes('master') ? [{ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' }] : []),
+    ...(n.unschedulable ? [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: changed }] : []),
+  ];
   return {
     metadata: {
       name: n.name,
@@ -22,12 +30,8 @@ export function nodeObject(n: ClusterNode): Record<string, unknown> {
     spec: {
       podCIDR: n.podCIDR,
       podCIDRs: [n.podCIDR],
-      ...(n.unschedulable
-        ? {
-            taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: changed }],
-            unschedulable: true,
-          }
-        : {}),
+      ...(taints.length ? { taints } : {}),
+      ...(n.unschedulable ? { unschedulable: true } : {}),
     },
     status: {
       conditions: [
@@ -41,6 +45,8 @@ export function nodeObject(n: ClusterNode): Record<string, unknown> {
         },
       ],
       addresses: n.addresses,
+      capacity: { pods: ALLOCATABLE_PODS },
+      allocatable: { pods: ALLOCATABLE_PODS },
       nodeInfo: {
         kernelVersion: n.kernelVersion ?? '',
         osImage: n.osImage ?? '',
