@@ -2,7 +2,9 @@
 // and `play drift show [RUN|latest]` read the state store. Kept apart from main.ts, which composes it.
 import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.js';
-import { atMostAWeek, positiveInteger } from './coerce.js';
+import { atMostAWeek, optionalPositiveInteger, positiveInteger } from './coerce.js';
+import { CONNECTION_GROUP, CONNECTION_OPTIONS } from './connection-flags.js';
+import { DRIFT_EXAMPLES, driftEpilogue } from './help-text.js';
 import type { Io } from './io.js';
 
 // Long because it is declarative: yargs' table of the drift subcommands and their options, one entry each.
@@ -25,9 +27,8 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
         .option('forks', {
           alias: 'f',
           type: 'string',
-          default: '20',
-          coerce: positiveInteger('--forks'),
-          describe: 'hosts probed at once',
+          coerce: optionalPositiveInteger('--forks'),
+          describe: "hosts probed at once (default: ansible.cfg's forks or ANSIBLE_FORKS, else 20)",
         })
         .option('timeout', {
           type: 'string',
@@ -75,7 +76,11 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
           describe: 'history: how many runs',
         })
         .option('accept-new', { type: 'boolean', default: false, describe: 'record unknown host keys' })
-        .option('known-hosts', { type: 'string', describe: 'known_hosts file for every host' }),
+        .option('known-hosts', { type: 'string', describe: 'known_hosts file for every host' })
+        .options(CONNECTION_OPTIONS)
+        .group(Object.keys(CONNECTION_OPTIONS), CONNECTION_GROUP)
+        .example(DRIFT_EXAMPLES.map(([c, d]) => [c, d]))
+        .epilogue(driftEpilogue()),
     async (a) => {
       const words = (a.args ?? []).map(String);
       const state = a.state;
@@ -94,12 +99,18 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
         );
         return;
       }
-      const { openVault, vaultFlagsOf } = await import('../vault/passwords.js');
+      const [{ openVault, vaultFlagsOf }, { configuredForks }] = await Promise.all([
+        import('../vault/passwords.js'),
+        import('../ansible-config/run-settings.js'),
+      ]);
+      const { readConnectionFlags } = await import('./connection-flags.js');
+      // Asked once, before the vault password (as ansible-playbook asks), also for every run of a schedule.
+      const connection = await readConnectionFlags(a);
       const drift = {
         playbooks: words,
         inventory: (a as { inventory?: string | string[] }).inventory,
         limit: a.limit,
-        forks: a.forks as unknown as number,
+        forks: configuredForks(a.forks as unknown as number | undefined),
         timeout: a.timeout as unknown as number,
         state,
         keep: a.keep,
@@ -114,6 +125,7 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
         knownHosts: a.knownHosts,
         // The vault options are global (main.ts); read once, also for every run of a schedule.
         vault: await openVault(vaultFlagsOf(a)),
+        connection,
       };
       if (a.every) {
         io.cleanStop = true;

@@ -12,7 +12,8 @@ import { renderJson } from '../drift/report/json.js';
 import { renderJunit } from '../drift/report/junit.js';
 import { renderMarkdown } from '../drift/report/markdown.js';
 import { renderMetrics } from '../drift/report/metrics.js';
-import { countItems, type DriftRun, driftExit } from '../drift/model.js';
+import { countItems, type DriftRun, driftExit, type SkippedPlaybook } from '../drift/model.js';
+import { skippedPlaybook } from '../drift/skipped.js';
 import { driftRunText } from '../drift/text.js';
 import {
   applyWaivers,
@@ -31,7 +32,10 @@ import { openStore } from '../state/open-store.js';
 import { controllerName } from '../state/process-identity.js';
 import type { StateStore } from '../state/store.js';
 import { ConnectionPool } from '../transport/pool.js';
-import { openInventory } from './open-inventory.js';
+import { configuredPoolOptions } from '../ansible-config/run-settings.js';
+import { inventoryLine } from './inventory-path.js';
+import { openInventorySource } from './open-inventory.js';
+import type { ConnectionSettings } from '../inventory/connection-defaults.js';
 import type { VaultKeyring } from '../vault/keyring.js';
 
 export interface DriftArgs {
@@ -58,6 +62,8 @@ export interface DriftArgs {
   knownHosts?: string;
   /** The vault passwords, read once for every run of a schedule. */
   vault?: VaultKeyring;
+  /** -u, --private-key, -b, -k, -K... (connection-flags.ts), read once for every run of a schedule. */
+  connection?: ConnectionSettings;
 }
 
 /** The playbooks named, or every one that declares `drift: true`. */
@@ -84,17 +90,18 @@ async function checkPlaybook(
   inventory: Inventory,
   args: DriftArgs,
   pool: ConnectionPool,
-): Promise<{ collected: Collected; hosts: string[] } | null> {
+): Promise<{ collected: Collected; hosts: string[] } | { skipped: SkippedPlaybook }> {
   let graph: ReturnType<typeof compileGraph>;
   try {
     graph = compileGraph(pb, inventory, { limit: args.limit });
   } catch (e) {
     // Of the default set, a playbook with no host in this inventory (or this --limit) has nothing to
     // check; a playbook named on the command line must fit.
-    if (args.playbooks.length === 0 && e instanceof PlayError) return null;
+    if (args.playbooks.length === 0 && e instanceof PlayError)
+      return { skipped: skippedPlaybook(pb, inventory, args.limit, e) };
     throw e;
   }
-  if (graph.hosts.length === 0) return null;
+  if (graph.hosts.length === 0) return { skipped: skippedPlaybook(pb, inventory, args.limit) };
   const steps = prebuildSteps(graph, inventory, {});
   const secrets = new Map(graph.hosts.map((h) => [h.name, resolveSecrets(h)]));
   const report = await runGraph(graph, inventory, steps, {
@@ -111,23 +118,30 @@ export async function driftCommand(args: DriftArgs, out: Writable, err: Writable
   const started = new Date();
   const keep = parseKeep(args.keep, started);
   const playbooks = await drifted(args.playbooks);
-  const inventory = openInventory(args.inventory, err, args.vault);
+  const { inventory, source } = openInventorySource(args.inventory, err, args.vault, args.connection);
+  (args.json ? err : out).write(inventoryLine(source));
   // Waivers are read before any host is probed: a mistake in the file stops the run at once (65).
   const waivers = args.waivers ? loadWaivers(args.waivers) : loadWaiversIfPresent(defaultWaiversFile(inventory.file));
   const store = await openStore(args.state);
   try {
-    const pool = new ConnectionPool({ knownHostsFile: args.knownHosts, acceptNew: args.acceptNew });
+    const pool = new ConnectionPool({ knownHostsFile: args.knownHosts, ...configuredPoolOptions(args.acceptNew, err) });
     const results: { pb: Playbook; collected: Collected; hosts: string[] }[] = [];
+    const skipped: SkippedPlaybook[] = [];
     try {
       for (const pb of playbooks) {
         const r = await checkPlaybook(pb, inventory, args, pool);
-        if (r) results.push({ pb, ...r });
+        if ('skipped' in r) skipped.push(r.skipped);
+        else results.push({ pb, ...r });
       }
     } finally {
       await pool.closeAll();
     }
     if (results.length === 0)
-      throw new InputError(`no host of the inventory is targeted by ${playbooks.map((p) => p.name).join(', ')}`);
+      throw new InputError(
+        `no playbook could be checked: ${skipped.map((s) => `${s.playbook}: ${s.reason}`).join('; ')}`,
+      );
+    // With --json stdout is the report: the console still hears of what was left out.
+    if (args.json) for (const s of skipped) err.write(`play: warning: ${s.playbook} not checked: ${s.reason}\n`);
     const order = inventory.hosts.map((h) => h.name);
     const targeted = new Set(results.flatMap((r) => r.hosts));
     const hosts = order.filter((h) => targeted.has(h));
@@ -144,6 +158,7 @@ export async function driftCommand(args: DriftArgs, out: Writable, err: Writable
       startedAt: now,
       durationMs: Date.now() - started.getTime(),
       playbooks: names,
+      skipped,
       inventory: args.inventory === undefined ? 'lab' : [args.inventory].flat().join(','),
       controller: controllerName(),
       hosts,

@@ -9,7 +9,10 @@ import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { PlayError, UsageError } from '../core/errors.js';
 import { count, positiveInteger } from './coerce.js';
+import { CompletionAnswered, completionCommands } from './completion.js';
+import { configCommands } from './config-command.js';
 import { driftCommands } from './drift-cli.js';
+import { EXAMPLES, mainEpilogue } from './help-text.js';
 import type { Io } from './io.js';
 import { runCommandLine } from './run-cli.js';
 import { stateCommands } from './state-cli.js';
@@ -20,6 +23,11 @@ export async function main(
   err: NodeJS.WriteStream = process.stderr,
 ): Promise<number> {
   loadDotenv({ quiet: true });
+  if (isVersionRequest(argv)) {
+    const { versionText } = await import('./version.js');
+    out.write(versionText(argv));
+    return 0;
+  }
   const controller = new AbortController();
   const io: Io = { out, err, signal: controller.signal, code: 0 };
   let interrupts = 0;
@@ -33,7 +41,10 @@ export async function main(
 
   const parser = runCommandLine(
     stateCommands(
-      rolloutCommands(driftCommands(labCommands(initCommands(inspectCommands(yargs(argv), io), io), io), io), io),
+      rolloutCommands(
+        driftCommands(labCommands(initCommands(configCommands(inspectCommands(yargs(argv), io), io), io), io), io),
+        io,
+      ),
       io,
     ),
     io,
@@ -52,12 +63,18 @@ export async function main(
       throw e;
     });
 
+  // `play completion`, and --help's examples, exit codes and environment (help-text.ts).
+  completionCommands(parser, io, argv)
+    .example(EXAMPLES.map(([c, d]) => [c, d]))
+    .epilogue(mainEpilogue());
+
   // Registered before anything runs: a Ctrl-C during loading also ends in exit 130, not a crash.
   process.on('SIGINT', onSigint);
   try {
     await parser.parseAsync();
     return controller.signal.aborted && io.code === 0 && !io.cleanStop ? 130 : io.code;
   } catch (e) {
+    if (e instanceof CompletionAnswered) return 0;
     return reportError(e, err);
   } finally {
     process.off('SIGINT', onSigint);
@@ -343,7 +360,26 @@ function rolloutCommands<T>(y: Argv<T>, io: Io) {
     );
 }
 
-const COMMANDS = ['hosts', 'inventory', 'list', 'graph', 'init', 'lab', 'drift', 'rollouts', 'resume', 'state'];
+const COMMANDS = [
+  'hosts',
+  'inventory',
+  'list',
+  'graph',
+  'init',
+  'lab',
+  'drift',
+  'rollouts',
+  'resume',
+  'state',
+  'config',
+  'completion',
+];
+
+/** `--version` anywhere before a `--`: answered before yargs parses, which wants a playbook (version.ts). */
+function isVersionRequest(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--version');
+}
 
 /** yargs' messages, which can span lines and name no command, as one line with a pointer to --help. */
 export function usageMessage(msg: string | undefined, argv: readonly string[]): string {

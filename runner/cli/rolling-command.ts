@@ -10,6 +10,7 @@ import type { Host, Inventory } from '../inventory/model.js';
 import { selectHosts } from '../inventory/pattern.js';
 import { defaultWaiversFile, inventoryResolver, loadWaiversIfPresent } from '../drift/waivers.js';
 import type { Playbook } from '../playbook/define.js';
+import { RunOutputs } from '../report/run-output.js';
 import { HostSession } from '../run/host-session.js';
 import { KubectlCluster, kubectlOf } from '../rolling/cluster.js';
 import { ClusterLease } from '../rolling/cluster-lease.js';
@@ -19,6 +20,7 @@ import { rollingPolicy, type RollingOverrides } from '../rolling/policy.js';
 import { RollingOptionError } from '../rolling/serial.js';
 import { changedSources, type SourceHashes, sourceHashes } from '../rolling/source-hash.js';
 import { inventoryKey, inventorySources } from '../rolling/inventory-key.js';
+import { configuredPoolOptions } from '../ansible-config/run-settings.js';
 import { leaseClaim } from '../state/lease-claim.js';
 import { openStore } from '../state/open-store.js';
 import { ConnectionPool } from '../transport/pool.js';
@@ -36,6 +38,8 @@ export interface RollingArgs extends RunArgs {
   readonly state?: string;
   /** `play resume RUN`: this run, not the newest unfinished one. */
   readonly resumeRun?: number;
+  /** Drain the nodes whose drain the preflight predicts to block, rather than refuse them. */
+  readonly tryBlocked?: boolean;
 }
 
 /** Playbook problems are the playbook's (65); flag problems the command line's (64). */
@@ -154,7 +158,20 @@ async function prepare(
     if (!secrets.has(h.name)) secrets.set(h.name, resolveSecrets(h));
     return secrets.get(h.name)!;
   };
-  const pool = new ConnectionPool({ knownHostsFile: args.knownHosts, acceptNew: args.acceptNew });
+  // -v, --events and --log see each node's task runs (its check and its apply) as a playbook run's.
+  const outputs = new RunOutputs({
+    verbosity: args.verbosity ?? 0,
+    events: args.events,
+    log: args.log,
+    view: RunOutputs.consoleOf(args, out, err),
+    stdout: out,
+    live: false,
+  });
+  const pool = new ConnectionPool({
+    knownHostsFile: args.knownHosts,
+    ...configuredPoolOptions(args.acceptNew, err),
+    trace: outputs.connectionTrace(),
+  });
   const runs = new GraphRuns({
     playbook,
     inventory,
@@ -164,6 +181,7 @@ async function prepare(
     timeoutMs: args.timeout * 1000,
     connect: (h) => pool.shell(h, secretsOf(h)),
     release: (name) => void pool.release(name),
+    onEvent: (e) => outputs.onEvent(e),
   });
   runs.prebuild();
   const targets = runs.targets();
@@ -198,6 +216,9 @@ async function prepare(
     out,
     err,
     signal,
-    close: () => pool.closeAll(),
+    close: async () => {
+      await pool.closeAll();
+      outputs.close();
+    },
   };
 }

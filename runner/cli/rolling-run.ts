@@ -24,6 +24,7 @@ import { eventLine, planText, summaryText } from '../rolling/text.js';
 import { parseWindow } from '../rolling/window.js';
 import { JournalWriteError } from '../rolling/journal-write-error.js';
 import { RunJournal } from '../rolling/run-journal.js';
+import { checkPreflight } from '../rolling/preflight/plan-preflight.js';
 import { type ClusterLease, ClusterLeaseHeldError } from '../rolling/cluster-lease.js';
 import { type LeaseClaim, LeaseLostError } from '../state/lease.js';
 import type { RolloutRecord, StateStore } from '../state/store.js';
@@ -130,10 +131,17 @@ async function plan(s: RollingSession, signal?: AbortSignal): Promise<Planned> {
 export async function rollingCheck(s: RollingSession): Promise<number> {
   const p = await plan(s, s.signal);
   const allowed = allowedFailures(s.policy.maxFail, s.targets.length);
-  const text = planText({ ...p, allowedFailures: allowed, domainOf: domainOf(s) });
+  const { preflight, text: preflightLines } = await checkPreflight({
+    ...s,
+    batches: p.plan.batches,
+    nodeName: nodeNameOf(s),
+    playbook: s.playbook.name,
+    state: s.args.state,
+  });
+  const text = planText({ ...p, allowedFailures: allowed, domainOf: domainOf(s) }) + preflightLines;
   if (s.args.json) {
     s.err.write(text);
-    s.out.write(`${JSON.stringify({ ...p, allowedFailures: allowed, policy: s.policy }, null, 2)}\n`);
+    s.out.write(`${JSON.stringify({ ...p, allowedFailures: allowed, policy: s.policy, preflight }, null, 2)}\n`);
   } else s.out.write(text);
   if (s.signal?.aborted) return 130;
   if (p.failed.length > 0) return 3;
@@ -307,6 +315,7 @@ async function batchesAndReport(
     sleep: (ms) => sleepFor(ms),
     now: () => Date.now(),
     stop,
+    tryBlocked: s.args.tryBlocked,
   };
   const end = await runRollout({
     ...deps,

@@ -1,14 +1,11 @@
 // The default command, `play PLAYBOOK [options]`: its options and how they reach run-command.ts. Kept
 // apart from main.ts, which composes the commands.
 import type { Argv } from 'yargs';
-import {
-  atMostAWeek,
-  optionalNonNegativeNumber,
-  optionalPositiveInteger,
-  positiveInteger,
-  positiveNumber,
-} from './coerce.js';
+import { atMostAWeek, optionalNonNegativeNumber, optionalPositiveInteger, positiveNumber } from './coerce.js';
+import { CONNECTION_GROUP, CONNECTION_OPTIONS } from './connection-flags.js';
 import type { Io } from './io.js';
+import { OUTPUT_OPTIONS, outputArgsOf } from './output-options.js';
+import { PART_GROUP, PART_OPTIONS, partArgsOf } from './part-options.js';
 
 const DEFAULT_FORKS = 20;
 
@@ -41,9 +38,8 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
         .option('forks', {
           alias: 'f',
           type: 'string',
-          default: String(DEFAULT_FORKS),
-          coerce: positiveInteger('--forks'),
-          describe: 'hosts worked on at once',
+          coerce: optionalPositiveInteger('--forks'),
+          describe: `hosts worked on at once (default: ansible.cfg's forks or ANSIBLE_FORKS, else ${DEFAULT_FORKS})`,
         })
         .option('timeout', {
           type: 'string',
@@ -79,6 +75,11 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
           default: true,
           describe: 'live view on a terminal (--no-live: one line per host)',
         })
+        .options(OUTPUT_OPTIONS)
+        .options(PART_OPTIONS)
+        .group(Object.keys(PART_OPTIONS), PART_GROUP)
+        .options(CONNECTION_OPTIONS)
+        .group(Object.keys(CONNECTION_OPTIONS), CONNECTION_GROUP)
         .group(
           [
             'serial',
@@ -91,6 +92,7 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
             'ready-timeout',
             'resume',
             'allow-changed',
+            'try-blocked',
             'state',
           ],
           'Rolling runs (hotfix-windows; any playbook with --serial):',
@@ -136,15 +138,25 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
           default: false,
           describe: 'resume even if the playbook or inventory changed since the run started',
         })
+        .option('try-blocked', {
+          type: 'boolean',
+          default: false,
+          describe: 'drain a node whose drain the preflight predicts to block, rather than refuse it',
+        })
         .option('state', {
           type: 'string',
           describe: 'the state store (default: $PLAY_STATE, else ~/.local/state/play/state.db)',
         }),
     async (a) => {
-      const [{ runCommand }, { openVault, vaultFlagsOf }] = await Promise.all([
-        import('./run-command.js'),
-        import('../vault/passwords.js'),
-      ]);
+      const [{ runCommand }, { openVault, vaultFlagsOf }, { readConnectionFlags }, { configuredForks }] =
+        await Promise.all([
+          import('./run-command.js'),
+          import('../vault/passwords.js'),
+          import('./connection-flags.js'),
+          import('../ansible-config/run-settings.js'),
+        ]);
+      // Asked before the vault password, as ansible-playbook asks.
+      const connection = await readConnectionFlags(a);
       const result = await runCommand(
         {
           playbook: a.playbook,
@@ -152,15 +164,18 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
           limit: a.limit,
           check: a.check,
           diff: a.diff,
-          forks: a.forks as unknown as number,
+          forks: configuredForks(a.forks as unknown as number | undefined),
           timeout: a.timeout as unknown as number,
           report: a.report,
           json: a.json,
           extraVars: a.extraVars.map(String),
           vault: await openVault(vaultFlagsOf(a)),
+          connection,
           acceptNew: a.acceptNew,
           knownHosts: a.knownHosts,
           live: a.live ? 'auto' : 'never',
+          ...outputArgsOf(a),
+          part: partArgsOf(a),
           rolling: {
             overrides: {
               serial: a.serial,
@@ -175,6 +190,7 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
             resume: a.resume,
             allowChanged: a.allowChanged,
             state: a.state,
+            tryBlocked: a.tryBlocked,
           },
         },
         io.out,

@@ -11,14 +11,21 @@ import { loadPlaybook, resolvePlaybook } from '../playbook/load.js';
 import { exitCode, type RunReport } from '../report/model.js';
 import { LiveRenderer } from '../report/live.js';
 import { CompactRenderer, type Renderer } from '../report/renderer.js';
+import { RunOutputs } from '../report/run-output.js';
 import { prebuildSteps, runGraph } from '../run/run-graph.js';
 import { ConnectionPool } from '../transport/pool.js';
 import { keyFileCheck, type KeyProblem } from '../transport/ssh-auth.js';
 import { flagOf } from './coerce.js';
+import { listText } from './list-command.js';
+import { type PartArgs, refuseInRollingRun } from './part-options.js';
+import { checkStepTerminal, StepPrompt } from './step-prompt.js';
 import { parseExtraVars } from './extra-vars.js';
-import { openInventory } from './open-inventory.js';
+import { configuredPoolOptions } from '../ansible-config/run-settings.js';
+import { inventoryLine } from './inventory-path.js';
+import { openInventorySource } from './open-inventory.js';
 import type { RollingOverrides } from '../rolling/policy.js';
 import type { VaultKeyring } from '../vault/keyring.js';
+import type { ConnectionSettings } from '../inventory/connection-defaults.js';
 import { openVault } from '../vault/passwords.js';
 
 export interface RunArgs {
@@ -34,10 +41,16 @@ export interface RunArgs {
   extraVars: string[];
   /** The vault passwords (openVault); absent: ANSIBLE_VAULT_PASSWORD_FILE's, if set (`play resume`). */
   vault?: VaultKeyring;
+  /** -u, --private-key, -b, -k, -K... (connection-flags.ts): defaults under the inventory's vars. */
+  connection?: ConnectionSettings;
   acceptNew: boolean;
   knownHosts?: string;
   /** Live (listr2) view: 'auto' picks it on a terminal for up to 20 hosts. */
   live: 'auto' | 'never';
+  /** -v count (0-3), --events FILE|-, --log FILE: runner/report/run-output.ts. */
+  verbosity?: number;
+  events?: string;
+  log?: string;
   /** Rolling runs (a playbook with `rolling`, or --serial): docs/rolling.md. */
   rolling?: {
     overrides: RollingOverrides;
@@ -45,7 +58,11 @@ export interface RunArgs {
     allowChanged?: boolean;
     state?: string;
     resumeRun?: number;
+    /** Drain a node the preflight predicts to block instead of refusing it. */
+    tryBlocked?: boolean;
   };
+  /** --tags, --skip-tags, --start-at-task, --step, --list-*: part-options.ts. */
+  part?: PartArgs;
 }
 
 /** Up to this many hosts a terminal gets the live view; beyond, one line per host reads better. */
@@ -61,10 +78,19 @@ export async function runCommand(
   const playbookFile = resolvePlaybook(args.playbook);
   const vault = args.vault ?? (await openVault());
   args = { ...args, vault };
-  const inventory = openInventory(args.inventory, err, vault);
+  const { inventory, source } = openInventorySource(args.inventory, err, vault, args.connection);
   const playbook = await loadPlaybook(playbookFile);
   const rolling = args.rolling;
+  const part = args.part;
+  if (part?.list.length) {
+    out.write(listText(compileGraph(playbook, inventory, { limit: args.limit, select: part.select }), part.list));
+    return { code: 0 };
+  }
+  // Every run says which inventory it works on and why that one (rolling runs too: they start here).
+  RunOutputs.consoleOf(args, out, err).write(inventoryLine(source));
   if (playbook.rolling || rolling?.overrides.serial !== undefined || rolling?.resume) {
+    const refused = part && refuseInRollingRun(part, playbook.name);
+    if (refused) throw refused;
     const { rollingCommand } = await import('./rolling-command.js');
     const r = rolling ?? { overrides: {}, resume: false };
     const code = await rollingCommand({ ...args, ...r }, { playbook, playbookFile, inventory, out, err, signal });
@@ -75,21 +101,31 @@ export async function runCommand(
     throw new UsageError(
       `${playbook.name} is not a rolling playbook: ${flagOf(given[0])} needs --serial (or a playbook with rolling)`,
     );
-  const graph = compileGraph(playbook, inventory, { limit: args.limit });
+  const graph = compileGraph(playbook, inventory, { limit: args.limit, select: part?.select });
+  if (part?.step) checkStepTerminal(process.stdin);
   const extraVars = parseExtraVars(args.extraVars, process.env, vault);
   const steps = prebuildSteps(graph, inventory, extraVars);
   const secrets = new Map(graph.hosts.map((h) => [h.name, resolveSecrets(h)]));
   checkKeyFiles(graph.hosts);
   if (args.report) checkReportFile(args.report);
 
-  const pool = new ConnectionPool({ knownHostsFile: args.knownHosts, acceptNew: args.acceptNew });
-  const view = args.json ? err : out;
+  const view = RunOutputs.consoleOf(args, out, err);
   const title = `${playbook.name}${args.check ? ' (check)' : ''}`;
+  const prompt = part?.step ? new StepPrompt(process.stdin, view, signal) : undefined;
   const useLive =
-    args.live === 'auto' && (view as NodeJS.WriteStream).isTTY === true && graph.hosts.length <= LIVE_MAX_HOSTS;
-  const renderer: Renderer = useLive
-    ? new LiveRenderer({ out: view, diff: args.diff, title })
-    : new CompactRenderer({ out: view, diff: args.diff, title });
+    !prompt &&
+    !args.verbosity &&
+    args.live === 'auto' &&
+    (view as NodeJS.WriteStream).isTTY === true &&
+    graph.hosts.length <= LIVE_MAX_HOSTS;
+  const outputs = new RunOutputs({ ...args, verbosity: args.verbosity ?? 0, view, stdout: out, live: useLive });
+  const pool = new ConnectionPool({
+    knownHostsFile: args.knownHosts,
+    ...configuredPoolOptions(args.acceptNew, err),
+    trace: outputs.connectionTrace(),
+  });
+  const shown = { out: outputs.view, diff: args.diff, title, failedOutput: !args.verbosity };
+  const renderer: Renderer = useLive ? new LiveRenderer(shown) : new CompactRenderer(shown);
   renderer.start(graph.hosts.map((h) => h.name));
   let report: RunReport;
   try {
@@ -101,12 +137,18 @@ export async function runCommand(
       release: (host) => void pool.release(host),
       extraVars,
       signal,
-      onEvent: (e) => renderer.onEvent(e),
+      onEvent: (e) => {
+        renderer.onEvent(e);
+        outputs.onEvent(e);
+      },
+      ...(prompt ? { confirm: (task: string) => prompt.confirm(task) } : {}),
     });
   } finally {
+    prompt?.close();
     await pool.closeAll();
   }
   await renderer.finish(report);
+  outputs.close();
   const json = JSON.stringify(report, null, 2) + '\n';
   if (args.report) {
     try {

@@ -2,6 +2,7 @@
 // batches probes into one round trip. A connection failure is remembered, so every later step
 // of that host is reported unreachable without another attempt.
 import { UnreachableError } from '../core/errors.js';
+import { redact } from '../core/secret.js';
 import { quoteSh, type Script } from '../core/quote.js';
 import type { ExecOptions, ExecResult, Probe, Remote } from '../core/step.js';
 import type { Host } from '../inventory/model.js';
@@ -9,7 +10,7 @@ import { PsCall, type PsCallResult } from '../core/ps-call.js';
 import { bootstrapCommand } from '../transport/powershell/bootstrap.js';
 import { decodeClixml } from '../transport/powershell/clixml.js';
 import { parseResults, program } from '../transport/powershell/program.js';
-import { batchScript, newNonce, splitBatch } from './probe-batch.js';
+import { batchScript, groupProbes, newNonce, splitBatch } from './probe-batch.js';
 
 /** What the session needs of a transport connection. */
 export interface ShellConnection {
@@ -26,9 +27,11 @@ export class HostSession implements Remote {
   /** Round trips made, for reports and benchmarks. */
   roundTrips = 0;
 
+  /** `trace`: told what is sent (-vv), masked: a Script's text never holds a secret, a call's arguments are masked. */
   constructor(
     readonly host: Host,
     private readonly connect: Connect,
+    private readonly trace?: (text: string) => void,
   ) {}
 
   get name(): string {
@@ -54,6 +57,12 @@ export class HostSession implements Remote {
   }
 
   async run(script: Script, options?: ExecOptions): Promise<ExecResult> {
+    if (!(script instanceof PsCall))
+      this.trace?.(`${script.shell === 'ps' ? 'PowerShell' : 'sh'}: ${redact(script.text)}`);
+    return this.#run(script, options);
+  }
+
+  async #run(script: Script, options?: ExecOptions): Promise<ExecResult> {
     const windows = this.host.connection.os === 'windows';
     if (windows !== (script.shell === 'ps')) {
       throw new Error(
@@ -85,18 +94,51 @@ export class HostSession implements Remote {
 
   /** Runs PowerShell calls as one program in one round trip: one result per call. */
   async callPowerShell(calls: readonly PsCall[], options?: ExecOptions): Promise<PsCallResult[]> {
+    if (this.trace)
+      for (const c of calls) this.trace(`PowerShell call: ${c.fn.name} ${redact(JSON.stringify(c.args))}`);
     const conn = await this.connection();
     this.roundTrips++;
     const out = await conn.exec(bootstrapCommand(), { ...options, stdin: program(calls) });
     return parseResults({ ...out, stderr: decodeClixml(out.stderr) }, calls.length, this.host.name);
   }
 
-  /** Runs the probes in one round trip; each probe's parse error is its own outcome. */
+  /** Runs the probes in as few round trips as their kinds allow (groupProbes); each probe's parse error is its own outcome. */
   async probe(probes: readonly Probe<unknown>[], timeoutMs?: number): Promise<ProbeOutcome[]> {
-    if (probes.length === 0) return [];
-    if (probes.every((p) => p.script instanceof PsCall)) return this.#probePowerShell(probes, timeoutMs);
+    const outcomes: ProbeOutcome[] = [];
+    for (const group of groupProbes(probes.map((p) => p.script))) {
+      const part = group.indices.map((i) => probes[i]!);
+      const got =
+        group.kind === 'ps-calls'
+          ? await this.#probePowerShell(part, timeoutMs)
+          : group.kind === 'sh-batch'
+            ? await this.#probeSh(part, timeoutMs)
+            : [await this.#probeAlone(part[0]!, timeoutMs)];
+      group.indices.forEach((i, k) => {
+        outcomes[i] = got[k]!;
+      });
+    }
+    return outcomes;
+  }
+
+  /** A PowerShell probe that is not a call (a user's own script): one round trip of its own. */
+  async #probeAlone(probe: Probe<unknown>, timeoutMs?: number): Promise<ProbeOutcome> {
+    try {
+      const result = await this.run(probe.script, { timeoutMs });
+      try {
+        return { ok: true, actual: probe.parse(result) };
+      } catch (e) {
+        return { ok: false, error: new Error(`cannot read the probe's output: ${(e as Error).message}`) };
+      }
+    } catch (e) {
+      if (e instanceof UnreachableError) throw e;
+      return { ok: false, error: e as Error };
+    }
+  }
+
+  async #probeSh(probes: readonly Probe<unknown>[], timeoutMs?: number): Promise<ProbeOutcome[]> {
+    if (this.trace) for (const p of probes) this.trace(`probe: ${redact(p.script.text)}`);
     const nonce = newNonce();
-    const out = await this.run(
+    const out = await this.#run(
       batchScript(
         probes.map((p) => p.script),
         nonce,

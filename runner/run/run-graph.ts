@@ -4,9 +4,11 @@ import type { AnyStep } from '../core/step.js';
 import type { Inventory } from '../inventory/model.js';
 import type { TaskGraph } from '../playbook/compile.js';
 import { summarize, type HostReport, type RunReport } from '../report/model.js';
+import { REPORT_SCHEMA_VERSION } from '../report/schema-version.js';
 import { ContextFactory, OutputStore, UnknownOutput } from './context.js';
 import { Scheduler, type SchedulerOptions } from './scheduler.js';
 import { buildStep } from './step-lifecycle.js';
+import { StepBuildError } from './user-step.js';
 
 export { isBenignSkip, type RunEvent } from './scheduler.js';
 
@@ -29,7 +31,8 @@ export function prebuildSteps(
     } catch (e) {
       if (e instanceof UnknownOutput) continue;
       const err = e as Error;
-      err.message = `task '${node.task}' for host ${node.target.name}: ${err.message}`;
+      const of = err instanceof StepBuildError ? ` of playbook ${graph.playbook.name}` : '';
+      err.message = `task '${node.task}'${of} for host ${node.target.name}: ${err.message}`;
       throw err;
     }
   }
@@ -46,10 +49,20 @@ export async function runGraph(
   const outputs = new OutputStore();
   const contexts = new ContextFactory(inventory, outputs, options.extraVars ?? {});
   const scheduler = new Scheduler(graph, steps, options, { contexts, outputs });
+  const names = graph.hosts.map((h) => h.name);
+  options.onEvent?.({
+    type: 'run-start',
+    playbook: graph.playbook.name,
+    mode: options.mode,
+    hosts: names,
+    inventory: inventory.file,
+  });
   await scheduler.run(options.signal);
   const hosts: Record<string, HostReport> = {};
   for (const h of graph.hosts) hosts[h.name] = scheduler.hostReport(h.name);
-  return {
+  const report: RunReport = {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    kind: 'run',
     playbook: graph.playbook.name,
     mode: options.mode,
     startedAt: startedAt.toISOString(),
@@ -58,4 +71,6 @@ export async function runGraph(
     hosts,
     summary: summarize(hosts),
   };
+  options.onEvent?.({ type: 'run-done', report });
+  return report;
 }

@@ -11,17 +11,23 @@ import {
   hostStatus,
   type HostReport,
   type Mode,
+  type RunReport,
   type SkipReason,
   type StepReport,
 } from '../report/model.js';
-import type { ContextFactory, OutputStore } from './context.js';
+import { type ContextFactory, type OutputStore, UnknownOutput } from './context.js';
 import { HostSession, type Connect, type ProbeOutcome } from './host-session.js';
-import { runLifecycle, skippedReport, stepReport, type LifecycleEnv } from './step-lifecycle.js';
+import { buildStep, runLifecycle, skippedReport, stepReport, type LifecycleEnv } from './step-lifecycle.js';
 
 export type RunEvent =
+  | { type: 'run-start'; playbook: string; mode: Mode; hosts: readonly string[]; inventory?: string }
+  | { type: 'host-start'; host: string }
   | { type: 'step-start'; node: TaskNode }
   | { type: 'step-done'; node: TaskNode; report: StepReport }
-  | { type: 'host-done'; host: string; report: HostReport };
+  | { type: 'host-done'; host: string; report: HostReport }
+  | { type: 'run-done'; report: RunReport }
+  /** -vv (what is sent) and -vvv (the connection) detail, already masked. */
+  | { type: 'trace'; level: 2 | 3; host: string; text: string };
 
 export interface SchedulerOptions {
   mode: Mode;
@@ -32,6 +38,8 @@ export interface SchedulerOptions {
   /** A host whose nodes are all done: its connection is not needed again in this run (memory at scale). */
   release?: (host: string) => void;
   onEvent?: (event: RunEvent) => void;
+  /** --step: asked before a task's first node starts; false leaves the task out (runner/cli/step-prompt.ts). */
+  confirm?: (task: string) => Promise<boolean>;
 }
 
 /** A skip that is not a failure: its dependents still run. */
@@ -51,6 +59,8 @@ class HostLane {
   /** Nodes not done yet, in graph order (their probes are batched with the running one's). */
   pending: TaskNode[];
   busy = false;
+  /** Whether host-start was sent (before its first step starts). */
+  announced = false;
   constructor(
     readonly session: HostSession,
     readonly env: LifecycleEnv,
@@ -81,6 +91,7 @@ export class Scheduler {
   readonly #dependents = new Map<string, TaskNode[]>();
   #done = 0;
   #allDone!: () => void;
+  readonly #outputs: OutputStore;
 
   constructor(
     private readonly graph: TaskGraph,
@@ -89,6 +100,7 @@ export class Scheduler {
     shared: { contexts: ContextFactory; outputs: OutputStore },
   ) {
     this.#queue = new PQueue({ concurrency: Math.max(1, options.forks) });
+    this.#outputs = shared.outputs;
     const byHost = new Map<string, TaskNode[]>();
     for (const node of graph.nodes) {
       this.#unfinishedDeps.set(node.id, node.deps.length);
@@ -102,7 +114,9 @@ export class Scheduler {
     }
     for (const [host, nodes] of byHost) {
       const lane: HostLane = new HostLane(
-        new HostSession(nodes[0]!.runsOn, options.connect),
+        new HostSession(nodes[0]!.runsOn, options.connect, (text) =>
+          options.onEvent?.({ type: 'trace', level: 2, host, text }),
+        ),
         {
           mode: options.mode,
           timeoutMs: options.timeoutMs,
@@ -172,6 +186,8 @@ export class Scheduler {
   /** Why a node must not run, or null. */
   #skipReason(node: TaskNode): Skip | null {
     if (this.#interrupted) return INTERRUPTED;
+    const leftOut = this.graph.leftOut?.get(node.task);
+    if (leftOut) return { skip: 'not-selected', text: leftOut };
     if (node.unmet.length)
       return {
         skip: 'unmet',
@@ -218,6 +234,7 @@ export class Scheduler {
     }
     const reason = this.#skipReason(node);
     if (reason !== null) {
+      if (reason.skip === 'not-selected') this.#outputs.leaveOut(node.task, `${node.task} was ${reason.text}`);
       this.#finish(node, skippedReport(node, this.steps.get(node.id) ?? null, reason.skip, reason.text));
       return;
     }
@@ -249,6 +266,10 @@ export class Scheduler {
       void this.#queue
         .add(
           async () => {
+            const notRun = await this.#leaveOut(node, lane);
+            if (notRun) return notRun;
+            if (!lane.announced) this.options.onEvent?.({ type: 'host-start', host: lane.session.name });
+            lane.announced = true;
             this.options.onEvent?.({ type: 'step-start', node });
             return runLifecycle(node, lane.session, lane.env);
           },
@@ -261,6 +282,26 @@ export class Scheduler {
           this.#dispatch();
         });
     }
+  }
+
+  /** A node that reads an output of a task left out is not run (unknown in check mode), and --step may
+   *  leave its task out; either way its own readers learn why. Null: it runs. */
+  async #leaveOut(node: TaskNode, lane: HostLane): Promise<StepReport | null> {
+    if (!this.graph.leftOut && !this.options.confirm) return null;
+    try {
+      buildStep(node, lane.env);
+    } catch (e) {
+      if (!(e instanceof UnknownOutput) || e.notRun === undefined) return null; // runLifecycle reports it
+      this.#outputs.leaveOut(node.task, e.notRun);
+      return this.options.mode === 'check'
+        ? stepReport(node, null, null, 'unknown', Date.now(), e.message)
+        : skippedReport(node, null, 'input-not-run', `not applied: its input is ${e.message}`);
+    }
+    const perform = !this.options.confirm || (await this.options.confirm(node.task));
+    if (this.#interrupted) return skippedReport(node, null, INTERRUPTED.skip, INTERRUPTED.text);
+    if (perform) return null;
+    this.#outputs.leaveOut(node.task, `${node.task} was left out at --step`);
+    return skippedReport(node, this.steps.get(node.id) ?? null, 'not-selected', 'left out at --step');
   }
 
   /** Ctrl-C: every ready node is reported interrupted; running ones finish; nothing new starts. */

@@ -7,8 +7,11 @@ import type { AnyStep, ExecOptions, Remote } from '../core/step.js';
 import type { Script } from '../core/quote.js';
 import type { TaskNode } from '../playbook/compile.js';
 import type { Mode, SkipReason, StepReport, StepStatus } from '../report/model.js';
+import { reportsUnchanged } from '../core/applied.js';
 import { UnknownOutput, type ContextFactory, type OutputStore } from './context.js';
+import { buildUserStep } from './user-step.js';
 import type { HostSession, ProbeOutcome } from './host-session.js';
+import { OutputTail, secretsIn } from './output-tail.js';
 
 /** What building steps needs: contexts for step functions, and the steps built so far. */
 export interface StepBuilder {
@@ -33,11 +36,7 @@ export class TimeoutError extends Error {}
 export function buildStep(node: TaskNode, env: StepBuilder): AnyStep {
   const cached = env.steps.get(node.id);
   if (cached) return cached;
-  const src = node.spec.step;
-  const step = typeof src === 'function' ? src(env.contexts.for(node)) : src;
-  if (!step || typeof step.probe !== 'function' || typeof step.diff !== 'function') {
-    throw new Error(`task ${node.task}: 'step' must be a step (or a function returning one)`);
-  }
+  const step = buildUserStep(node, env.contexts);
   env.steps.set(node.id, step);
   return step;
 }
@@ -76,13 +75,14 @@ async function probeWithOthers(
   return outcomes[0]!;
 }
 
-function withDeadline(session: HostSession, deadline: number): Remote {
+function withDeadline(session: HostSession, deadline: number, tail: OutputTail): Remote {
   return {
     name: session.name,
     run: (script: Script, options?: ExecOptions) => {
       const left = deadline - Date.now();
       if (left <= 0) return Promise.reject(new TimeoutError('timed out'));
-      return session.run(script, { ...options, timeoutMs: Math.min(options?.timeoutMs ?? left, left) });
+      const running = session.run(script, { ...options, timeoutMs: Math.min(options?.timeoutMs ?? left, left) });
+      return running.then((r) => (tail.add(r), r));
     },
   };
 }
@@ -119,6 +119,18 @@ export function skippedReport(node: TaskNode, step: AnyStep | null, skip: SkipRe
 }
 
 export async function runLifecycle(node: TaskNode, session: HostSession, env: LifecycleEnv): Promise<StepReport> {
+  const tail = new OutputTail(secretsIn(session.host.vars));
+  const report = await lifecycle(node, session, env, tail);
+  const output = tail.snapshot();
+  return output ? { ...report, output } : report;
+}
+
+async function lifecycle(
+  node: TaskNode,
+  session: HostSession,
+  env: LifecycleEnv,
+  tail: OutputTail,
+): Promise<StepReport> {
   const started = Date.now();
   let step: AnyStep | null = null;
   let change: Change | null = null;
@@ -142,7 +154,7 @@ export async function runLifecycle(node: TaskNode, session: HostSession, env: Li
     if (env.mode === 'check') return stepReport(node, step, change, 'changed', started, null);
 
     env.prefetched.clear(); // the host is about to change: every earlier probe may be stale
-    const applied = await step.apply(withDeadline(session, deadline), change, probed.actual);
+    const applied = await step.apply(withDeadline(session, deadline, tail), change, probed.actual);
     const after = await probeWithOthers(node, step, session, env, Math.max(1000, deadline - Date.now()));
     if (!after.ok) throw after.error;
     const rest = step.diff(step.desired, after.actual);
@@ -157,7 +169,7 @@ export async function runLifecycle(node: TaskNode, session: HostSession, env: Li
       );
     }
     env.outputs.set(node, { ...(step.outputs?.(step.desired, after.actual) ?? {}), ...(applied ?? {}) });
-    return stepReport(node, step, change, 'changed', started, null);
+    return stepReport(node, step, change, reportsUnchanged(applied) ? 'ok' : 'changed', started, null);
   } catch (e) {
     const err = e as Error;
     const status: StepStatus = err instanceof UnreachableError ? 'unreachable' : 'failed';
