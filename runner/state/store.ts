@@ -93,6 +93,31 @@ export interface RolloutJournal {
   list(limit: number): Promise<RolloutRecord[]>;
 }
 
+/** A KB a rolling run took back off a node after it failed there: no run installs it until released. */
+export interface QuarantinedKb {
+  /** KB4551853 (upper case). */
+  readonly kb: string;
+  /** The package identity DISM removed (Package_for_RollupFix~31bf3856ad364e35~amd64~~17763.1217.1.7), if known. */
+  readonly packageName: string | null;
+  /** The host it failed on, the run and playbook, and why. */
+  readonly host: string;
+  readonly runId: number | null;
+  readonly playbook: string;
+  readonly reason: string;
+  /** ISO 8601: when it was quarantined. */
+  readonly at: string;
+}
+
+/** The quarantined KBs (`play rollouts release-kb KB` releases one). */
+export interface KbQuarantine {
+  /** Quarantines the KB (a KB already quarantined gets the newer record). */
+  add(entry: QuarantinedKb): Promise<void>;
+  /** Every quarantined KB, oldest first. */
+  list(): Promise<QuarantinedKb[]>;
+  /** Releases the KB: its record, or null when it was not quarantined. */
+  release(kb: string): Promise<QuarantinedKb | null>;
+}
+
 /** Why a tick of a shared schedule was not this controller's to run. */
 export type TickRefusal =
   | { readonly kind: 'taken'; readonly by: ProcessIdentity }
@@ -130,6 +155,7 @@ export interface StateStore {
   readonly drift: DriftHistory;
   readonly rollouts: RolloutJournal;
   readonly schedules: ScheduleClaims;
+  readonly quarantine: KbQuarantine;
   /** The backend's integrity check and the schema version. */
   check(): Promise<StoreCheck>;
   /** A consistent copy of the whole store, taken while others may write (the backend's online backup). */

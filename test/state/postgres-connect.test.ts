@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import test, { type ExecutionContext } from 'ava';
 import { openStore, storeLocation } from '../../runner/state/open-store.js';
 import { redactedUrl } from '../../runner/state/postgres/target.js';
+import { SCHEMA_VERSION } from '../../runner/state/postgres/schema.js';
 import type { StateStore } from '../../runner/state/store.js';
 import { PLAY_PASSWORD, PLAY_USER, postgresForThisFile } from '../helpers/postgres.js';
 
@@ -89,7 +90,7 @@ test("libpq's variables and password file, as psql reads them", async (t) => {
   const where = { PGHOST: s.dir, PGPORT: String(s.port), PGUSER: PLAY_USER, PGDATABASE: database };
   const byEnv = await open(t, 'postgresql://', { ...where, PGPASSWORD: PLAY_PASSWORD });
   t.is(byEnv.location, 'postgresql://');
-  t.is((await byEnv.check()).schema, 1);
+  t.is((await byEnv.check()).schema, SCHEMA_VERSION);
   // The password has ':' in it: escaped as libpq's file format wants.
   const escaped = PLAY_PASSWORD.replace(/[\\:]/g, (c) => `\\${c}`);
   const file = pgpass(t, ['# play', `otherhost:*:*:*:nope`, `${s.dir}:${s.port}:*:${PLAY_USER}:${escaped}`], 0o600);

@@ -285,4 +285,31 @@ export function storeSuite(backend: string, open: OpenStore): void {
     const none = await t.throwsAsync(s.rollouts.takeOver(9, claim(5151)));
     t.regex(none?.message ?? '', /no rolling run 9 in the state store/);
   });
+
+  it('quarantine: KBs added (a newer record replaces one), listed oldest first, released once', async (t) => {
+    const s = await harness(t, open).store;
+    const entry = (kb: string, at: string, host: string) => ({
+      kb,
+      packageName: `Package_for_RollupFix~31bf3856ad364e35~amd64~~17763.1217.1.7`,
+      host,
+      runId: 3,
+      playbook: 'hotfix-windows',
+      reason: `node ${host} not Ready 30s after its tasks`,
+      at,
+    });
+    t.deepEqual(await s.quarantine.list(), []);
+    await s.quarantine.add(entry('KB4561608', '2026-11-23T02:00:00.000Z', 'node013'));
+    await s.quarantine.add(entry('kb4551853', '2026-11-23T01:00:00.000Z', 'node012'));
+    await s.quarantine.add(entry('KB4561608', '2026-11-23T03:00:00.000Z', 'node014'));
+    t.deepEqual(await s.quarantine.list(), [
+      entry('KB4551853', '2026-11-23T01:00:00.000Z', 'node012'),
+      entry('KB4561608', '2026-11-23T03:00:00.000Z', 'node014'),
+    ]);
+    t.deepEqual(await s.quarantine.release('kb4551853'), entry('KB4551853', '2026-11-23T01:00:00.000Z', 'node012'));
+    t.is(await s.quarantine.release('KB4551853'), null);
+    t.deepEqual(
+      (await s.quarantine.list()).map((q) => q.kb),
+      ['KB4561608'],
+    );
+  });
 }

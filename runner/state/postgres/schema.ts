@@ -3,7 +3,7 @@
 // a database without them is simply "no store yet". Migrations run in one transaction under an advisory
 // lock, so controllers that open an older store at once upgrade it once; a store from a newer play is
 // refused rather than misread. Version 1: the drift history, the rolling journal and its lease, the shared
-// schedules' ticks.
+// schedules' ticks. 2: quarantined KBs (a rolling run's rollback).
 import { StoreInvalidError } from '../store-errors.js';
 import type { PostgresConnection, Sql } from './connection.js';
 
@@ -94,6 +94,11 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX play_drift_ticks_open ON play_drift_ticks (schedule_key, finished_at);
   INSERT INTO play_meta (key, value) VALUES ('store_id', md5(random()::text || clock_timestamp()::text))
     ON CONFLICT (key) DO NOTHING;`,
+  `CREATE TABLE play_kb_quarantine (
+    kb text PRIMARY KEY,
+    at timestamptz NOT NULL,
+    record json NOT NULL
+  );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,6 +7,7 @@ import type { StateStore, StoreCheck } from '../store.js';
 import { PostgresConnection } from './connection.js';
 import { PostgresDriftHistory } from './drift.js';
 import { PostgresRolloutJournal, type PostgresRolloutOptions } from './rollouts.js';
+import { PostgresKbQuarantine } from './quarantine.js';
 import { prepareSchema } from './schema.js';
 import { PostgresScheduleClaims } from './schedules.js';
 import { postgresTarget } from './target.js';
@@ -63,6 +64,7 @@ function storeOn(conn: PostgresConnection, options: PostgresRolloutOptions, id: 
     drift: new PostgresDriftHistory(conn),
     rollouts: new PostgresRolloutJournal(conn, options),
     schedules: new PostgresScheduleClaims(conn, options.now),
+    quarantine: new PostgresKbQuarantine(conn),
     check: async (): Promise<StoreCheck> => {
       const [row] = await conn.query('checking it', CHECK);
       return {

@@ -3,6 +3,7 @@
 // from a newer play is refused rather than misread; a file that is some other program's database is
 // refused rather than written into. Version 1: drift history. 2: the rolling journal and its lock.
 // 3: the lock becomes a lease with a fencing number that journal events carry. 4: shared schedules' ticks, and the store's id.
+// 5: quarantined KBs (a rolling run's rollback).
 import type Database from 'better-sqlite3';
 import { StoreInvalidError } from '../store-errors.js';
 
@@ -107,6 +108,12 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX drift_ticks_open ON drift_ticks (schedule_key, finished_at);
   INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));`,
+
+  `CREATE TABLE kb_quarantine (
+    kb TEXT PRIMARY KEY,
+    at TEXT NOT NULL,
+    record TEXT NOT NULL
+  );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -5,6 +5,7 @@ import type { StateStore, StoreCheck } from '../store.js';
 import { openDatabase, type SqliteConnection, type SqliteOpenOptions } from './connection.js';
 import { SqliteDriftHistory } from './drift.js';
 import { SqliteRolloutJournal, type SqliteRolloutOptions } from './rollouts.js';
+import { SqliteKbQuarantine } from './quarantine.js';
 import { SqliteScheduleClaims } from './schedules.js';
 import { SCHEMA_VERSION } from './schema.js';
 
@@ -25,6 +26,7 @@ function storeOn(conn: SqliteConnection, options: SqliteRolloutOptions): StateSt
     drift: new SqliteDriftHistory(conn),
     rollouts: new SqliteRolloutJournal(conn, options),
     schedules: new SqliteScheduleClaims(conn, options.now),
+    quarantine: new SqliteKbQuarantine(conn),
     check: async (): Promise<StoreCheck> =>
       conn.read('checking it', (db) => {
         const integrity = (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
