@@ -15,7 +15,8 @@ import { labUp } from '../lab/lab.js';
 import { mapLimit } from '../lab/exec.js';
 import { measure, median } from './measure.js';
 import type { Measure } from './measure.js';
-import { printCostTable, printScaleTable, printSizeTable } from './tables.js';
+import { measureDriftLoop } from './drift-loop.js';
+import { printCostTable, printDriftLoopTable, printScaleTable, printSizeTable } from './tables.js';
 import type { SizeResult } from './tables.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,6 +30,8 @@ interface Options {
   sizes: number[];
   runs: number;
   ansibleMax: number;
+  /** Ticks of the scheduled drift measurement (0: not measured). */
+  loopTicks: number;
 }
 
 function options(): Options {
@@ -37,6 +40,7 @@ function options(): Options {
       sizes: { type: 'string', default: process.env.BENCH_HOSTS ?? '20,150,1000' },
       runs: { type: 'string', default: process.env.BENCH_RUNS ?? '3' },
       'ansible-max': { type: 'string', default: '150' },
+      'loop-ticks': { type: 'string', default: '5' },
     },
   });
   const sizes = values.sizes.split(',').map(Number);
@@ -45,12 +49,24 @@ function options(): Options {
     console.error('bench: --sizes takes host counts like 20,150,1000 and --runs a whole number >= 1');
     process.exit(64);
   }
-  return { sizes: [...new Set(sizes)].sort((a, b) => a - b), runs, ansibleMax: Number(values['ansible-max']) };
+  const loopTicks = Number(values['loop-ticks']);
+  if (!Number.isInteger(loopTicks) || loopTicks === 1 || loopTicks < 0) {
+    console.error('bench: --loop-ticks takes a whole number of at least 2 (tick 1 against the rest), or 0');
+    process.exit(64);
+  }
+  return {
+    sizes: [...new Set(sizes)].sort((a, b) => a - b),
+    runs,
+    ansibleMax: Number(values['ansible-max']),
+    loopTicks,
+  };
 }
 
-function preflight(): void {
+/** The tools the bench runs; Ansible only when a size is at most --ansible-max (`--ansible-max 0`: play alone). */
+function preflight(opts: Options): void {
+  const ansible = opts.sizes.some((n) => n <= opts.ansibleMax);
   for (const [bin, pkg] of [
-    ['ansible-playbook', 'ansible-core'],
+    ...(ansible ? [['ansible-playbook', 'ansible-core'] as const] : []),
     ['ssh', 'openssh-client'],
     ['python3', 'python3'],
   ] as const) {
@@ -59,7 +75,7 @@ function preflight(): void {
       process.exit(1);
     }
   }
-  if (!existsSync('/usr/lib/python3/dist-packages/ansible_collections/ansible/posix')) {
+  if (ansible && !existsSync('/usr/lib/python3/dist-packages/ansible_collections/ansible/posix')) {
     console.error('bench: the ansible.posix collection is missing (for ansible.posix.sysctl): apt-get install ansible');
     process.exit(1);
   }
@@ -163,12 +179,19 @@ async function benchSize(size: number, opts: Options): Promise<SizeResult> {
     }
     result.tools[name] = r;
   }
+  if (opts.loopTicks > 0) {
+    console.log(`bench: ${size} hosts: play drift --every, ${opts.loopTicks} ticks, connections kept and not…`);
+    result.driftLoop = {
+      kept: await measureDriftLoop(root, playArgs, opts.loopTicks, true),
+      fresh: await measureDriftLoop(root, playArgs, opts.loopTicks, false),
+    };
+  }
   return result;
 }
 
 async function main() {
   const opts = options();
-  preflight();
+  preflight(opts);
   const results: SizeResult[] = [];
   for (const size of opts.sizes) {
     const r = await benchSize(size, opts);
@@ -177,6 +200,7 @@ async function main() {
   }
   if (results.length > 1) printScaleTable(results, opts.runs, FLOOR_PARALLEL);
   printCostTable(results);
+  printDriftLoopTable(results);
   const rss =
     Math.max(
       ...results.flatMap((r) =>

@@ -1,6 +1,7 @@
 // The bench's tables: one per size in the README's form, and the scale table across sizes.
 import { median } from './measure.js';
 import type { Measure } from './measure.js';
+import type { LoopTiming } from './drift-loop.js';
 
 export interface SizeResult {
   size: number;
@@ -10,6 +11,8 @@ export interface SizeResult {
   ssh2Floor: Measure[];
   /** ansible (absent beyond --ansible-max) and play: phase -> runs. */
   tools: Partial<Record<'ansible' | 'play', Record<string, Measure[]>>>;
+  /** `play drift --every`: connections kept between ticks, and none kept (each tick connects anew). */
+  driftLoop?: { kept: LoopTiming; fresh: LoopTiming };
 }
 
 const PHASES = ['first apply', 'idempotent re-run', 'check run'];
@@ -95,4 +98,31 @@ export function printCostTable(results: readonly SizeResult[]): void {
       );
     }
   }
+}
+
+/**
+ * Scheduled drift (`play drift --every`): tick 1 (connects) against ticks 2..N (the median), with
+ * connections kept between ticks and with none kept, each tick's duration from its run record.
+ */
+export function printDriftLoopTable(results: readonly SizeResult[]): void {
+  const measured = results.filter((r) => r.driftLoop);
+  if (measured.length === 0) return;
+  console.log('\nplay drift --every: tick 1 against the later ticks (each tick: its run record)\n');
+  console.log('| hosts | connections | tick 1 | ticks 2.. (median) | later/first | every tick |');
+  console.log('|---:|---|---:|---:|---:|---|');
+  for (const r of measured) {
+    for (const [label, loop] of [
+      ['kept', r.driftLoop!.kept],
+      ['none kept', r.driftLoop!.fresh],
+    ] as const) {
+      const [first, ...rest] = loop.ticks;
+      const later = median(rest);
+      const all = loop.ticks.map((ms) => (ms / 1000).toFixed(2)).join(', ');
+      console.log(
+        `| ${r.size} | ${label} | ${(first! / 1000).toFixed(2)} s | ${(later / 1000).toFixed(2)} s | ${(later / first!).toFixed(2)}x | ${all} |`,
+      );
+    }
+  }
+  const last = measured.at(-1)!.driftLoop!.kept.connections.at(-1);
+  if (last) console.log(`\nthe loop's last line of the kept run: ${last}`);
 }

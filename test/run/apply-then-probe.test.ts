@@ -1,0 +1,177 @@
+// Apply and re-probe in one round trip (runner/run/apply-then-probe.ts, Step.applyThenProbe): the
+// split of the combined output as a table, then the runner over a local /bin/sh "host" with the
+// bench's Linux steps: a first apply costs one round trip per changed step (not two), a re-run one in
+// all, the apply's own output and exit status reach the step untouched, and convergence is still
+// proven by the real probe.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { Script, sh } from '../../runner/core/quote.js';
+import type { AnyStep, ExecResult } from '../../runner/core/step.js';
+import type { Host, Inventory } from '../../runner/inventory/model.js';
+import { compileGraph } from '../../runner/playbook/compile.js';
+import { definePlaybook, type Playbook } from '../../runner/playbook/define.js';
+import type { RunReport } from '../../runner/report/model.js';
+import { applyThenProbeScript, splitApplyThenProbe } from '../../runner/run/apply-then-probe.js';
+import { prebuildSteps, runGraph } from '../../runner/run/run-graph.js';
+import { command, directory, file, lineInFile } from '../../tasks/linux/index.js';
+
+function runSh(text: string, stdin?: string): Promise<ExecResult> {
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', text]);
+    let stdout = '',
+      stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ stdout, stderr, code }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+test('the combined output splits into the apply result and each probe result', async (t) => {
+  const nonce = 'n0nce';
+  const probes = [sh`echo probe-one; echo warn >&2`, sh`printf 'no newline'; exit 3`];
+  const cases: [string, string, string | undefined][] = [
+    ['output with a newline', `echo applied; echo oops >&2`, undefined],
+    ['output without one, exit 4', `printf 'half'; exit 4`, undefined],
+    ['set -e, exec and stdin are its own', `set -e\ncat > /dev/null\nexec printf 'read %s' "$0"`, 'content'],
+  ];
+  const got = [];
+  for (const [what, apply, stdin] of cases) {
+    const out = await runSh(applyThenProbeScript(new Script('sh', apply), probes, nonce).text, stdin);
+    const split = splitApplyThenProbe(out, nonce, probes.length)!;
+    got.push([what, split.apply, split.probes]);
+  }
+  t.deepEqual(got, [
+    [
+      'output with a newline',
+      { stdout: 'applied\n', stderr: 'oops\n', code: 0 },
+      [
+        { stdout: 'probe-one\n', stderr: 'warn\n', code: 0 },
+        { stdout: 'no newline', stderr: 'warn\n', code: 3 },
+      ],
+    ],
+    [
+      'output without one, exit 4',
+      { stdout: 'half', stderr: '', code: 4 },
+      [
+        { stdout: 'probe-one\n', stderr: 'warn\n', code: 0 },
+        { stdout: 'no newline', stderr: 'warn\n', code: 3 },
+      ],
+    ],
+    [
+      'set -e, exec and stdin are its own',
+      { stdout: 'read /bin/sh', stderr: '', code: 0 },
+      [
+        { stdout: 'probe-one\n', stderr: 'warn\n', code: 0 },
+        { stdout: 'no newline', stderr: 'warn\n', code: 3 },
+      ],
+    ],
+  ]);
+  t.is(splitApplyThenProbe({ stdout: 'applied, then killed', stderr: '', code: 124 }, nonce, 2), null);
+});
+
+function labHost(dir: string): { inv: Inventory; host: Host } {
+  const host: Host = {
+    name: 'h1',
+    vars: { dir },
+    groups: ['all', 'web'],
+    connection: { address: '127.0.0.1', port: 22, user: 'root', os: 'linux' },
+  };
+  const groups = new Map([
+    ['all', { name: 'all', hosts: ['h1'], children: ['web'], vars: {} }],
+    ['web', { name: 'web', hosts: ['h1'], children: [], vars: {} }],
+  ]);
+  return { inv: { file: 'test.yaml', hosts: [host], groups, host: () => host }, host };
+}
+
+/** The bench's steps (but sysctl, which would change this machine) under `dir`; `carry` false opts every step out. */
+function benchLike(dir: string, carry: boolean) {
+  const opt = (s: AnyStep): AnyStep => (carry ? s : { ...s, applyThenProbe: false });
+  return definePlaybook({
+    name: 'bench-like',
+    description: 'directory, file, line, guarded command',
+    tasks: {
+      dir: { on: 'web', step: opt(directory({ path: `${dir}/srv`, mode: '0755' })) },
+      copy: { on: 'web', needs: ['dir'], step: opt(file({ path: `${dir}/srv/app.conf`, content: 'host=h1\n' })) },
+      line: {
+        on: 'web',
+        needs: ['dir'],
+        step: opt(lineInFile({ path: `${dir}/srv/settings.ini`, regexp: '^port=', line: 'port=8080', create: true })),
+      },
+      init: {
+        on: 'web',
+        needs: ['dir'],
+        step: opt(
+          command({
+            command: `echo out; echo err >&2; touch ${dir}/srv/initialized`,
+            creates: `${dir}/srv/initialized`,
+            changedWhen: (r) => r.stdout === 'out\n' && r.stderr === 'err\n',
+          }),
+        ),
+      },
+    },
+  });
+}
+
+async function run(pb: Playbook<any>, dir: string): Promise<{ report: RunReport; execs: number }> {
+  const { inv } = labHost(dir);
+  const graph = compileGraph(pb, inv);
+  let execs = 0;
+  const report = await runGraph(graph, inv, prebuildSteps(graph, inv), {
+    mode: 'apply',
+    forks: 1,
+    timeoutMs: 10_000,
+    connect: async () => ({
+      exec: (command: string, options?: { stdin?: unknown }) => {
+        execs++;
+        return runSh(command, typeof options?.stdin === 'string' ? options.stdin : undefined);
+      },
+    }),
+  });
+  return { report, execs };
+}
+
+const statuses = (r: RunReport) =>
+  r.hosts.h1!.steps.map((s) => `${s.task}: ${s.status}${s.error ? ` ${s.error}` : ''}`);
+
+test('round trips of a first apply and a re-run, with and without the carried re-probe', async (t) => {
+  const rows = [];
+  for (const carry of [true, false]) {
+    const dir = mkdtempSync(join(tmpdir(), 'play-carry-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const first = await run(benchLike(dir, carry), dir);
+    const again = await run(benchLike(dir, carry), dir);
+    rows.push([carry, first.execs, statuses(first.report), again.execs, statuses(again.report)]);
+    t.is(readFileSync(`${dir}/srv/settings.ini`, 'utf8'), 'port=8080\n');
+  }
+  const changed = ['dir: changed', 'copy: changed', 'line: changed', 'init: changed'];
+  const ok = ['dir: ok', 'copy: ok', 'line: ok', 'init: ok'];
+  t.deepEqual(rows, [
+    // one probe batch, then one round trip per changed step: its apply, its re-probe and the next ones' probes
+    [true, 5, changed, 1, ok],
+    [false, 9, changed, 1, ok],
+  ]);
+});
+
+test('a failed apply fails with its own output; an apply that does not converge is still caught', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'play-carry-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const pb = definePlaybook({
+    name: 'carry-failures',
+    description: 'a failing command and one that does not create what it promised',
+    tasks: {
+      fails: { on: 'web', step: command({ command: 'echo bad >&2; exit 3', creates: `${dir}/never` }) },
+      lies: { on: 'web', step: command({ command: 'true', creates: `${dir}/not-made` }) },
+    },
+  });
+  const { report, execs } = await run(pb, dir);
+  t.deepEqual(statuses(report), [
+    'fails: failed command echo bad >&2; exit 3 exited 3: bad',
+    'lies: failed not converged: command',
+  ]);
+  // the probe batch; fails' apply (a failed step keeps no probe of others); lies' probe, then its apply
+  t.is(execs, 4);
+});
