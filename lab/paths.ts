@@ -1,8 +1,10 @@
 // Where the lab keeps its files. Pure: resolves the lab directory and names every file in it.
 import { join, resolve } from 'node:path';
 import { UsageError } from '../runner/core/errors.js';
+import { DEFAULT_LAB_DIR, labStateFiles } from '../runner/cli/lab-state-dir.js';
 
-export const DEFAULT_LAB_DIR = '/var/lib/play-lab';
+// play finds a lab's inventory and env file without importing the lab: by these shared names.
+export { DEFAULT_LAB_DIR };
 /** Machine-wide, like the namespaces: the lock serializing lab changes, and which lab dir owns them. */
 export const RUN_DIR = '/run/play-lab';
 export const LOCK_FILE = join(RUN_DIR, 'lock');
@@ -93,16 +95,12 @@ export function resolveLabDir(options: LabOptions = {}): string {
 
 export function labPaths(dir: string): LabPaths {
   return {
-    dir,
-    state: join(dir, 'state.json'),
-    inventory: join(dir, 'inventory.yaml'),
+    ...labStateFiles(dir),
     key: join(dir, 'id_ed25519'),
     publicKey: join(dir, 'id_ed25519.pub'),
     authorizedKeys: join(dir, 'authorized_keys'),
     knownHosts: join(dir, 'known_hosts'),
     hostsDir: join(dir, 'hosts'),
-    env: join(dir, 'lab.env'),
-    legacyWindowsEnv: join(dir, 'windows.env'),
     filesDir: join(dir, 'files'),
     clusterState: join(dir, 'cluster-state.json'),
   };

@@ -3,6 +3,8 @@
 // playbooks/ and lab/ into dist/, same tree, one .js (plus a source map) per file. No bundling:
 // `import ... from './x.js'` already names the compiled file. The product (bin/play.mjs) runs dist/,
 // so `play --help` does not pay for a TypeScript loader; type checking stays with `tsc --noEmit`.
+// dist/lab/ serves this checkout's `play lab` (runner/cli/lab-location.ts); package.json's `files`
+// leaves it, and every source map, out of the package.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

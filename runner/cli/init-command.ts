@@ -53,18 +53,27 @@ function write(path: string, text: string): void {
   }
 }
 
-/** What package.json names play by: a local path (a folder or a tarball) as an absolute `file:` spec,
- *  anything else (git URL, `github:o/r`, a tarball URL, a version) as given, for npm to read. */
+/** What package.json names play by, under the key `play` (the name the playbooks import): by default
+ *  the registry's package as an npm alias (`npm:play-runner@^0.1.0`: npm's `play` is another package),
+ *  or, when this play is a checkout (its sources are here), that folder; with --play, a local path (a
+ *  folder or a tarball) as an absolute `file:` spec, a version, range or tag as that alias, anything
+ *  else (git URL, `github:o/r`, a tarball URL, `npm:...`) as given, for npm to read. */
 export function playSpec(spec: string | undefined, cwd: string): string {
-  if (spec === undefined) return `file:${root}`;
+  if (spec === undefined) return existsSync(join(root, 'runner/index.ts')) ? `file:${root}` : registrySpec();
   const text = spec.trim();
   if (text === '')
     throw new UsageError('init: --play needs a package spec (a git URL, a tarball or a path to a play folder)');
   const local = /^(?:\.{1,2}(?:\/|$)|\/|~\/)/.test(text) || (/\.(?:tgz|tar\.gz)$/.test(text) && !text.includes(':'));
-  if (!local) return text;
+  if (!local) return /[:/]/.test(text) ? text : registrySpec(text);
   const path = resolve(cwd, text.replace(/^~(?=\/)/, homedir()));
   if (!existsSync(path)) throw new UsageError(`init: --play ${text}: ${path} does not exist`);
   return `file:${path}`;
+}
+
+/** The registry's play as an npm alias: `npm:play-runner@^0.1.0` (this play's name and version). */
+function registrySpec(range?: string): string {
+  const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
+  return `npm:${own.name}@${range ?? `^${own.version}`}`;
 }
 
 function packageJson(dir: string, spec: string): string {

@@ -5,7 +5,8 @@
 // The origin travels with the paths (run headers, `play --version`, `play config`, the event stream).
 // With the lab's inventory, the lab's env file (every lab secret: the simulated Windows nodes'
 // password, the VRRP password) is loaded too, without overriding the environment or .env.
-// Only lab/paths.ts is imported here: the rest of the lab (and esbuild) loads only for `play lab`.
+// The lab is not imported: only its state directory's convention (lab-state-dir.ts), so that a copy of
+// play installed without the lab still uses the inventory of a lab that is up on the machine.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { config as loadDotenv } from 'dotenv';
@@ -13,7 +14,7 @@ import { InputError, UsageError } from '../core/errors.js';
 import { isHostList } from '../inventory/sources.js';
 import { loadAnsibleConfig } from '../ansible-config/load.js';
 import type { AnsibleConfig } from '../ansible-config/settings.js';
-import { labPaths, resolveLabDir } from '../../lab/paths.js';
+import { labStateDir, labStateFiles } from './lab-state-dir.js';
 
 /** Where the inventory in use was named. */
 export type InventoryOrigin =
@@ -96,7 +97,7 @@ export function inventorySource(
     });
     return { paths, origin: named.origin };
   }
-  const paths = labPaths(resolveLabDir());
+  const paths = labStateFiles(labStateDir());
   if (!existsSync(paths.state) || !existsSync(paths.inventory)) {
     throw new UsageError(
       'no inventory: pass -i FILE (or set PLAY_INVENTORY or ANSIBLE_INVENTORY, or inventory in ansible.cfg), or start the lab with `play lab up`',
@@ -112,12 +113,7 @@ export function inventoryPaths(option: Option): string[] {
 
 /** When `inventory` is the lab's: its env file into process.env (variables already set win). */
 function loadLabEnv(inventory: string): void {
-  let paths: ReturnType<typeof labPaths>;
-  try {
-    paths = labPaths(resolveLabDir());
-  } catch {
-    return; // an unusable PLAY_LAB_DIR: then this is not the lab's inventory either
-  }
+  const paths = labStateFiles(labStateDir());
   if (inventory !== paths.inventory) return;
   for (const file of [paths.env, paths.legacyWindowsEnv]) {
     if (existsSync(file) && statSync(file).isFile()) loadDotenv({ path: file, quiet: true, override: false });

@@ -1,12 +1,14 @@
 // `play lab up|down|status|inventory`: the built-in lab (lab/), wired to the CLI. The lab (esbuild,
-// the Windows simulator's modules) is imported here, when a lab command runs, not at every start.
+// the Windows simulator's modules) is loaded here, when a lab command runs, and only when this copy
+// of play has it (lab-location.ts: a checkout has, an installed package has not).
+import { importLab } from './lab-location.js';
 
 export async function labCommand(
   action: string,
   counts: { linux?: number; tor?: number; windows?: number; control?: number; bastion?: number; private?: number },
   out: NodeJS.WritableStream,
 ): Promise<number> {
-  const { labDown, labInventoryPath, labStatus, labUp } = await import('../../lab/lab.js');
+  const { labDown, labInventoryPath, labStatus, labUp } = await importLab();
   switch (action) {
     case 'up': {
       // --linux defaults to 3 only when no other kind of host is asked for.

@@ -4,6 +4,8 @@
 // - `play` and `play/...` resolve to the package of the CLI that runs, whatever copy of play (or
 //   none) the playbook's folder holds, and a checkout's runner|tasks|playbooks|lab sources to its
 //   dist/: one copy of every class (`instanceof InputError`, Secret) and every registry, not two.
+//   The package is published as `play-runner` (npm's `play` is another package) and a repository
+//   depends on it under the alias `play`: both names resolve, through the package's own name.
 // - TypeScript (.ts, .mts) is transpiled by esbuild into an ES module whatever the folder's package
 //   type: tsx made a .ts in a folder without "type": "module" CommonJS, whose require() of the
 //   playbook's other modules failed ("Cannot require() ES Module ... in a cycle").
@@ -11,7 +13,7 @@
 // - A .js file with import/export outside node_modules is an ES module even where the folder does
 //   not say "type": "module" (Node would guess so too, with a warning on every run).
 import { readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { InitializeHook, LoadHook, ResolveHook } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { compileFunction } from 'node:vm';
@@ -25,16 +27,19 @@ export interface HookData {
 }
 
 let data: HookData;
+/** The package's own name (package.json at data.self): a self-reference resolves only by it. */
+let ownName: string;
 
 export const initialize: InitializeHook<HookData> = (d) => {
   data = d;
+  ownName = (JSON.parse(readFileSync(fileURLToPath(d.self), 'utf8')) as { name: string }).name;
 };
 
-const PLAY = /^play(?:\/|$)/;
+const PLAY = /^play(?:-runner)?(?=\/|$)/;
 const SOURCE = /^((?:runner|tasks|playbooks|lab)\/.+)\.([cm]?)ts$/;
 
 export const resolve: ResolveHook = async (specifier, context, next) => {
-  if (PLAY.test(specifier)) return next(specifier, { ...context, parentURL: data.self });
+  if (PLAY.test(specifier)) return next(specifier.replace(PLAY, ownName), { ...context, parentURL: data.self });
   let r: Awaited<ReturnType<typeof next>>;
   try {
     r = await next(specifier, context);
