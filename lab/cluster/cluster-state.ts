@@ -6,62 +6,10 @@
 // of it). Every write stamps the objects it changed with a new resourceVersion (revision.ts).
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ClusterLease } from './leases.js';
-import type { ClusterPdb } from './pdb.js';
-import type { ClusterPod } from './pods.js';
+import type { ClusterNode, ClusterState } from './cluster-model.js';
 import { stampRevisions } from './revision.js';
 
-export interface ClusterNodeAddress {
-  type: 'InternalIP' | 'Hostname';
-  address: string;
-}
-
-export interface ClusterNode {
-  name: string;
-  /** Allocated from the cluster CIDR on first registration, kept on later ones. */
-  podCIDR: string;
-  ready: boolean;
-  /** Cordoned. */
-  unschedulable: boolean;
-  addresses: ClusterNodeAddress[];
-  /** First registration (ISO time): the node's AGE. */
-  registeredAt: string;
-  /** Last registration or status change (ISO time). */
-  updatedAt?: string;
-  /** `master` for the control plane, none for workers. */
-  roles?: string[];
-  os?: 'linux' | 'windows';
-  kubeletVersion?: string;
-  osImage?: string;
-  kernelVersion?: string;
-  containerRuntime?: string;
-  /** Test knob (ready.ts): the node's kubelet never reports Ready again, whatever its services do. */
-  neverReady?: boolean;
-  /** The revision of its last change (revision.ts). */
-  resourceVersion?: string;
-}
-
-export interface ClusterState {
-  version: 1;
-  /** The cluster's pod network (kube-controller-manager --cluster-cidr); nodes get a /24 each. */
-  clusterCIDR: string;
-  /** The service network (--service-cluster-ip-range). */
-  serviceCIDR: string;
-  /** kube-system/kube-dns's cluster IP. */
-  dnsServiceIP: string;
-  /** Keyed by node name. */
-  nodes: Record<string, ClusterNode>;
-  /** Keyed `namespace/name` (pods.ts); absent in a state written before pods were modelled. */
-  pods?: Record<string, ClusterPod>;
-  /** PodDisruptionBudgets, keyed `namespace/name` (pdb.ts). */
-  pdbs?: Record<string, ClusterPdb>;
-  /** coordination.k8s.io Leases, keyed `namespace/name` (leases.ts). */
-  leases?: Record<string, ClusterLease>;
-  /** Counter behind the generated pod names and uids (pods.ts), so runs are reproducible. */
-  podSeq?: number;
-  /** The cluster's revision, as etcd's: the last resourceVersion given out (revision.ts). */
-  revision?: number;
-}
+export type { ClusterNode, ClusterNodeAddress, ClusterState } from './cluster-model.js';
 
 /** The lab's values: everything inside the lab's routed 198.18.0.0/15, apart from the hosts (198.18.0-1.x). */
 export const LAB_CLUSTER = Object.freeze({

@@ -5,21 +5,10 @@
 // - desiredHealthy: minAvailable (a percentage of expectedPods rounded up), or expectedPods minus
 //   maxUnavailable (a percentage of expectedPods rounded up), never below 0;
 // - disruptionsAllowed: currentHealthy - desiredHealthy, never below 0.
-import type { ClusterState } from './cluster-state.js';
-import { matchesLabels, podHealthy, podKey, podsOf, type ClusterPod } from './pods.js';
+import type { ClusterPdb, ClusterPod, ClusterState } from './cluster-model.js';
+import { matchesLabels, podHealthy, podKey, podsOf } from './pods.js';
 
-export interface ClusterPdb {
-  name: string;
-  namespace: string;
-  /** A count, or a percentage such as "50%". Exactly one of minAvailable and maxUnavailable. */
-  minAvailable?: number | string;
-  maxUnavailable?: number | string;
-  /** matchLabels. */
-  selector: Record<string, string>;
-  createdAt: string;
-  /** The revision of its last change (revision.ts). */
-  resourceVersion?: string;
-}
+export type { ClusterPdb } from './cluster-model.js';
 
 export interface PdbStatus {
   currentHealthy: number;

@@ -8,38 +8,13 @@
 // two evictions kubectl sends at once, so the second one finds the budget still spent (as a real
 // replacement, pulling its image and starting, is not Ready yet either).
 import { createHash } from 'node:crypto';
-import { type ClusterNode, type ClusterState, nodeLabels } from './cluster-state.js';
+import type { ClusterNode, ClusterPod, ClusterState } from './cluster-model.js';
+import { nodeLabels } from './cluster-state.js';
+
+export type { ClusterPod, PodOwner } from './cluster-model.js';
 
 /** How long a placed replacement pod takes to start (Ready from then on). */
 export const POD_START_MS = 1500;
-
-export interface PodOwner {
-  kind: 'ReplicaSet' | 'DaemonSet';
-  name: string;
-}
-
-export interface ClusterPod {
-  name: string;
-  namespace: string;
-  /** Unset: Pending (no node could take it). */
-  nodeName?: string;
-  /** None: a bare pod, which drain refuses without --force. */
-  owner?: PodOwner;
-  labels: Record<string, string>;
-  /** An emptyDir volume: drain refuses the pod without --delete-emptydir-data. */
-  emptyDir?: boolean;
-  /** Matched against the node's labels, e.g. {"kubernetes.io/os": "windows"}. */
-  nodeSelector?: Record<string, string>;
-  /** Test knob: false keeps the pod unready on a Ready node (a crash-looping pod). Default true. */
-  ready?: boolean;
-  /** When a replacement's containers are up (ISO time); absent: since it was made. */
-  startedAt?: string;
-  podIP?: string;
-  uid: string;
-  createdAt: string;
-  /** The revision of its last change (revision.ts). */
-  resourceVersion?: string;
-}
 
 export const podKey = (p: { namespace: string; name: string }) => `${p.namespace}/${p.name}`;
 

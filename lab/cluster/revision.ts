@@ -4,7 +4,7 @@
 // registration, tests); the write that stores it (updateClusterState) compares every object with the
 // file's copy and stamps the changed and new ones, so no writer can forget to. A client's update that
 // names an older resourceVersion than the object's is a conflict (the API double answers 409).
-import type { ClusterState } from './cluster-state.js';
+import type { ClusterState } from './cluster-model.js';
 
 type Keyed = Record<string, { resourceVersion?: string }>;
 

@@ -59,11 +59,16 @@ export class RemoteError extends Error {
   }
 }
 
-/** The host could not be reached or authenticated with. */
+/**
+ * The host could not be reached or authenticated with. `lasting`: the cause is one that waiting does not
+ * cure (a host key that does not match, a key file of ours that cannot be read), so a step that waits
+ * for the host to come back (a reboot) gives up at once.
+ */
 export class UnreachableError extends Error {
   constructor(
     readonly host: string,
     message: string,
+    readonly lasting = false,
   ) {
     super(message);
     this.name = 'UnreachableError';

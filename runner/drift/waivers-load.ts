@@ -9,7 +9,7 @@ import { pythonRegExp } from '../inventory/glob.js';
 import { splitHostPattern } from '../inventory/pattern.js';
 import { closeNames } from '../inventory/suggest.js';
 import { parseYamlDocument } from '../inventory/yaml-document.js';
-import type { Waiver } from './waivers.js';
+import type { Waiver } from './waiver.js';
 
 /** The waivers file play reads when `--waivers` is not given. */
 export const DEFAULT_WAIVERS_NAME = 'waivers.yml';

@@ -7,24 +7,10 @@ import { PlayError } from '../core/errors.js';
 import { globRegExp, pythonRegExp } from '../inventory/glob.js';
 import { orderPatterns, selectHosts, splitHostPattern } from '../inventory/pattern.js';
 import type { AppliedWaiver, DriftItem } from './model.js';
+import type { Waiver } from './waiver.js';
 
+export type { Waiver } from './waiver.js';
 export { defaultWaiversFile, loadWaivers, loadWaiversIfPresent, parseWaivers } from './waivers-load.js';
-
-/** One entry of a waivers file, validated. */
-export interface Waiver {
-  /** A host pattern in Ansible's grammar (runner/inventory/pattern.ts), as written. */
-  hosts: string;
-  /** Exact names: a waiver is about one task of one playbook. */
-  playbook: string;
-  task: string;
-  /** When given (never empty): the waiver covers an item only if every drifted field is listed. */
-  fields?: string[];
-  reason: string;
-  /** yyyy-mm-dd: the last day (UTC) the waiver holds. */
-  expires: string;
-  /** Where it is written: `FILE:LINE`. */
-  source: string;
-}
 
 /** Host names a pattern selects, e.g. from the inventory (`inventoryResolver`). */
 export type HostResolver = (pattern: string) => ReadonlySet<string>;

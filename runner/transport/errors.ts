@@ -21,7 +21,7 @@ export class HandshakeError extends UnreachableError {
     message: string,
     readonly attempts = 1,
   ) {
-    super(host, message);
+    super(host, message, failure === 'hostkey' || failure === 'config');
     this.name = 'HandshakeError';
   }
 

@@ -1,4 +1,5 @@
-// One SSH connection per host for the whole run, opened when a host's first step needs it.
+// At most one SSH connection per host at a time, opened when a host's first step needs it and held
+// until the run releases the host (its last step done, or a rolling run's reboot) or closes the pool.
 // Concurrent callers for one host share the pending connect; all handshakes of the run go through
 // one throttle. A failed connect is forgotten, so a later get() may try again. Hosts behind a jump
 // host share one connection to it (jump-hosts.ts).

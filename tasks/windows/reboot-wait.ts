@@ -6,9 +6,8 @@
 // shuts down or starts (RemoteError); all of these mean "not yet". Only a host key or local
 // configuration problem on reconnect ends the wait at once: waiting cannot fix it. Bounded by the
 // deadline; the error then says what the host last looked like.
-import { RemoteError } from '../../runner/core/errors.js';
+import { RemoteError, UnreachableError } from '../../runner/core/errors.js';
 import type { Remote } from '../../runner/core/step.js';
-import { HandshakeError } from '../../runner/transport/errors.js';
 import { invoke } from './remote/calls.js';
 import type { Clock } from './remote/clock.js';
 import { isConnectionProblem } from './remote/connection-loss.js';
@@ -39,7 +38,7 @@ export function isNewBoot(before: string, now: string): boolean {
 }
 
 function fatal(e: unknown): boolean {
-  return e instanceof HandshakeError && (e.failure === 'hostkey' || e.failure === 'config');
+  return e instanceof UnreachableError && e.lasting;
 }
 
 function describe(e: unknown): string {

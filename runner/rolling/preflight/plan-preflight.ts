@@ -6,28 +6,17 @@
 import { RemoteError, UnreachableError } from '../../core/errors.js';
 import { redact } from '../../core/secret.js';
 import { DRAIN_FLAGS, type ClusterOps } from '../cluster.js';
-import { type CycleSample, estimateRun, type RunEstimate, windowOpenings } from '../estimate.js';
+import { type CycleSample, estimateRun, windowOpenings } from '../estimate.js';
 import type { RollingPolicy } from '../model.js';
 import { parseWindow } from '../window.js';
-import { blockedReason, type NodeAdvice, nodeAdvice } from './advice.js';
-import { type NodeDrain, type PlanNode, simulateDrains } from './drain-simulation.js';
-import type { RoomMode } from './room.js';
+import { blockedReason, nodeAdvice } from './advice.js';
+import { type PlanNode, simulateDrains } from './drain-simulation.js';
 import type { ClusterSnapshot } from './snapshot.js';
 import { pastCycles } from './past-cycles.js';
+import type { PlanPreflight } from './preflight-model.js';
 import { preflightText } from './preflight-text.js';
 
-export interface PlanPreflight {
-  /** null: a run without a cluster (--serial only): no drains to simulate. */
-  readonly drains: {
-    readonly room: RoomMode;
-    readonly nodes: readonly (NodeDrain & NodeAdvice)[];
-    /** Hosts whose drain would block: a run refuses them unless --try-blocked. */
-    readonly blocked: readonly string[];
-  } | null;
-  readonly time: RunEstimate;
-  /** Why the cluster could not be read for a check (the plan goes on without the drains); absent: it was. */
-  readonly unread?: string;
-}
+export type { PlanPreflight } from './preflight-model.js';
 
 export interface PreflightInput {
   readonly batches: readonly (readonly string[])[];

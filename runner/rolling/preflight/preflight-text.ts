@@ -2,7 +2,7 @@
 // the budget and its numbers) with what would let it pass, pods that would stay Pending, how room was
 // judged, and the run's time against the window. Pure.
 import { DEFAULT_CYCLE_SEC, durationText, type RunEstimate } from '../estimate.js';
-import type { PlanPreflight } from './plan-preflight.js';
+import type { PlanPreflight } from './preflight-model.js';
 
 const ROOM_TEXT = {
   'allocatable pods': "room counted in pods against each node's allocatable pods (resource requests not compared)",

@@ -6,11 +6,12 @@
 import { RemoteError } from '../../../runner/core/errors.js';
 import { psCall, psFunction, type PsCall, type PsFunction } from '../../../runner/core/ps-call.js';
 import { mustRun } from '../../../runner/core/remote.js';
-import type { Secret } from '../../../runner/core/secret.js';
 import type { ExecResult, Probe, Remote } from '../../../runner/core/step.js';
+import type { CallArgs } from './call-args.js';
 import type { ArgsOf, PlayFunctionName, ResultOf } from './contract.js';
 import { validateArgs, validateResult } from './validate.js';
 
+export type { CallArgs };
 export { validateArgs, validateResult };
 
 export interface PlayFunction<F extends PlayFunctionName> extends PsFunction {
@@ -21,13 +22,6 @@ export interface PlayFunction<F extends PlayFunctionName> extends PsFunction {
 export function playFunction<F extends PlayFunctionName>(name: F, body: string): PlayFunction<F> {
   return psFunction(name, body) as PlayFunction<F>;
 }
-
-/**
- * Arguments as the TypeScript side passes them: a top-level string may be a Secret. It travels apart
- * from the arguments' JSON (runner/transport/powershell/program.ts), so that no PowerShell error about
- * that JSON can quote it, and the function receives it as a plain string.
- */
-export type CallArgs<T> = { [K in keyof T]: NonNullable<T[K]> extends string ? T[K] | Secret : T[K] };
 
 /** The call, once its arguments fit the contract (a Secret passes on unrevealed). */
 export function call<F extends PlayFunctionName>(fn: PlayFunction<F>, args: CallArgs<ArgsOf<F>>): PsCall {

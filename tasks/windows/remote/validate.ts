@@ -3,52 +3,32 @@
 // one line naming the function, the argument and what it must be. A result is checked when it comes
 // back, from a real node or a simulated one: PowerShell that misnames a property or returns a number
 // as a string fails here with the function, the field and the value, never further down in a step.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { isSecret, masked } from '../../../runner/core/secret.js';
-import type { CallArgs } from './calls.js';
+import type { CallArgs } from './call-args.js';
 import { CONTRACT, type ArgsOf, type PlayFunctionName, type ResultOf } from './contract.js';
 
 type Path = readonly PropertyKey[];
 type Issue = z.core.$ZodIssue;
-
-/** The parts of a schema's definition this file reads (zod's own types name each kind separately). */
-interface Def {
-  readonly type: string;
-  readonly shape?: Readonly<Record<string, z.ZodType>>;
-  readonly element?: z.ZodType;
-  readonly innerType?: z.ZodType;
-  readonly out?: z.ZodType;
-  readonly options?: readonly z.ZodType[];
-  readonly entries?: Readonly<Record<string, string | number>>;
-  readonly values?: readonly unknown[];
-}
-
-const def = (s: z.ZodType): Def => s._zod.def as unknown as Def;
+/** A schema as zod types the parts of another (`.shape`, `.element`, `.options`); built by `z`, they are z.ZodType. */
+type Schema = z.core.$ZodType;
 
 /** The schema of the value at `path` under `schema` (the first union member that has it). */
-function schemaAt(schema: z.ZodType | undefined, path: Path): z.ZodType | undefined {
+function schemaAt(schema: Schema | undefined, path: Path): Schema | undefined {
   if (schema === undefined || path.length === 0) return schema;
   const [key, ...rest] = path;
-  const d = def(schema);
-  switch (d.type) {
-    case 'nullable':
-    case 'optional':
-      return schemaAt(d.innerType, path);
-    case 'pipe':
-      return schemaAt(d.out, path);
-    case 'object':
-      return typeof key === 'string' && Object.hasOwn(d.shape!, key) ? schemaAt(d.shape![key], rest) : undefined;
-    case 'array':
-      return typeof key === 'number' ? schemaAt(d.element, rest) : undefined;
-    case 'union':
-      for (const option of d.options!) {
-        const found = schemaAt(option, path);
-        if (found) return found;
-      }
-      return undefined;
-    default:
-      return undefined;
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return schemaAt(schema.unwrap(), path);
+  if (schema instanceof z.ZodPipe) return schemaAt(schema.out, path);
+  if (schema instanceof z.ZodObject)
+    return typeof key === 'string' && Object.hasOwn(schema.shape, key) ? schemaAt(schema.shape[key], rest) : undefined;
+  if (schema instanceof z.ZodArray) return typeof key === 'number' ? schemaAt(schema.element, rest) : undefined;
+  if (schema instanceof z.ZodUnion) {
+    for (const option of schema.options) {
+      const found = schemaAt(option, path);
+      if (found) return found;
+    }
   }
+  return undefined;
 }
 
 function orList(items: readonly string[]): string {
@@ -63,38 +43,32 @@ const PLURAL: Readonly<Record<string, string>> = {
 };
 
 /** What a schema accepts, in words: `a string`, `one of Auto, Manual, Disabled`, `a number or null`. */
-function describe(schema: z.ZodType | undefined): string {
+function describe(schema: Schema | undefined): string {
   if (schema === undefined) return 'nothing';
-  const d = def(schema);
-  switch (d.type) {
-    case 'string':
-      return 'a string';
-    case 'number':
-      return 'a number';
-    case 'boolean':
-      return 'true or false';
-    case 'null':
-      return 'null';
-    case 'object':
-      return 'an object';
-    case 'array':
-      return `a list of ${PLURAL[def(d.element!).type] ?? `values (each ${describe(d.element)})`}`;
-    case 'enum':
-      return `one of ${Object.values(d.entries!).join(', ')}`;
-    case 'literal':
-      return orList(d.values!.map((v) => JSON.stringify(v)));
-    case 'nullable':
-      return `${describe(d.innerType)} or null`;
-    case 'optional':
-      return describe(d.innerType);
-    case 'pipe':
-      return describe(d.out);
-    case 'union':
-      return orList(d.options!.map(describe));
-    default:
-      return d.type;
-  }
+  if (!(schema instanceof z.ZodType)) return 'a value';
+  if (schema instanceof z.ZodArray)
+    return `a list of ${PLURAL[kind(schema.element)] ?? `values (each ${describe(schema.element)})`}`;
+  if (schema instanceof z.ZodEnum) return `one of ${schema.options.join(', ')}`;
+  if (schema instanceof z.ZodLiteral) return orList([...schema.values].map((v) => JSON.stringify(v)));
+  if (schema instanceof z.ZodNullable) return `${describe(schema.unwrap())} or null`;
+  if (schema instanceof z.ZodOptional) return describe(schema.unwrap());
+  if (schema instanceof z.ZodPipe) return describe(schema.out);
+  if (schema instanceof z.ZodUnion) return orList(schema.options.map(describe));
+  return IN_WORDS[schema.type] ?? schema.type;
 }
+
+function kind(schema: Schema): string {
+  return schema instanceof z.ZodType ? schema.type : 'unknown';
+}
+
+/** The kinds that read the same whatever their options. */
+const IN_WORDS: Readonly<Record<string, string>> = {
+  string: 'a string',
+  number: 'a number',
+  boolean: 'true or false',
+  null: 'null',
+  object: 'an object',
+};
 
 function formatPath(path: Path): string {
   return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i ? '.' : ''}${String(k)}`)).join('');
@@ -130,7 +104,7 @@ function findings(
   return issues.flatMap((issue): Finding[] => {
     if (issue.code === 'unrecognized_keys') {
       const owner = schemaAt(schema, issue.path);
-      const known = owner && def(owner).type === 'object' ? Object.keys(def(owner).shape!) : [];
+      const known = owner instanceof z.ZodObject ? Object.keys(owner.shape) : [];
       return issue.keys.map((key) => {
         const path = [...issue.path, key];
         return { kind: 'unknown', path, value: offending(issue, path), known };
