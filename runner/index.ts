@@ -50,3 +50,8 @@ export type { Host, Inventory, OsFamily } from './inventory/model.js';
 export { type CompileOptions, compileGraph, type TaskGraph, type TaskNode, taskOrder } from './playbook/compile.js';
 export { nodeGraphText, taskGraphText } from './playbook/graph-text.js';
 export { prebuildSteps } from './run/run-graph.js';
+
+// Testing a step of one's own on a host (docs/own-repository.md): the host as a Remote, and the step's
+// three runs there (check reports the change, apply makes it, a second run changes nothing).
+export { type OpenRemote, openRemote } from './testing/open-remote.js';
+export { planOn, ThreeRunsError, type ThreeRunsResult, threeRuns } from './testing/three-runs.js';

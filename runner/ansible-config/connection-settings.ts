@@ -4,6 +4,7 @@
 // setting at play's default is absent, so the merge never mistakes a default for a choice.
 import { InputError } from '../core/errors.js';
 import { sshFlagValues } from '../inventory/jump-args.js';
+import { shellWords } from '../inventory/ssh-words.js';
 import type { AnsibleConfig, Setting } from './settings.js';
 
 export interface ConnectionSettings {
@@ -36,6 +37,42 @@ function strictHostKeyChecking(args: Setting<string>, name: string): Setting<boo
     return { value: !['no', 'off', 'accept-new'].includes(v), origin: args.origin };
   }
   return undefined;
+}
+
+// What play applies of ssh args as the inventory's are applied (runner/inventory/ssh-arg-options.ts,
+// jump-args.ts, connection.ts), and options that change nothing for play's one connection per host
+// (Ansible's default ssh_args among them).
+const APPLIED_OPTIONS = new Set([
+  'user',
+  'port',
+  'identityfile',
+  'userknownhostsfile',
+  'connecttimeout',
+  'serveraliveinterval',
+  'proxyjump',
+  'proxycommand',
+  'stricthostkeychecking',
+  'controlmaster',
+  'controlpersist',
+  'controlpath',
+  'compression',
+]);
+const APPLIED_FLAGS = new Set(['-l', '-p', '-i', '-J', '-F', '-C']);
+const WITH_VALUE = new Set(['-l', '-p', '-i', '-J', '-F', '-o']);
+
+/** The words of ssh args play does not apply (an `-o` option with its value), to be said, never dropped in silence. */
+export function sshWordsNotApplied(args: string): string[] {
+  const words = shellWords(args);
+  const left: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const flag = w.slice(0, 2);
+    const value = WITH_VALUE.has(flag) ? (w.length > 2 ? w.slice(2) : words[++i]) : undefined;
+    if (flag === '-o' && value !== undefined && APPLIED_OPTIONS.has(value.split(/[=\s]/)[0]!.toLowerCase())) continue;
+    if (APPLIED_FLAGS.has(flag) && (w.length === 2 || WITH_VALUE.has(flag))) continue;
+    left.push(value === undefined ? w : `${w.length > 2 ? w : `${w} ${value}`}`);
+  }
+  return left;
 }
 
 /** The connection defaults of `config` that the user set, each with its origin (an ANSIBLE_* name or file:line). */

@@ -3,9 +3,8 @@
 // default), so it is play's connection timeout too, never the per-step --timeout (a 30 s step limit
 // would cut a Windows hotfix short). host_key_checking=False never means "accept any key": play records
 // unknown keys (accept-new) and still refuses a changed one, and says so once.
-import { shellWords } from '../inventory/ssh-words.js';
 import type { PoolOptions } from '../transport/pool.js';
-import { connectionSettings } from './connection-settings.js';
+import { connectionSettings, sshWordsNotApplied } from './connection-settings.js';
 import { loadAnsibleConfig, showConfigWarnings } from './load.js';
 import type { AnsibleConfig } from './settings.js';
 
@@ -20,22 +19,16 @@ export interface PoolDefaults {
   readonly warnings: readonly string[];
 }
 
-// ssh options that change nothing play's one connection per host cares about (Ansible's default ssh_args among them).
-const PASSED_OVER = new Set(['controlmaster', 'controlpersist', 'controlpath', 'compression', 'stricthostkeychecking']);
-
 /** ssh_args / ssh_common_args words play does not apply to hosts (yet): said, never dropped in silence. */
 function unappliedSshArgs(config: AnsibleConfig): string[] {
   const c = connectionSettings(config);
   const found: string[] = [];
   for (const [name, s] of [['ssh_args', c.sshArgs] as const, ['ssh_common_args', c.sshCommonArgs] as const]) {
     if (!s) continue;
-    const words = shellWords(s.value).filter((w, i, all) => {
-      if (w === '-C' || w === '-o') return false;
-      return !(all[i - 1] === '-o' && PASSED_OVER.has(w.split(/[=\s]/)[0]!.toLowerCase()));
-    });
+    const words = sshWordsNotApplied(s.value);
     if (words.length)
       found.push(
-        `${name} (${s.origin}): play does not apply ${words.join(' ')} to hosts; set ansible_${name} in the inventory (group_vars/all) instead`,
+        `${name} (${s.origin}): play does not apply ${words.join(' ')} to hosts (of ssh's options it applies User, Port, IdentityFile, UserKnownHostsFile, ConnectTimeout, ServerAliveInterval, ProxyJump and ProxyCommand)`,
       );
   }
   return found;

@@ -6,6 +6,7 @@ import { atMostAWeek, optionalPositiveInteger, positiveInteger } from './coerce.
 import { CONNECTION_GROUP, CONNECTION_OPTIONS } from './connection-flags.js';
 import { DRIFT_EXAMPLES, driftEpilogue } from './help-text.js';
 import type { Io } from './io.js';
+import { OUTPUT_OPTIONS, outputArgsOf } from './output-options.js';
 
 // Long because it is declarative: yargs' table of the drift subcommands and their options, one entry each.
 export function driftCommands<T>(y: Argv<T>, io: Io) {
@@ -77,6 +78,7 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
         })
         .option('accept-new', { type: 'boolean', default: false, describe: 'record unknown host keys' })
         .option('known-hosts', { type: 'string', describe: 'known_hosts file for every host' })
+        .options(OUTPUT_OPTIONS)
         .options(CONNECTION_OPTIONS)
         .group(Object.keys(CONNECTION_OPTIONS), CONNECTION_GROUP)
         .example(DRIFT_EXAMPLES.map(([c, d]) => [c, d]))
@@ -126,21 +128,32 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
         // The vault options are global (main.ts); read once, also for every run of a schedule.
         vault: await openVault(vaultFlagsOf(a)),
         connection,
+        ...outputArgsOf(a),
       };
       if (a.every) {
         io.cleanStop = true;
-        const { driftLoop } = await import('./drift-loop.js');
-        io.code = await driftLoop(
-          {
-            ...drift,
-            every: a.every,
-            jitter: a.jitter,
-            missed: a.missed as 'skip' | 'once',
-            scheduleId: a.scheduleId,
-          },
-          io.out,
-          io.err,
-        );
+        const [{ driftLoop }, { driftOutputs }] = await Promise.all([
+          import('./drift-loop.js'),
+          import('./drift-command.js'),
+        ]);
+        // Opened once for the whole schedule: --events and --log get every tick's runs, one after another.
+        const outputs = driftOutputs(drift, io.out, io.err);
+        try {
+          io.code = await driftLoop(
+            {
+              ...drift,
+              outputs,
+              every: a.every,
+              jitter: a.jitter,
+              missed: a.missed as 'skip' | 'once',
+              scheduleId: a.scheduleId,
+            },
+            io.out,
+            io.err,
+          );
+        } finally {
+          outputs.close();
+        }
       } else {
         const { driftCommand } = await import('./drift-command.js');
         io.code = await driftCommand(drift, io.out, io.err);

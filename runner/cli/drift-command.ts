@@ -32,11 +32,13 @@ import { openStore } from '../state/open-store.js';
 import { controllerName } from '../state/process-identity.js';
 import type { StateStore } from '../state/store.js';
 import { ConnectionPool } from '../transport/pool.js';
+import { type KeptConnections, type RunConnections, runConnections } from '../transport/kept-pool.js';
 import { configuredPoolOptions } from '../ansible-config/run-settings.js';
 import { inventoryLine } from './inventory-path.js';
 import { openInventorySource } from './open-inventory.js';
 import type { ConnectionSettings } from '../inventory/connection-defaults.js';
 import type { VaultKeyring } from '../vault/keyring.js';
+import { RunOutputs } from '../report/run-output.js';
 
 export interface DriftArgs {
   playbooks: string[];
@@ -64,6 +66,20 @@ export interface DriftArgs {
   vault?: VaultKeyring;
   /** -u, --private-key, -b, -k, -K... (connection-flags.ts), read once for every run of a schedule. */
   connection?: ConnectionSettings;
+  /** A schedule's connections, kept between its runs (kept-pool.ts); absent: this run opens and closes its own. */
+  kept?: KeptConnections;
+  /** -v count (0-3), --events FILE|-, --log FILE: what the check runs show and keep, as a playbook run's. */
+  verbosity?: number;
+  events?: string;
+  log?: string;
+  /** A schedule's outputs, opened once so that --events and --log get every tick's runs; absent: this run's own. */
+  outputs?: RunOutputs;
+}
+
+/** The outputs of drift runs: the files opened now (one that cannot be written: exit 64, before any host). */
+export function driftOutputs(args: DriftArgs, out: Writable, err: Writable): RunOutputs {
+  const view = RunOutputs.consoleOf(args, out, err);
+  return new RunOutputs({ ...args, verbosity: args.verbosity ?? 0, view, stdout: out, live: false });
 }
 
 /** The playbooks named, or every one that declares `drift: true`. */
@@ -89,7 +105,8 @@ async function checkPlaybook(
   pb: Playbook,
   inventory: Inventory,
   args: DriftArgs,
-  pool: ConnectionPool,
+  pool: RunConnections,
+  outputs: RunOutputs,
 ): Promise<{ collected: Collected; hosts: string[] } | { skipped: SkippedPlaybook }> {
   let graph: ReturnType<typeof compileGraph>;
   try {
@@ -109,32 +126,53 @@ async function checkPlaybook(
     forks: args.forks,
     timeoutMs: args.timeout * 1000,
     connect: (host) => pool.shell(host, secrets.get(host.name)!),
+    release: (host) => void pool.release(host),
     extraVars: {},
+    onEvent: (e) => outputs.onEvent(e),
   });
   return { collected: collect(report), hosts: graph.hosts.map((h) => h.name) };
 }
 
 export async function driftCommand(args: DriftArgs, out: Writable, err: Writable): Promise<number> {
+  const outputs = args.outputs ?? driftOutputs(args, out, err);
+  try {
+    return await driftOnce(args, outputs, out, err);
+  } finally {
+    if (!args.outputs) outputs.close();
+  }
+}
+
+async function driftOnce(args: DriftArgs, outputs: RunOutputs, out: Writable, err: Writable): Promise<number> {
   const started = new Date();
   const keep = parseKeep(args.keep, started);
+  // The human view: stderr when stdout carries JSON (--json, --events -).
+  const view = RunOutputs.consoleOf(args, out, err);
   const playbooks = await drifted(args.playbooks);
   const { inventory, source } = openInventorySource(args.inventory, err, args.vault, args.connection);
-  (args.json ? err : out).write(inventoryLine(source));
+  view.write(inventoryLine(source));
   // Waivers are read before any host is probed: a mistake in the file stops the run at once (65).
   const waivers = args.waivers ? loadWaivers(args.waivers) : loadWaiversIfPresent(defaultWaiversFile(inventory.file));
   const store = await openStore(args.state);
   try {
-    const pool = new ConnectionPool({ knownHostsFile: args.knownHosts, ...configuredPoolOptions(args.acceptNew, err) });
+    const pool = await runConnections(
+      args.kept,
+      () =>
+        new ConnectionPool({
+          knownHostsFile: args.knownHosts,
+          ...configuredPoolOptions(args.acceptNew, err),
+          trace: outputs.connectionTrace(),
+        }),
+    );
     const results: { pb: Playbook; collected: Collected; hosts: string[] }[] = [];
     const skipped: SkippedPlaybook[] = [];
     try {
       for (const pb of playbooks) {
-        const r = await checkPlaybook(pb, inventory, args, pool);
+        const r = await checkPlaybook(pb, inventory, args, pool, outputs);
         if ('skipped' in r) skipped.push(r.skipped);
         else results.push({ pb, ...r });
       }
     } finally {
-      await pool.closeAll();
+      await pool.done();
     }
     if (results.length === 0)
       throw new InputError(
@@ -169,7 +207,7 @@ export async function driftCommand(args: DriftArgs, out: Writable, err: Writable
       warnings,
     };
     // The run's id comes from the store: the message is built from what will be saved.
-    const saved = await saveOrShow(store, run, out);
+    const saved = await saveOrShow(store, run, view);
     const message = args.notify ? notificationOf(saved) : null;
     if (args.notify && message) {
       const failure = await postNotification(args.notify, message);
@@ -182,7 +220,7 @@ export async function driftCommand(args: DriftArgs, out: Writable, err: Writable
     await store.drift.prune(keep);
     const checkedCases = results.flatMap((r) => r.collected.checked);
     writeReports(args, saved, checkedCases);
-    out.write(args.json ? renderJson(saved) : driftRunText(saved));
+    (args.json ? out : view).write(args.json ? renderJson(saved) : driftRunText(saved));
     return saved.exitCode;
   } finally {
     await store.close();

@@ -9,6 +9,7 @@ import { openStore, storeLocation } from '../state/open-store.js';
 import type { RolloutRecord } from '../state/store.js';
 import { type RunArgs, runCommand } from './run-command.js';
 import type { VaultKeyring } from '../vault/keyring.js';
+import type { ConnectionSettings } from '../inventory/connection-defaults.js';
 
 export interface ResumeArgs {
   run?: string;
@@ -21,6 +22,12 @@ export interface ResumeArgs {
   allowChanged?: boolean;
   /** The vault passwords, for a run whose inventory or -e files are vault-encrypted. */
   vault?: VaultKeyring;
+  /** -u, --private-key, -b, -k, -K... (connection-flags.ts), as a rolling run takes them. */
+  connection?: ConnectionSettings;
+  /** -v count, --events FILE|-, --log FILE (output-options.ts). */
+  verbosity?: number;
+  events?: string;
+  log?: string;
 }
 
 async function findRun(args: ResumeArgs): Promise<RolloutRecord> {
@@ -70,6 +77,10 @@ export async function resumeCommand(
     json: args.json,
     extraVars: [],
     vault: args.vault,
+    connection: args.connection,
+    verbosity: args.verbosity,
+    events: args.events,
+    log: args.log,
     acceptNew: args.acceptNew,
     knownHosts: args.knownHosts,
     live: args.live,

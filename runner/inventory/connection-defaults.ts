@@ -26,6 +26,10 @@ export interface ConnectionSettings {
   readonly password?: Setting<Secret>;
   /** The become password (-K). */
   readonly becomePassword?: Setting<Secret>;
+  /** ansible.cfg's ssh_args / ssh_common_args: the defaults of ansible_ssh_args / ansible_ssh_common_args
+   *  (config-ssh-args.ts), so what the inventory's would do, these do under the host's own. */
+  readonly sshArgs?: Setting<string>;
+  readonly sshCommonArgs?: Setting<string>;
 }
 
 /** What ansible.cfg and ANSIBLE_* give (runner/ansible-config/'s connectionSettings): no passwords there. */
@@ -39,6 +43,8 @@ const FIELDS = [
   'becomeMethod',
   'password',
   'becomePassword',
+  'sshArgs',
+  'sshCommonArgs',
 ] as const satisfies readonly (keyof ConnectionSettings)[];
 
 /** Field by field, the first layer that sets a field wins (layers highest first). */
@@ -60,8 +66,8 @@ export function connectionDefaults(
   flags: ConnectionSettings,
   config: ConfigConnectionSettings = {},
 ): ConnectionSettings {
-  const { remoteUser, privateKeyFile, become, becomeUser, becomeMethod } = config;
-  const fromConfig = { remoteUser, privateKeyFile, become, becomeUser, becomeMethod };
+  const { remoteUser, privateKeyFile, become, becomeUser, becomeMethod, sshArgs, sshCommonArgs } = config;
+  const fromConfig = { remoteUser, privateKeyFile, become, becomeUser, becomeMethod, sshArgs, sshCommonArgs };
   return mergeLayers(flags, fromConfig);
 }
 

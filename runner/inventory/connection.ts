@@ -18,6 +18,8 @@ import { jumpSpec, type BastionLookup } from './jump.js';
 import { sshFlagValues } from './jump-args.js';
 import type { SshConfig, SshHostConfig } from '../ssh-config/config.js';
 import { hostFields, reportNotes } from '../ssh-config/host-fields.js';
+import { withConfigSshArgs } from './config-ssh-args.js';
+import { sshArgOptions } from './ssh-arg-options.js';
 
 export { shellWords };
 
@@ -177,19 +179,23 @@ export function connectionSpec(
   src: Reporter,
   host: string,
   origin: Origin,
-  vars: ReadonlyMap<string, VarDef>,
+  ownVars: ReadonlyMap<string, VarDef>,
   baseDir: (origin: Origin) => string,
   bastionOf?: BastionLookup,
   sshConfig?: SshConfig,
   defaults: ConnectionSettings = {},
 ): ConnectionSpec {
+  // ansible.cfg's ssh args are the defaults of the host's ssh arg vars; their -o options sit under its own vars.
+  const vars = withConfigSshArgs(ownVars, defaults);
+  const args = sshArgOptions(vars, (at, detail) => src.problem(at, detail));
   const text = textReader(src);
   const os = osFamily(src, vars, text);
-  const portVar = portOf(src, vars);
+  const portVar = portOf(src, vars) ?? args.port?.value;
   const userDef = pick(vars, 'ansible_user', 'ansible_ssh_user');
   const userText = text(userDef, 'a user name');
   const merged = mergeLayers(
     userDef && userText ? { remoteUser: { value: userText, origin: userDef.name } } : {},
+    args.user ? { remoteUser: args.user } : {},
     defaults,
   );
   // The vars, else -u (Ansible then passes `-o User=`, which ssh reads before its files).
@@ -215,7 +221,13 @@ export function connectionSpec(
     user: user ?? '',
     os,
   };
-  setKeyAndPasswords(spec, vars, text, baseDir, defaults);
+  const argKey = args.identityFile && {
+    privateKeyFile: {
+      value: resolvePath(args.identityFile.value, baseDir(args.identityOrigin!)),
+      origin: args.identityFile.origin,
+    },
+  };
+  setKeyAndPasswords(spec, vars, text, baseDir, argKey ? { ...defaults, ...argKey } : defaults);
   const become = becomeSpec(src, host, os, vars, defaults, origin);
   if (become) spec.become = become;
 
@@ -223,6 +235,9 @@ export function connectionSpec(
   const known = knownHostsOf(src, vars, text, baseDir) ?? knownHostsFile;
   if (known) spec.knownHostsFile = known;
   Object.assign(spec, fields);
+  // ssh reads its command line's -o before any config file.
+  if (args.connectTimeoutSec) spec.connectTimeoutSec = args.connectTimeoutSec.value;
+  if (args.serverAliveIntervalSec) spec.serverAliveIntervalSec = args.serverAliveIntervalSec.value;
   const jump = jumpSpec(src, host, vars, {
     target: spec,
     resolveFile,

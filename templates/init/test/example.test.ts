@@ -17,9 +17,11 @@ test('example: one row per task and host, with what its step manages', (t) => {
       ['dir', 'web1', 'directory /srv/example', []],
       ['config', 'web1', 'file /srv/example/app.conf', ['dir']],
       ['port', 'web1', 'line in /srv/example/settings.ini', ['dir']],
+      ['winPort', 'win1', 'registry value HKLM:\\SOFTWARE\\Example\\Port', []],
     ],
   );
   t.like(steps.get('port@web1')?.desired, { line: 'port=8080' });
+  t.like(steps.get('winPort@win1')?.desired, { value: '8080' });
 });
 
 test('a port out of range is refused before any host is touched, naming the host and the variable', (t) => {
