@@ -4,14 +4,20 @@
 // cordoned and drained on the cluster's control host first and uncordoned once Ready again
 // (docs/rolling.md). The same vars as onboard-windows: bumping the pin there is what starts a rollout.
 //
+// `stage` is a staging task (stage: true): only `--stage` runs it (docs/rolling.md#staging).
 // The tasks are only the node's part; the rolling run (runner/rolling/) adds the planning (a node
-// already at the revision is never cordoned), the batches, the drain, the Ready gate and the journal.
+// already at the revision is never cordoned), the batches, the drain, the Ready gate, the pod-network gate
+// and the journal.
 import { definePlaybook } from '../runner/playbook/define.js';
 import { intVar, optionalStringVar, stringVar } from '../runner/playbook/host-vars.js';
 import { hotfix } from '../tasks/windows/hotfix.js';
+import { hotfixStage } from '../tasks/windows/hotfix-stage.js';
 import { osBuild } from '../tasks/windows/os-build.js';
 import { reboot } from '../tasks/windows/reboot.js';
 import { CONTROL_GROUP, WINDOWS_GROUP } from './shared/cluster.js';
+import { TOR_GROUP } from './shared/tor-gateway.js';
+import { ENDPOINT, NETWORK, podAddresses } from './onboard/node-values.js';
+import { podNetworkGate } from '../runner/rolling/gate/pod-network.js';
 
 export default definePlaybook({
   name: 'hotfix-windows',
@@ -23,7 +29,35 @@ export default definePlaybook({
     maxFail: 0,
     control: CONTROL_GROUP,
   },
+  // After Ready, before uncordon: the pod network onboard-windows built is still there (HNS network and
+  // endpoint on the node's pod CIDR, kubelet and kube-proxy running, the gateway VIP on a tor host).
+  gate: podNetworkGate({
+    network: NETWORK,
+    endpoint: ENDPOINT,
+    addresses: podAddresses,
+    adapter: (host) => stringVar(host, 'cluster_adapter', 'eth1'),
+    services: ['kubelet', 'kubeproxy'],
+    vipGroup: TOR_GROUP,
+  }),
   tasks: {
+    // `play hotfix-windows --stage`, ahead of the window: the .msu sent, expanded and verified by DISM on
+    // each node that needs the update, never cordoned; the run in the window then finds it (no upload).
+    stage: {
+      on: WINDOWS_GROUP,
+      stage: true,
+      tags: ['hotfix'],
+      description:
+        'stage the cumulative update ahead of the window: the .msu uploaded (from hotfix_msu_local, when set), expanded and verified by DISM',
+      timeoutSec: 1800,
+      step: ({ host }) => {
+        const localMsu = optionalStringVar(host, 'hotfix_msu_local');
+        return hotfixStage({
+          kb: stringVar(host, 'hotfix_kb'),
+          msuPath: stringVar(host, 'hotfix_msu'),
+          ...(localMsu === undefined ? {} : { localMsu }),
+        });
+      },
+    },
     hotfix: {
       on: WINDOWS_GROUP,
       tags: ['hotfix'],

@@ -1,6 +1,7 @@
 // Restarting the simulated Windows node (a test double): what a reboot applies (pending hotfixes
 // raise the build revision, pending features and capabilities become Installed, so a fresh Docker
 // can start) and how the node comes back (a new LastBootUpTime, Auto services started).
+import { applyBootFaults } from './boot-faults.js';
 import { setValue } from './registry-store.js';
 import { bootServices } from './services.js';
 import type { NodeState } from './node-state.js';
@@ -25,6 +26,9 @@ export function applyPendingChanges(s: NodeState): void {
         if (!s.hotfixes.some((h) => h.kb.toLowerCase() === change.kb.toLowerCase()))
           s.hotfixes.push({ kb: change.kb, installedOn: new Date().toISOString().slice(0, 10) });
         break;
+      case 'hotfix-removal':
+        setRevision(s, change.revision); // dism /remove-package: back to the build before the update
+        break;
       case 'feature': {
         const f = s.features[change.name.toLowerCase()];
         if (f) f.installState = 'Installed';
@@ -46,4 +50,5 @@ export function completeBoot(s: NodeState, now: Date): void {
   s.bootCount++;
   s.boot = { phase: 'up', until: null };
   bootServices(s);
+  applyBootFaults(s);
 }

@@ -8,7 +8,8 @@
 //   /24 of the cluster CIDR; a known one keeps its pod CIDR, cordon and age;
 // - a registered node is Ready while a kubelet and a kube-proxy (kube-proxy.exe) service both run and
 //   the node is up, NotReady otherwise (a real node turns NotReady ~40 s later; here at once), and
-//   never Ready while the cluster's `neverReady` knob is set on it (lab/cluster/ready.ts).
+//   never Ready while the cluster's `neverReady` knob is set on it (lab/cluster/ready.ts), nor while it runs
+//   the KB of the badKb fault (faults.ts).
 // A node deleted from the cluster registers again at the next change while its kubelet runs.
 import { existsSync } from 'node:fs';
 import { type ClusterNode, readClusterState, registerNode, updateClusterState } from '../cluster/cluster-state.js';
@@ -69,7 +70,7 @@ export function registrationView(node: SimulatedWindowsNode, address?: string): 
   return {
     name,
     canRegister: kubeletRunning && validKubeconfig(s, flagValue(command, 'kubeconfig')),
-    ready: kubeletRunning && proxyRunning,
+    ready: kubeletRunning && proxyRunning && !bootedInto(s, node.badKb),
     facts: {
       addresses: [
         ...(ip ? [{ type: 'InternalIP' as const, address: ip }] : []),
@@ -81,6 +82,16 @@ export function registrationView(node: SimulatedWindowsNode, address?: string): 
       containerRuntime: s.docker.version ? `docker://${s.docker.version}` : 'docker://19.3.5',
     },
   };
+}
+
+/** The badKb fault (faults.ts): the KB is installed and no reboot is pending for it (the node runs it). */
+function bootedInto(s: NodeState, kb: string | null): boolean {
+  if (kb === null) return false;
+  const k = kb.toLowerCase();
+  return (
+    s.hotfixes.some((h) => h.kb.toLowerCase() === k) &&
+    !s.pending.some((c) => c.kind === 'hotfix' && c.kb.toLowerCase() === k)
+  );
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

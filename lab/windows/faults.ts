@@ -10,6 +10,15 @@ export interface WindowsNodeFaults {
   hangFunction: string | null;
   /** Every authentication attempt is refused (a wrong password looks the same to the client). */
   authFailure: boolean;
+  /**
+   * A bad update: once this KB is installed and the node has booted into it, the node's kubelet never
+   * reports Ready (cluster-registration.ts); removing the KB (dism /remove-package, a reboot) heals it.
+   */
+  badKb: string | null;
+  /** true: the next boot comes back without the L2Bridge HNS networks (boot-faults.ts); handed to the model at once. */
+  hnsNetworkMissingAfterReboot: boolean;
+  /** true: kube-proxy does not start at the next boot (boot-faults.ts); handed to the model at once. */
+  kubeProxyFailsAfterReboot: boolean;
 }
 
 export const NO_FAULTS: Readonly<WindowsNodeFaults> = Object.freeze({
@@ -17,6 +26,9 @@ export const NO_FAULTS: Readonly<WindowsNodeFaults> = Object.freeze({
   dropConnectionOnCommand: null,
   hangFunction: null,
   authFailure: false,
+  badKb: null,
+  hnsNetworkMissingAfterReboot: false,
+  kubeProxyFailsAfterReboot: false,
 });
 
 /** Checks a patch of faults (from a config file or a test) and applies it. */
@@ -30,6 +42,10 @@ export function mergeFaults(current: WindowsNodeFaults, patch: Partial<WindowsNo
   if (next.hangFunction !== null && typeof next.hangFunction !== 'string')
     throw new TypeError('hangFunction must be a function name or null');
   if (typeof next.authFailure !== 'boolean') throw new TypeError('authFailure must be true or false');
+  for (const key of ['hnsNetworkMissingAfterReboot', 'kubeProxyFailsAfterReboot'] as const)
+    if (typeof next[key] !== 'boolean') throw new TypeError(`${key} must be true or false`);
+  if (next.badKb !== null && (typeof next.badKb !== 'string' || !/^KB[0-9]+$/i.test(next.badKb)))
+    throw new TypeError(`badKb must be a KB number such as KB4551853, or null, not ${String(next.badKb)}`);
   for (const key of Object.keys(patch)) {
     if (!(key in NO_FAULTS)) throw new TypeError(`unknown fault ${key} (known: ${Object.keys(NO_FAULTS).join(', ')})`);
   }

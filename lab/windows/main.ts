@@ -86,6 +86,7 @@ process.on('SIGHUP', () => {
       dropConnectionOnCommand: null,
       hangFunction: null,
       authFailure: false,
+      badKb: null,
       ...readFaults(),
     });
     log(`${name}: faults now ${JSON.stringify(running.server.faults)}`);

@@ -36,6 +36,8 @@ export class SimulatedWindowsNode extends EventEmitter<SimulatedWindowsNodeEvent
   rebootSeconds: number;
   /** Reboots completed since this object was made, for tests. */
   reboots = 0;
+  /** The badKb fault (faults.ts), set by start.ts: read by cluster-registration.ts. */
+  badKb: string | null = null;
   #saved = '';
   #timer: NodeJS.Timeout | null = null;
   #closed = false;

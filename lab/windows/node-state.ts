@@ -3,6 +3,12 @@
 // case-insensitive); each record keeps its name as first written.
 import type { RegistryType, ServiceStartMode } from '../../tasks/windows/remote/contract.js';
 
+/** Faults armed for the node's next boot (boot-faults.ts fires them). */
+export interface BootFaults {
+  hnsNetworkMissing: boolean;
+  kubeProxyFails: boolean;
+}
+
 export type ServiceRunState = 'Running' | 'Stopped';
 
 export interface ServiceRecord {
@@ -149,9 +155,19 @@ export interface FirewallRuleRecord {
   action: 'Allow' | 'Block';
 }
 
+/** A package DISM added (lab/windows/native/dism-remove.ts): what removing it by its identity takes back. */
+export interface PackageRecord {
+  /** Package_for_RollupFix~31bf3856ad364e35~amd64~~17763.1217.1.7 */
+  name: string;
+  kb: string;
+  /** The build revision the node ran when it was added: a removal goes back to it at the next reboot. */
+  revisionBefore: number;
+}
+
 /** What a restart applies. */
 export type PendingChange =
   | { kind: 'hotfix'; kb: string; revision: number | null }
+  | { kind: 'hotfix-removal'; kb: string; revision: number }
   | { kind: 'feature'; name: string }
   | { kind: 'capability'; name: string };
 
@@ -177,6 +193,15 @@ export interface NodeState {
    * with this HRESULT (e.g. -2146498270, 0x800f0922 CBS_E_INSTALLERS_FAILED) and changes nothing.
    */
   failDism: number | null;
+  /** Faults armed for the next boot (boot-faults.ts); absent: none. */
+  bootFaults?: BootFaults;
+  /** Packages DISM added, by lower-cased identity (absent in state files from before removals were modelled). */
+  packages?: Record<string, PackageRecord>;
+  /**
+   * A knob for tests (lab/windows/README.md, faults): the free bytes of C: as Win32_LogicalDisk reports
+   * them (surface/disk.ts); absent: DEFAULT_FREE_DISK_BYTES. Writes do not consume it.
+   */
+  freeDiskBytes?: number;
   features: Record<string, FeatureRecord>;
   capabilities: Record<string, CapabilityRecord>;
   docker: DockerState;

@@ -8,6 +8,7 @@ import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import ssh2 from 'ssh2';
 import type { AuthContext, Connection, ParsedKey, ServerChannel } from 'ssh2';
 import { mergeFaults, NO_FAULTS, type WindowsNodeFaults } from './faults.js';
+import { handOverBootFaults } from './boot-faults.js';
 import type { SimulatedWindowsNode } from './model.js';
 import { calledFunctions } from './powershell/called-functions.js';
 import type { PowerShellHost } from './powershell/host.js';
@@ -83,7 +84,7 @@ export class SimulatedWindowsSshServer {
     readonly options: SimulatedWindowsServerOptions,
     listen: { host: string; port: number },
   ) {
-    this.faults = mergeFaults({ ...NO_FAULTS }, options.faults ?? {});
+    this.faults = this.#bootFaultsToModel(mergeFaults({ ...NO_FAULTS }, options.faults ?? {}));
     this.#address = { ...listen };
     this.#authorized = (options.authorizedKeys ?? []).map((line) => {
       const k = utils.parseKey(line);
@@ -142,8 +143,15 @@ export class SimulatedWindowsSshServer {
   }
 
   setFault(patch: Partial<WindowsNodeFaults>): void {
-    this.faults = mergeFaults(this.faults, patch);
+    this.faults = this.#bootFaultsToModel(mergeFaults(this.faults, patch));
     if ('dropConnectionOnCommand' in patch) this.#commandsSinceDropSet = 0;
+  }
+
+  /** Faults that act at the next boot are the model's (boot-faults.ts): armed there, saved. */
+  #bootFaultsToModel(faults: WindowsNodeFaults): WindowsNodeFaults {
+    const { faults: rest, armed } = handOverBootFaults(this.options.node.state, faults);
+    if (armed) this.options.node.save();
+    return rest;
   }
 
   /** Destroys every TCP connection at once, as a NIC that blinks or a host that goes down. */

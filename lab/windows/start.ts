@@ -62,6 +62,7 @@ export async function startSimulatedWindowsNode(
     rebootSeconds: config.rebootSeconds,
     seed: config.seed,
   });
+  node.badKb = config.faults?.badKb ?? null;
   const loopback = config.listen.host.startsWith('127.');
   const detach = config.clusterState
     ? attachClusterRegistration(node, config.clusterState, {
@@ -100,7 +101,11 @@ export async function startSimulatedWindowsNode(
     node,
     server,
     stats: server.stats,
-    setFault: (patch) => server.setFault(patch),
+    setFault: (patch) => {
+      server.setFault(patch);
+      node.badKb = server.faults.badKb;
+      node.emit('state-changed');
+    },
     async close() {
       detach();
       node.close();

@@ -13,6 +13,7 @@ import { leaseClaim } from '../state/lease-claim.js';
 import { openStore } from '../state/open-store.js';
 import type { StateStore, TickRefusal } from '../state/store.js';
 import { inventoryPaths } from './inventory-path.js';
+import { describeKeptRun, KeptConnections, keepLimitsFromEnv } from '../transport/kept-pool.js';
 import {
   clockTime,
   describeSkipped,
@@ -62,6 +63,8 @@ export interface ScheduleLoopDeps {
 export async function driftLoop(args: DriftArgs & LoopArgs, out: Writable, err: Writable): Promise<number> {
   const schedule = parseSchedule(args.every);
   const jitterMs = args.jitter ? parseJitter(args.jitter, schedule) : 0;
+  // Each host's connection is kept from one run to the next: a steady check is one round trip per host.
+  const kept = new KeptConnections(keepLimitsFromEnv());
   const log = (line: string) => err.write(`${new Date().toISOString()} play drift: ${line}\n`);
   const stopping = new AbortController();
   const stop = (signal: string) => {
@@ -81,13 +84,18 @@ export async function driftLoop(args: DriftArgs & LoopArgs, out: Writable, err: 
       const claims = sharedTicks(store, args);
       log(`schedule ${claims.key}: one run per tick among the controllers sharing ${store.location}`);
       await runOnSchedule(schedule, jitterMs, {
-        runOnce: () => driftCommand(args, out, err),
+        runOnce: () =>
+          driftCommand({ ...args, kept }, out, err).finally(() => {
+            const stats = kept.takeRunStats();
+            if (stats) log(describeKeptRun(stats));
+          }),
         log,
         stop: stopping.signal,
         claims,
         missed: args.missed,
       });
     } finally {
+      await kept.closeAll();
       await store.close();
     }
     log('stopped');

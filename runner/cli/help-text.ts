@@ -52,6 +52,16 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['PLAY_LAB_DIR', "the lab's directory (default /var/lib/play-lab)"],
   ['PLAY_PWSH_HOST_DIR', "another build of the lab's simulated PowerShell host (lab development)"],
   ['PLAY_HEARTBEAT_SEC', 'seconds between the progress lines of a run without a terminal (default 30)'],
+  ['PLAY_PROMETHEUS_TOKEN', "a rolling run's alert gate: the bearer token for --gate-prometheus"],
+  ['PLAY_PROMETHEUS_USER, PLAY_PROMETHEUS_PASSWORD', 'or basic auth to it (both, when there is no token)'],
+  [
+    'PLAY_KEEP_CONNECTIONS',
+    'play drift --every/--cron: connections kept open between runs at most (default 2000, 0: none)',
+  ],
+  [
+    'PLAY_KEEP_IDLE_TICKS',
+    'play drift --every/--cron: runs a kept connection may go unused before it is closed (default 3)',
+  ],
   ['ANSIBLE_VAULT_PASSWORD_FILE', 'a vault password file, as with --vault-password-file'],
   ['ANSIBLE_CONFIG', 'the ansible.cfg to read (else ./ansible.cfg, ~/.ansible.cfg, /etc/ansible/ansible.cfg)'],
   ['SSH_AUTH_SOCK', "ssh-agent's socket: its keys are tried after the inventory's key files"],

@@ -11,9 +11,11 @@ import { PlayError, UsageError } from '../core/errors.js';
 import { count, positiveInteger } from './coerce.js';
 import { CompletionAnswered, completionCommands } from './completion.js';
 import { configCommands } from './config-command.js';
+import { CONNECTION_GROUP, CONNECTION_OPTIONS } from './connection-flags.js';
 import { driftCommands } from './drift-cli.js';
 import { EXAMPLES, mainEpilogue } from './help-text.js';
 import type { Io } from './io.js';
+import { OUTPUT_OPTIONS, outputArgsOf } from './output-options.js';
 import { runCommandLine } from './run-cli.js';
 import { stateCommands } from './state-cli.js';
 
@@ -293,9 +295,17 @@ function rolloutCommands<T>(y: Argv<T>, io: Io) {
             type: 'boolean',
             default: false,
             describe: 'resume even if the playbook or inventory changed since the run started',
-          }),
+          })
+          .options(OUTPUT_OPTIONS)
+          .options(CONNECTION_OPTIONS)
+          .group(Object.keys(CONNECTION_OPTIONS), CONNECTION_GROUP),
       async (a) => {
-        const { resumeCommand } = await import('./resume-command.js');
+        const [{ resumeCommand }, { readConnectionFlags }] = await Promise.all([
+          import('./resume-command.js'),
+          import('./connection-flags.js'),
+        ]);
+        // Asked before the vault password, as a rolling run asks.
+        const connection = await readConnectionFlags(a);
         io.code = await resumeCommand(
           {
             run: a.run,
@@ -307,6 +317,8 @@ function rolloutCommands<T>(y: Argv<T>, io: Io) {
             knownHosts: a.knownHosts,
             allowChanged: a.allowChanged,
             vault: await vaultOf(a),
+            connection,
+            ...outputArgsOf(a),
           },
           io.out,
           io.err,
@@ -316,11 +328,14 @@ function rolloutCommands<T>(y: Argv<T>, io: Io) {
     )
     .command(
       'rollouts <action> [run]',
-      'the rolling runs in the state store: list, show [RUN|latest] (its report), unlock RUN, watch (a standby that takes over runs whose controller is gone)',
+      'the rolling runs in the state store: list, show [RUN|latest] (its report), unlock RUN, watch (a standby that takes over runs whose controller is gone), quarantined (KBs a rollback quarantined), release-kb KB',
       (c) =>
         c
-          .positional('action', { choices: ['list', 'show', 'unlock', 'watch'] as const, demandOption: true })
-          .positional('run', { type: 'string', describe: 'a run number, or latest' })
+          .positional('action', {
+            choices: ['list', 'show', 'unlock', 'watch', 'quarantined', 'release-kb'] as const,
+            demandOption: true,
+          })
+          .positional('run', { type: 'string', describe: 'a run number, or latest (release-kb: the KB)' })
           .option('state', {
             type: 'string',
             describe: 'the state store (default: $PLAY_STATE, else ~/.local/state/play/state.db)',

@@ -14,12 +14,16 @@ import { RunOutputs } from '../report/run-output.js';
 import { HostSession } from '../run/host-session.js';
 import { KubectlCluster, kubectlOf } from '../rolling/cluster.js';
 import { ClusterLease } from '../rolling/cluster-lease.js';
-import { GraphRuns } from '../rolling/graph-runs.js';
+import { runGateOf } from '../rolling/gate/session-io.js';
+import { GraphRuns, type GraphRunsOptions } from '../rolling/graph-runs.js';
 import type { RollingPolicy } from '../rolling/model.js';
 import { rollingPolicy, type RollingOverrides } from '../rolling/policy.js';
 import { RollingOptionError } from '../rolling/serial.js';
 import { changedSources, type SourceHashes, sourceHashes } from '../rolling/source-hash.js';
 import { inventoryKey, inventorySources } from '../rolling/inventory-key.js';
+import { hotfixKbsOf, refuseQuarantinedIn } from '../rolling/quarantine-check.js';
+import { alertGateCheck } from '../rolling/alert-gate/check.js';
+import { checkNotifyUrl } from '../rolling/notify-queue.js';
 import { configuredPoolOptions } from '../ansible-config/run-settings.js';
 import { leaseClaim } from '../state/lease-claim.js';
 import { openStore } from '../state/open-store.js';
@@ -28,19 +32,10 @@ import type { RolloutRecord, StateStore } from '../state/store.js';
 import { flagOf } from './coerce.js';
 import { parseExtraVars } from './extra-vars.js';
 import { nodeNameOfHost, type RollingSession, rollingApply, rollingCheck } from './rolling-run.js';
-import { checkKeyFiles, checkReportFile, type RunArgs } from './run-command.js';
-
-export interface RollingArgs extends RunArgs {
-  readonly overrides: RollingOverrides;
-  readonly resume: boolean;
-  /** Resume even when the playbook or inventory differs from what the run started with. */
-  readonly allowChanged?: boolean;
-  readonly state?: string;
-  /** `play resume RUN`: this run, not the newest unfinished one. */
-  readonly resumeRun?: number;
-  /** Drain the nodes whose drain the preflight predicts to block, rather than refuse them. */
-  readonly tryBlocked?: boolean;
-}
+import { stagingApply, stagingCheck } from '../rolling/stage-command.js';
+import { stagingPlaybook, stagingRunName } from '../rolling/stage-run.js';
+import type { RollingArgs } from './run-args.js';
+import { checkKeyFiles, checkReportFile } from './run-checks.js';
 
 /** Playbook problems are the playbook's (65); flag problems the command line's (64). */
 function policyFor(playbook: Playbook, file: string, overrides: RollingOverrides): RollingPolicy {
@@ -69,6 +64,8 @@ interface Effective {
   readonly extraVars: readonly string[];
   readonly policy: RollingPolicy;
   readonly resume: RolloutRecord | null;
+  /** A staging run (--stage, or the staging run being resumed). */
+  readonly stage: boolean;
 }
 
 async function effective(
@@ -79,21 +76,23 @@ async function effective(
   key: string,
 ): Promise<Effective> {
   const policy = policyFor(playbook, file, args.overrides);
-  if (!args.resume || !store) return { limit: args.limit, extraVars: args.extraVars, policy, resume: null };
+  const stage = args.stage === true;
+  if (!args.resume || !store) return { limit: args.limit, extraVars: args.extraVars, policy, resume: null, stage };
   const given = [
     ...Object.entries(args.overrides)
-      .filter(([, v]) => v !== undefined)
+      // --notify is where this invocation's notices go, not an option of the run: a resume may name one.
+      .filter(([k, v]) => v !== undefined && k !== 'notify')
       .map(([k]) => flagOf(k)),
     ...(args.limit !== undefined ? ['--limit'] : []),
     ...(args.extraVars.length ? ['-e'] : []),
   ];
   const found =
     args.resumeRun === undefined
-      ? await store.rollouts.latestUnfinished(key, playbook.name)
+      ? await store.rollouts.latestUnfinished(key, stage ? stagingRunName(playbook.name) : playbook.name)
       : await store.rollouts.get(args.resumeRun);
   if (!found)
     throw new UsageError(
-      `--resume: no unfinished ${playbook.name} run on this inventory in ${store.location} (play rollouts list shows the runs)`,
+      `--resume: no unfinished ${stage ? stagingRunName(playbook.name) : playbook.name} run on this inventory in ${store.location} (play rollouts list shows the runs)`,
     );
   if (given.length)
     throw new UsageError(
@@ -104,6 +103,7 @@ async function effective(
     extraVars?: string[];
     policy?: RollingPolicy;
     sources?: SourceHashes;
+    stage?: boolean;
   };
   if (a.sources && !args.allowChanged) {
     const changed = changedSources(a.sources, sourceHashes(file, inventorySources(key)));
@@ -113,7 +113,8 @@ async function effective(
           `(another checkout, or edited since); resume with these files anyway with --allow-changed`,
       );
   }
-  return { limit: a.limit ?? undefined, extraVars: a.extraVars ?? [], policy: a.policy ?? policy, resume: found };
+  const resumed = { limit: a.limit ?? undefined, extraVars: a.extraVars ?? [], policy: a.policy ?? policy };
+  return { ...resumed, resume: found, stage: a.stage === true };
 }
 
 /** What a rolling run is of and where it reports: the loaded playbook and inventory, the streams. */
@@ -132,10 +133,15 @@ export async function rollingCommand(args: RollingArgs, target: RollingTarget): 
   const store = args.check ? null : await openStore(args.state);
   try {
     const eff = await effective(args, playbook, playbookFile, store, key);
-    const session = await prepare({ ...args, limit: eff.limit, extraVars: [...eff.extraVars] }, eff.policy, target);
+    const given = { ...args, limit: eff.limit, extraVars: [...eff.extraVars], stage: eff.stage };
+    const session = await prepare(given, eff.policy, target);
     try {
+      const who = { inventoryKey: key, claim: leaseClaim(), resume: eff.resume };
+      if (eff.stage) return await (store ? stagingApply(session, store, who) : stagingCheck(session));
       if (!store) return await rollingCheck(session);
-      return await rollingApply(session, store, { inventoryKey: key, claim: leaseClaim(), resume: eff.resume });
+      // A quarantined KB (a rollback's) is refused before anything starts; a resumed run already began.
+      if (!eff.resume) await refuseQuarantinedIn(store, session.hotfixKbs ?? new Map());
+      return await rollingApply(session, store, who);
     } finally {
       await session.close();
     }
@@ -152,6 +158,8 @@ async function prepare(
 ): Promise<RollingSession & { close(): Promise<void> }> {
   const { playbook, playbookFile, inventory, out, err, signal } = target;
   const control = controlOf(inventory, policy, playbookFile);
+  checkNotifyUrl(args.overrides.notify);
+  const alertGate = policy.prometheusGate ? alertGateCheck(policy.prometheusGate, process.env) : null;
   const hostsByName = new Map(inventory.hosts.map((h) => [h.name, h]));
   const secrets = new Map<string, ReturnType<typeof resolveSecrets>>();
   const secretsOf = (h: Host) => {
@@ -172,18 +180,22 @@ async function prepare(
     ...configuredPoolOptions(args.acceptNew, err),
     trace: outputs.connectionTrace(),
   });
-  const runs = new GraphRuns({
+  const extraVars = parseExtraVars(args.extraVars, process.env, args.vault);
+  const runOptions: GraphRunsOptions = {
     playbook,
     inventory,
     limit: args.limit,
-    extraVars: parseExtraVars(args.extraVars, process.env, args.vault),
+    extraVars,
     forks: args.forks,
     timeoutMs: args.timeout * 1000,
     connect: (h) => pool.shell(h, secretsOf(h)),
     release: (name) => void pool.release(name),
     onEvent: (e) => outputs.onEvent(e),
-  });
+  };
+  const runs = new GraphRuns(runOptions);
   runs.prebuild();
+  const stageRuns = args.stage ? new GraphRuns({ ...runOptions, playbook: stagingPlaybook(playbook) }) : null;
+  stageRuns?.prebuild();
   const targets = runs.targets();
   const involved = [...targets, ...(control ? [control.host] : [])];
   for (const h of involved) secretsOf(h);
@@ -196,6 +208,7 @@ async function prepare(
     playbookFile,
     policy,
     runs,
+    stageRuns,
     targets,
     // The file play drift reads: a waiver of this playbook's task keeps a node out of the rollout.
     waivers: loadWaiversIfPresent(defaultWaiversFile(inventory.file)),
@@ -205,6 +218,20 @@ async function prepare(
     clusterLease: controlSession
       ? (holder, durationSec) => new ClusterLease(controlSession, control!.kubectl, holder, durationSec)
       : null,
+    // Only with a cluster: the gate looks at a node once it is Ready again.
+    gate: control
+      ? runGateOf(playbook.gate, {
+          inventory,
+          control,
+          connect: (h) => pool.shell(h, secretsOf(h)),
+          timeoutMs: args.timeout * 1000,
+          extraVars,
+          nodeName: nodeNameOfHost,
+        })
+      : null,
+    alertGate,
+    hotfixKbs: hotfixKbsOf(playbook, inventory, args.limit, extraVars),
+    remoteOf: (name) => new HostSession(hostsByName.get(name)!, (h) => pool.shell(h, secretsOf(h))),
     reachable: async (name) => {
       const h = hostsByName.get(name)!;
       await pool.release(name);

@@ -10,9 +10,13 @@ import type { Playbook } from '../playbook/define.js';
 import type { RunReport } from '../report/model.js';
 import { planBatches } from '../rolling/batches.js';
 import type { ClusterOps } from '../rolling/cluster.js';
-import { checkOutcome, type GraphRuns, applyOutcome } from '../rolling/graph-runs.js';
+import { checkOutcome, type GraphRuns } from '../rolling/graph-runs.js';
 import type { BatchPlan, RollingPolicy } from '../rolling/model.js';
 import type { CycleDeps } from '../rolling/node-cycle.js';
+import type { OnFailure } from '../rolling/rollback.js';
+import { rollbackSession } from '../rolling/rollback-session.js';
+import type { Remote } from '../core/step.js';
+import type { NodeGate } from '../rolling/gate/look.js';
 import { foldEvent, hostProgress, NO_WORK, WAIVED } from '../rolling/progress.js';
 import { waivedReason } from '../rolling/waived.js';
 import type { HostResolver, Waiver } from '../drift/waivers.js';
@@ -28,8 +32,10 @@ import { checkPreflight } from '../rolling/preflight/plan-preflight.js';
 import { type ClusterLease, ClusterLeaseHeldError } from '../rolling/cluster-lease.js';
 import { type LeaseClaim, LeaseLostError } from '../state/lease.js';
 import type { RolloutRecord, StateStore } from '../state/store.js';
-import type { RollingArgs } from './rolling-command.js';
+import type { RollingArgs } from './run-args.js';
 import { inventorySources } from '../rolling/inventory-key.js';
+import type { AlertGateCheck } from '../rolling/alert-gate/check.js';
+import { RollingNotices } from '../rolling/notify-queue.js';
 
 export interface RollingSession {
   readonly args: RollingArgs;
@@ -38,6 +44,8 @@ export interface RollingSession {
   readonly playbookFile: string;
   readonly policy: RollingPolicy;
   readonly runs: GraphRuns;
+  /** The playbook's staging tasks (`--stage`: runner/rolling/stage-command.ts), else null. */
+  readonly stageRuns?: GraphRuns | null;
   readonly targets: readonly Host[];
   /** The waivers beside the inventory (waivers.yml, as play drift reads them) and their host patterns' resolver. */
   readonly waivers: readonly Waiver[];
@@ -47,7 +55,14 @@ export interface RollingSession {
   readonly cluster: ClusterOps | null;
   /** The cluster's rollout Lease for a holder (null: a serial run without a cluster). */
   readonly clusterLease: ((holder: string, durationSec: number) => ClusterLease) | null;
+  /** Prometheus asked before each batch (--gate-prometheus, rolling.alertGate), or null. */
+  readonly alertGate?: AlertGateCheck | null;
   reachable(host: string): Promise<boolean>;
+  /** Each targeted host's hotfix KBs, and a host's connection for a rollback (rollback-session.ts). */
+  readonly hotfixKbs?: ReadonlyMap<string, readonly string[]>;
+  readonly remoteOf?: (host: string) => Remote;
+  /** The playbook's gate after Ready (null: it declares none, or there is no cluster). */
+  readonly gate?: NodeGate | null;
   readonly out: Writable;
   readonly err: Writable;
   readonly signal?: AbortSignal;
@@ -81,7 +96,7 @@ function domainOf(s: RollingSession): (host: string) => string | null {
 }
 
 /** Checks every targeted host and forms the batches from those that need work. */
-async function plan(s: RollingSession, signal?: AbortSignal): Promise<Planned> {
+export async function plan(s: RollingSession, signal?: AbortSignal): Promise<Planned> {
   const report: RunReport = await s.runs.run(
     s.targets.map((h) => h.name),
     'check',
@@ -166,6 +181,8 @@ export async function rollingApply(s: RollingSession, store: StateStore, who: Co
     policy: s.policy,
     extraVars: s.args.extraVars,
     playbookFile: s.playbookFile,
+    // A resume rolls back (or not) as the run started.
+    onFailure: s.args.onFailure ?? 'stop',
     // Another controller resuming compares its files with these.
     sources: sourceHashes(s.playbookFile, inventorySources(who.inventoryKey)),
   };
@@ -186,8 +203,18 @@ export async function rollingApply(s: RollingSession, store: StateStore, who: Co
       ? `resuming run ${run.id} of ${run.playbook}, started ${run.startedAt}\n`
       : `run ${run.id} of ${s.playbook.name} (journal: ${store.location})\n`,
   );
-  const journal = new RunJournal(store.rollouts, lease, stop.controller, (e) => view.write(eventLine(e, startMs)));
+  const notices = new RollingNotices(
+    s.args.overrides.notify,
+    { run: run.id, playbook: run.playbook, inventory: who.inventoryKey },
+    (line) => view.write(line),
+  );
+  notices.started(who.resume !== null);
+  const journal = new RunJournal(store.rollouts, lease, stop.controller, (e) => {
+    view.write(eventLine(e, startMs));
+    notices.event(e);
+  });
   let cluster: ClusterLease | null = null;
+  let thrown: unknown = null;
   try {
     cluster = await clusterLeaseOf(s, store, run, who.claim.ttlMs);
     const held = cluster;
@@ -195,13 +222,15 @@ export async function rollingApply(s: RollingSession, store: StateStore, who: Co
     if (!who.resume) await firstPlan(s, journal, stop.signal);
     return await batchesAndReport(s, store, journal, stop.signal);
   } catch (e) {
-    throw await stoppedBy(e, journal, store.location);
+    thrown = await stoppedBy(e, journal, store.location);
+    throw thrown;
   } finally {
     journal.stopHeartbeat();
     // A run that lost its store lease leaves the cluster's Lease to the controller that took the run
     // over: the holder names the run, not the controller.
     if (!journal.leaseLost) await cluster?.release().catch(() => {});
     stop.dispose();
+    await endNotices(notices, store, run.id, thrown, `play ${s.playbook.name} --resume`);
   }
 }
 
@@ -303,19 +332,31 @@ async function batchesAndReport(
   const allowed = allowedFailures(s.policy.maxFail, s.targets.length);
   // The hosts' progress as the journal says, kept current as the run records.
   const progress = hostProgress(events);
+  const rollback = rollbackSession({
+    onFailure: ((await store.rollouts.get(runId))?.args.onFailure as OnFailure | undefined) ?? 'stop',
+    kbsOf: (h) => s.hotfixKbs?.get(h) ?? [],
+    remoteOf: (h) => s.remoteOf!(h),
+    events,
+    quarantine: store.quarantine,
+    runId,
+    playbook: s.playbook.name,
+    rebootTimeoutSec: Math.max(900, s.policy.readyTimeoutSec),
+  });
   const deps: CycleDeps = {
     cluster: s.cluster,
     policy: s.policy,
     nodeName: nodeNameOf(s),
     record: async (...a) => void foldEvent(progress, await journal.record(...a)),
     check: async (h) => checkOutcome((await s.runs.run([h], 'check')).hosts[h]),
-    apply: async (h) => applyOutcome((await s.runs.run([h], 'apply')).hosts[h]),
+    apply: (h) => rollback.apply(h, async () => (await s.runs.run([h], 'apply')).hosts[h]),
+    rollback: s.cluster && rollback.ops.onFailure === 'rollback' ? rollback.ops : null,
     reachable: (h, timeoutMs) => untilReachable(s, h, timeoutMs),
     // Bounded chunks: a soak or a Ready wait of any length never overflows a Node timer.
     sleep: (ms) => sleepFor(ms),
     now: () => Date.now(),
     stop,
     tryBlocked: s.args.tryBlocked,
+    gate: s.gate ?? null,
   };
   const end = await runRollout({
     ...deps,
@@ -324,6 +365,7 @@ async function batchesAndReport(
     allowedFailures: allowed,
     window: s.policy.window ? parseWindow(s.policy.window) : null,
     readyAtStart: new Set((baseline?.data?.ready as string[] | undefined) ?? []),
+    alertGate: s.alertGate,
   });
   if (journal.failure) throw journal.failure;
   await journal.finish(end.status, end.reason);
@@ -336,6 +378,13 @@ async function batchesAndReport(
   if (end.status === 'interrupted') return 130;
   if (end.status === 'paused') return 75;
   return report.budget.failed > 0 || end.status !== 'done' ? 3 : 0;
+}
+
+/** The end as the journal has it (or, when it cannot be read, the error that stopped the run). */
+async function endNotices(n: RollingNotices, store: StateStore, runId: number, thrown: unknown, resume: string) {
+  const rec = await store.rollouts.get(runId).catch(() => null);
+  const why = thrown instanceof Error ? redact(thrown.message) : null;
+  await n.ended(rec?.status ?? 'interrupted', (rec?.status === 'running' ? why : rec?.reason) ?? why, resume);
 }
 
 async function untilReachable(s: RollingSession, host: string, timeoutMs: number): Promise<boolean> {

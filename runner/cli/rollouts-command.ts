@@ -1,6 +1,8 @@
-// `play rollouts list|show [RUN]|unlock RUN`: the rolling runs the state store's journal holds.
+// `play rollouts list|show [RUN]|unlock RUN`: the rolling runs the state store's journal holds;
+// `quarantined` and `release-kb KB`: the KBs a rollback quarantined (rolling/rollback-node.ts).
 // Read-only (never creating a store) but for unlock, which releases a run's lease at once instead of
-// waiting for it to expire (a lease whose process is provably gone is taken over without it).
+// waiting for it to expire (a lease whose process is provably gone is taken over without it), and
+// release-kb, which lets runs install the KB again.
 import type { Writable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
 import type { RollingPolicy } from '../rolling/model.js';
@@ -11,9 +13,10 @@ import { summaryText } from '../rolling/text.js';
 import { openStore, storeLocation } from '../state/open-store.js';
 import { controllerName } from '../state/process-identity.js';
 import type { RolloutJournal, RolloutRecord } from '../state/store.js';
+import { quarantineCommand } from './quarantine-command.js';
 
 export interface RolloutsArgs {
-  action: 'list' | 'show' | 'unlock';
+  action: 'list' | 'show' | 'unlock' | 'quarantined' | 'release-kb';
   run?: string;
   state?: string;
   json: boolean;
@@ -43,6 +46,8 @@ async function reportOf(journal: RolloutJournal, run: RolloutRecord) {
 }
 
 export async function rolloutsCommand(args: RolloutsArgs, out: Writable): Promise<number> {
+  if (args.action === 'quarantined' || args.action === 'release-kb')
+    return quarantineCommand({ ...args, action: args.action }, out);
   const store = await openStore(args.state, args.action === 'unlock' ? 'write' : 'read');
   if (!store) {
     if (args.action !== 'list')

@@ -6,6 +6,7 @@ import { CONNECTION_GROUP, CONNECTION_OPTIONS } from './connection-flags.js';
 import type { Io } from './io.js';
 import { OUTPUT_OPTIONS, outputArgsOf } from './output-options.js';
 import { PART_GROUP, PART_OPTIONS, partArgsOf } from './part-options.js';
+import { ROLLING_NOTICE_OPTIONS, rollingNoticeArgsOf } from '../rolling/notify-options.js';
 
 const DEFAULT_FORKS = 20;
 
@@ -93,7 +94,10 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
             'resume',
             'allow-changed',
             'try-blocked',
+            'on-failure',
+            'stage',
             'state',
+            ...Object.keys(ROLLING_NOTICE_OPTIONS),
           ],
           'Rolling runs (hotfix-windows; any playbook with --serial):',
         )
@@ -138,6 +142,18 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
           default: false,
           describe: 'resume even if the playbook or inventory changed since the run started',
         })
+        .option('on-failure', {
+          type: 'string',
+          choices: ['stop', 'rollback'],
+          describe:
+            'a node that fails after its install (not Ready): stop (default) or rollback (remove the update, reboot, uncordon, quarantine the KB)',
+        })
+        .option('stage', {
+          type: 'boolean',
+          default: false,
+          describe:
+            "run only the playbook's staging tasks (hotfix-windows: upload, expand and verify the .msu) on the nodes that need work, ahead of the window; never cordons",
+        })
         .option('try-blocked', {
           type: 'boolean',
           default: false,
@@ -146,7 +162,8 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
         .option('state', {
           type: 'string',
           describe: 'the state store (default: $PLAY_STATE, else ~/.local/state/play/state.db)',
-        }),
+        })
+        .options(ROLLING_NOTICE_OPTIONS),
     async (a) => {
       const [{ runCommand }, { openVault, vaultFlagsOf }, { readConnectionFlags }, { configuredForks }] =
         await Promise.all([
@@ -186,11 +203,14 @@ export function runCommandLine<T>(y: Argv<T>, io: Io) {
               drainTimeout: a.drainTimeout as unknown as number | undefined,
               onDrainTimeout: a.onDrainTimeout,
               readyTimeout: a.readyTimeout as unknown as number | undefined,
+              ...rollingNoticeArgsOf(a),
             },
             resume: a.resume,
             allowChanged: a.allowChanged,
             state: a.state,
             tryBlocked: a.tryBlocked,
+            stage: a.stage,
+            onFailure: a.onFailure as 'stop' | 'rollback' | undefined,
           },
         },
         io.out,

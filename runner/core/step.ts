@@ -48,6 +48,13 @@ export interface Step<D = unknown, A = unknown, O extends object = object> {
    * then does not require an empty diff after apply.
    */
   readonly converges?: boolean;
+  /**
+   * True when the runner may run the probe in the same shell right after each script apply runs,
+   * so that apply and the re-probe after it are one round trip (runner/run/apply-then-probe.ts).
+   * For sh steps whose state is readable as soon as their apply script exits (no daemon that starts
+   * later, no reboot, no dropped connection). The probe is still the real probe, its own script.
+   */
+  readonly applyThenProbe?: boolean;
 }
 
 export type AnyStep = Step<any, any, any>;

@@ -5,16 +5,11 @@
 // infers the object from them, a cycle; a block reads only the blocks above, so there is none.)
 import { InputError } from '../core/errors.js';
 import type { AnyStep, Step } from '../core/step.js';
-import type { OsFamily } from '../inventory/model.js';
 import type { RollingSpec } from '../rolling/model.js';
+import type { RollingGate } from '../rolling/gate/model.js';
+import type { HostView } from './host-view.js';
 
-/** The host a task is for, as a step function sees it. */
-export interface HostView {
-  readonly name: string;
-  readonly vars: Readonly<Record<string, unknown>>;
-  readonly groups: readonly string[];
-  readonly os: OsFamily;
-}
+export type { HostView } from './host-view.js';
 
 export interface TaskContext<Outputs extends object = Record<string, object>> {
   /** The target host (for a delegated task: the host it runs for, not where it runs). */
@@ -75,6 +70,11 @@ export interface TaskSpec<Id extends string = string, Outputs extends object = R
    * name, `never` only when asked by name), as ansible-playbook's tags: runner/playbook/select-tasks.ts.
    */
   tags?: readonly string[];
+  /**
+   * A staging task: run only by `--stage` (ahead of a rolling run's window: runner/rolling/stage-run.ts),
+   * never by a normal run, a check or play drift. It is kept apart, in the playbook's `staging`.
+   */
+  stage?: boolean;
 }
 
 /** A block of tasks keyed by id; `Before` are the outputs of the blocks above it. */
@@ -90,8 +90,12 @@ export interface Playbook<Outputs extends object = Record<string, object>> {
   readonly drift?: boolean;
   /** Runs a batch of hosts at a time (play hotfix-windows): docs/rolling.md. */
   readonly rolling?: RollingSpec;
-  /** Every task of every block, by id. */
+  /** Read-only checks a rolling run's node passes after Ready, before uncordon: docs/rolling.md#pod-network-gate. */
+  readonly gate?: RollingGate;
+  /** Every task of every block, by id (staging tasks, `stage: true`, are in `staging` instead). */
   readonly tasks: { readonly [id: string]: TaskSpec };
+  /** The tasks declared `stage: true`, by id: what `--stage` runs. */
+  readonly staging?: { readonly [id: string]: TaskSpec };
   /**
    * More tasks, whose step functions read the outputs of the tasks above (typed by their steps:
    * `output('hotfix').rebootRequired` is a boolean). Blocks are a scope for types only: the order
@@ -107,6 +111,7 @@ export function definePlaybook<Steps extends Record<string, AnyStep>>(playbook: 
   description: string;
   drift?: boolean;
   rolling?: RollingSpec;
+  gate?: RollingGate;
   // biome-ignore lint/complexity/noBannedTypes: the first block reads no outputs: {} has no task ids.
   tasks: TaskBlock<Steps, {}>;
 }): Playbook<BlockOutputs<Steps>> {
@@ -114,13 +119,17 @@ export function definePlaybook<Steps extends Record<string, AnyStep>>(playbook: 
 }
 
 function withTasks<O extends object>(head: Omit<Playbook, 'tasks' | 'andThen'>, tasks: Playbook['tasks']): Playbook<O> {
-  const { name, description, drift, rolling } = head;
+  const { name, description, drift, rolling, gate } = head;
   return Object.freeze({
     name,
     description,
     ...(drift === undefined ? {} : { drift }),
     ...(rolling === undefined ? {} : { rolling }),
-    tasks: Object.freeze({ ...tasks }),
+    ...(gate === undefined ? {} : { gate }),
+    tasks: Object.freeze(Object.fromEntries(Object.entries(tasks).filter(([, t]) => t.stage !== true))),
+    ...(Object.values(tasks).some((t) => t.stage === true)
+      ? { staging: Object.freeze(Object.fromEntries(Object.entries(tasks).filter(([, t]) => t.stage === true))) }
+      : {}),
     andThen(more: Playbook['tasks']) {
       const twice = Object.keys(more).filter((id) => Object.hasOwn(tasks, id));
       if (twice.length > 0) throw new InputError(`playbook ${name}: task ids defined twice: ${twice.join(', ')}`);

@@ -32,6 +32,16 @@ export interface RollingSpec {
   onDrainTimeout?: DrainTimeoutPolicy;
   /** How long a node may take to be Ready after its tasks. Default 600 (Ansible win_reboot's reboot_timeout). */
   readyTimeoutSec?: number;
+  /** Prometheus alerts that hold the next batch back (runner/rolling/alert-gate/). */
+  alertGate?: { prometheus?: string; queries?: readonly string[]; alerts?: readonly string[] };
+}
+
+/** Asked before each batch: a query with a non-empty result, or one of these alerts firing, pauses the run. */
+export interface AlertGate {
+  /** Prometheus' base URL, without credentials (they come from the environment). */
+  readonly prometheus: string;
+  readonly queries: readonly string[];
+  readonly alerts: readonly string[];
 }
 
 /** A rolling policy with every default filled in and every value checked. */
@@ -47,6 +57,8 @@ export interface RollingPolicy {
   readonly readyTimeoutSec: number;
   /** As given to --window, or null. */
   readonly window: string | null;
+  /** The alert gate (rolling.alertGate, --gate-*); absent: none. */
+  readonly prometheusGate?: AlertGate;
 }
 
 /** A host the planner places: its name and failure domain (null: none, never limited). */
@@ -80,15 +92,16 @@ export type Phase =
   | 'drain' // pods evicted
   | 'apply' // the playbook's tasks ran (for hotfix-windows: installed and rebooted)
   | 'ready' // the node is Ready in the cluster again
+  | 'gate' // the playbook's gate passed (hotfix-windows: the pod network); journals written before it never name it
   | 'uncordon' // schedulable again (only a node we cordoned)
   | 'done';
 
-export const PHASES: readonly Phase[] = ['planned', 'cordon', 'drain', 'apply', 'ready', 'uncordon', 'done'];
+export const PHASES: readonly Phase[] = ['planned', 'cordon', 'drain', 'apply', 'ready', 'gate', 'uncordon', 'done'];
 
 /** A run's state as the journal keeps it. Finished: done, stopped, failed. Unfinished: the rest. */
 export type RolloutStatus =
   | 'running' // a process is working on it (or died doing so: its lock is stale)
-  | 'paused' // outside the maintenance window; resume later
+  | 'paused' // outside the maintenance window, or held by the alert gate; resume later
   | 'interrupted' // Ctrl-C or SIGTERM; in-flight nodes were brought to a safe point
   | 'done'
   | 'stopped' // the failure budget or a health gate ended it

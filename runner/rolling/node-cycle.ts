@@ -9,58 +9,19 @@
 //   cordon, before kubectl runs, so a crash between the two cannot lose it);
 // - a failed drain: uncordoned (ours) and failed, or left cordoned with --on-drain-timeout=keep-cordoned;
 // - failed tasks: uncordoned if the node is still Ready (it serves as before), else left cordoned;
+// - a node that fails the playbook's gate after Ready (gate/: its pod network) is left cordoned;
 // - a stop request (Ctrl-C, SIGTERM) between drain and apply uncordons the node and records that it
 //   starts over when resumed; a node whose tasks are running finishes its cycle (a half-installed
 //   node is not a safe point).
 import type { ClusterOps, NodeStatus } from './cluster.js';
 import { JournalWriteError } from './journal-write-error.js';
-import { PHASES, type Phase, type RollingPolicy } from './model.js';
+import { gatePhase } from './gate/gate-phase.js';
+import { PHASES, type Phase } from './model.js';
 import { type HostProgress, NO_WORK } from './progress.js';
+import type { CycleDeps, CycleResult } from './cycle-deps.js';
+import { failedAfterInstall } from './rollback-node.js';
 
-/** 'unrecorded': the journal could not be written, so the cycle stopped where its last record says. */
-export type CycleResult = 'done' | 'ok' | 'failed' | 'interrupted' | 'not-started' | 'unrecorded';
-
-export interface TasksOutcome {
-  readonly ok: boolean;
-  /** For the journal: what the tasks did ('hotfix changed, reboot changed'), or why they failed. */
-  readonly detail: string;
-}
-
-export interface CycleDeps {
-  /** null: a serial run without a cluster (no cordon, drain or Ready gate). */
-  readonly cluster: ClusterOps | null;
-  readonly policy: RollingPolicy;
-  /** The Kubernetes node name of a host. */
-  nodeName(host: string): string;
-  /** Appends to the journal (durable when it returns). */
-  /**
-   * Appends to the journal (durable when it returns). When the journal cannot be written it throws
-   * JournalWriteError: the cycle stops at once, since nothing may be done that is not recorded first.
-   */
-  record(
-    host: string,
-    phase: string,
-    state: 'begin' | 'end' | 'fail' | 'note',
-    detail?: string,
-    data?: object,
-  ): Promise<void>;
-  /** Check mode for the host: does it need work? */
-  check(host: string): Promise<{ work: boolean } | { error: string }>;
-  /** The playbook's tasks on the host, applied. */
-  apply(host: string): Promise<TasksOutcome>;
-  /** Waits until the host answers over SSH (a resumed node may be mid-reboot). */
-  reachable(host: string, timeoutMs: number): Promise<boolean>;
-  sleep(ms: number): Promise<void>;
-  now(): number;
-  /** Aborted: start nothing new (Ctrl-C, SIGTERM). */
-  readonly stop: AbortSignal;
-  /** Polling period of the Ready wait (default 1 s). */
-  readonly pollMs?: number;
-  /** Why the host's drain would block, as the batch's preflight predicts (null or absent: it passes). */
-  predictedBlock?(host: string): string | null;
-  /** Drain a node predicted to block anyway (--try-blocked); otherwise it is refused before its cordon. */
-  readonly tryBlocked?: boolean;
-}
+export type { CycleDeps, CycleResult, TasksOutcome } from './cycle-deps.js';
 
 const at = (p: Phase | null) => (p === null ? -1 : PHASES.indexOf(p));
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -101,7 +62,7 @@ export async function runNodeCycle(p: HostProgress, deps: CycleDeps): Promise<Cy
       await deps.record(host, 'apply', 'begin');
       const t = await deps.apply(host);
       if (!t.ok) return await afterTasksFailed(p, deps, t.detail);
-      await deps.record(host, 'apply', 'end', t.detail);
+      await deps.record(host, 'apply', 'end', t.detail, t.data);
     }
     if (deps.cluster) {
       const r = await readyAndUncordon(p, deps, deps.cluster);
@@ -214,13 +175,16 @@ async function readyAndUncordon(p: HostProgress, deps: CycleDeps, cluster: Clust
       status = await cluster.node(node);
       if (status?.ready) break;
       if (deps.now() >= deadline) {
-        await deps.record(host, 'ready', 'fail', `node ${node} not Ready ${limitSec}s after its tasks; left cordoned`);
+        const why = `node ${node} not Ready ${limitSec}s after its tasks`;
+        if (deps.rollback) return await failedAfterInstall(p, deps, cluster, deps.rollback, 'ready', why);
+        await deps.record(host, 'ready', 'fail', `${why}; left cordoned`);
         return 'failed';
       }
       await deps.sleep(deps.pollMs ?? 1000);
     }
     await deps.record(host, 'ready', 'end');
   }
+  if (at(p.reached) < at('gate') && !(await gatePhase(host, deps))) return 'failed';
   if (at(p.reached) < at('uncordon')) {
     await deps.record(host, 'uncordon', 'begin');
     if (p.ownsCordon === false) {

@@ -4,12 +4,17 @@
 // RollingOptionError, whose `field` is the flag (`--serial`: the CLI says 64) or the playbook path
 // (`rolling.serial`: 65). Pure.
 import { MAX_WAIT_SEC } from '../core/long-sleep.js';
+import { type AlertGateFlags, alertGateOf } from './alert-gate/spec.js';
 import type { DrainTimeoutPolicy, RollingPolicy, RollingSpec } from './model.js';
 import { parseFailBudget, parseSerial, RollingOptionError, shown } from './serial.js';
 import { parseWindow } from './window.js';
 
-/** The command line's values, as yargs gives them; each one given wins over the playbook's. */
-export interface RollingOverrides {
+/**
+ * The command line's values, as yargs gives them; each one given wins over the playbook's. `notify` is
+ * not a part of the policy: it is where this invocation's notices go (runner/rolling/notify-queue.ts),
+ * never recorded (its URL often holds a token), and may be given with --resume.
+ */
+export interface RollingOverrides extends AlertGateFlags {
   serial?: string;
   maxFail?: string;
   maxPerDomain?: number;
@@ -19,6 +24,7 @@ export interface RollingOverrides {
   drainTimeout?: number;
   onDrainTimeout?: string;
   readyTimeout?: number;
+  notify?: string;
 }
 
 const DEFAULTS = {
@@ -31,7 +37,7 @@ const DEFAULTS = {
   onDrainTimeout: 'uncordon',
   readyTimeoutSec: 600, // Ansible win_reboot's reboot_timeout
   window: null,
-} as const satisfies Omit<RollingPolicy, 'control'>;
+} as const satisfies Omit<RollingPolicy, 'control' | 'alertGate'>;
 
 const SPEC_FIELDS = [
   'serial',
@@ -49,8 +55,11 @@ const DRAIN_POLICIES: readonly DrainTimeoutPolicy[] = ['uncordon', 'keep-cordone
 
 /** `spec` (from the playbook at `where`) checked, defaulted and overridden by the command line. */
 export function rollingPolicy(spec: RollingSpec, overrides: RollingOverrides, where: string): RollingPolicy {
-  const fromFile = specPolicy(spec as unknown, where);
+  // The alert gate is checked on its own (alert-gate/spec.ts), and is in the policy only when there is one.
+  const { alertGate: gateBlock, ...rest } = isMapping(spec) ? spec : { alertGate: undefined };
+  const fromFile = specPolicy(isMapping(spec) ? rest : spec, where);
   const o = overrides;
+  const prometheusGate = alertGateOf(gateBlock, o, where);
   return {
     ...fromFile,
     ...(o.serial !== undefined && { serial: parseSerial(o.serial, '--serial') }),
@@ -61,12 +70,15 @@ export function rollingPolicy(spec: RollingSpec, overrides: RollingOverrides, wh
     ...(o.drainTimeout !== undefined && { drainTimeoutSec: waitSeconds(o.drainTimeout, 1, '--drain-timeout') }),
     ...(o.onDrainTimeout !== undefined && { onDrainTimeout: drainPolicy(o.onDrainTimeout, '--on-drain-timeout') }),
     ...(o.readyTimeout !== undefined && { readyTimeoutSec: waitSeconds(o.readyTimeout, 1, '--ready-timeout') }),
+    ...(prometheusGate && { prometheusGate }),
   };
 }
 
+const isMapping = (v: unknown): v is RollingSpec => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** The playbook's block alone, checked field by field, with the defaults. */
 function specPolicy(spec: unknown, where: string): RollingPolicy {
-  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) {
+  if (!isMapping(spec)) {
     throw new RollingOptionError('rolling', `${where}: rolling: expected a mapping of options, got ${shown(spec)}`);
   }
   const s = spec as Record<string, unknown>;

@@ -10,6 +10,7 @@ import type { RolloutStatus } from './model.js';
 import { type CycleDeps, type CycleResult, runNodeCycle } from './node-cycle.js';
 import { failedCount, type HostProgress } from './progress.js';
 import { batchBlocks } from './preflight/plan-preflight.js';
+import { type AlertGateCheck, alertGatePause } from './alert-gate/check.js';
 
 export interface RolloutDeps extends CycleDeps {
   /** Host names per batch (the plan). */
@@ -19,6 +20,8 @@ export interface RolloutDeps extends CycleDeps {
   readonly window: MaintenanceWindow | null;
   /** Cluster nodes that were Ready when the run began (the gate's baseline). */
   readonly readyAtStart: ReadonlySet<string>;
+  /** Prometheus asked before a batch starts new nodes (alert-gate/): firing pauses the run as the window does. */
+  readonly alertGate?: AlertGateCheck | null;
 }
 
 export interface RolloutEnd {
@@ -49,7 +52,7 @@ export async function runRollout(d: RolloutDeps): Promise<RolloutEnd> {
                 status: 'paused' as const,
                 reason: `outside the maintenance window ${d.window.text}; it opens next at ${nextOpening(d.window, new Date(d.now())).toISOString()}`,
               }
-            : null;
+            : await alertGatePause(d, fresh.length > 0, batch, d.batches.length);
     const go = blocked ? pending.filter(inFlight) : pending;
     if (go.length > 0) {
       await d.record(

@@ -10,6 +10,7 @@ import { PsCall, type PsCallResult } from '../core/ps-call.js';
 import { bootstrapCommand } from '../transport/powershell/bootstrap.js';
 import { decodeClixml } from '../transport/powershell/clixml.js';
 import { parseResults, program } from '../transport/powershell/program.js';
+import { applyThenProbeScript, splitApplyThenProbe } from './apply-then-probe.js';
 import { batchScript, groupProbes, newNonce, splitBatch } from './probe-batch.js';
 
 /** What the session needs of a transport connection. */
@@ -151,13 +152,30 @@ export class HostSession implements Remote {
     } catch (e) {
       return probes.map(() => ({ ok: false, error: e as Error }));
     }
-    return probes.map((p, i) => {
-      try {
-        return { ok: true, actual: p.parse(parts[i]!) };
-      } catch (e) {
-        return { ok: false, error: new Error(`cannot read the probe's output: ${(e as Error).message}`) };
-      }
-    });
+    return parseEach(probes, parts);
+  }
+
+  /**
+   * A sh apply script and then, in the same round trip, the sh probes (apply-then-probe.ts): the
+   * apply's own result, and the probes' outcomes (null when the apply was cut short: probe again).
+   */
+  async runThenProbe(
+    script: Script,
+    probes: readonly Probe<unknown>[],
+    options?: ExecOptions,
+  ): Promise<{ result: ExecResult; outcomes: ProbeOutcome[] | null }> {
+    this.trace?.(`sh: ${redact(script.text)}`);
+    if (this.trace)
+      for (const p of probes) this.trace(`probe (after the apply, same round trip): ${redact(p.script.text)}`);
+    const nonce = newNonce();
+    const scripts = probes.map((p) => p.script);
+    const out = await this.#run(applyThenProbeScript(script, scripts, nonce), options);
+    const split = splitApplyThenProbe(out, nonce, probes.length);
+    if (!split) return { result: out, outcomes: null };
+    const parts = split.probes;
+    const outcomes =
+      parts instanceof Error ? probes.map(() => ({ ok: false, error: parts }) as const) : parseEach(probes, parts);
+    return { result: split.apply, outcomes };
   }
 
   async #probePowerShell(probes: readonly Probe<unknown>[], timeoutMs?: number): Promise<ProbeOutcome[]> {
@@ -181,4 +199,15 @@ export class HostSession implements Remote {
       }
     });
   }
+}
+
+/** Each probe's parse of its part of a batch; a parse error is that probe's own outcome. */
+function parseEach(probes: readonly Probe<unknown>[], parts: readonly ExecResult[]): ProbeOutcome[] {
+  return probes.map((p, i) => {
+    try {
+      return { ok: true, actual: p.parse(parts[i]!) };
+    } catch (e) {
+      return { ok: false, error: new Error(`cannot read the probe's output: ${(e as Error).message}`) };
+    }
+  });
 }

@@ -3,7 +3,8 @@
 import { NOOP, type Change } from '../core/change.js';
 import { UnreachableError } from '../core/errors.js';
 import { masked, redact } from '../core/secret.js';
-import type { AnyStep, ExecOptions, Remote } from '../core/step.js';
+import type { AnyStep, ExecOptions, ExecResult, Remote } from '../core/step.js';
+import { PsCall } from '../core/ps-call.js';
 import type { Script } from '../core/quote.js';
 import type { TaskNode } from '../playbook/compile.js';
 import type { Mode, SkipReason, StepReport, StepStatus } from '../report/model.js';
@@ -41,10 +42,35 @@ export function buildStep(node: TaskNode, env: StepBuilder): AnyStep {
   return step;
 }
 
+type Batch = { node: TaskNode; step: AnyStep }[];
+
+/** This node and every other pending node of the host whose step can be built now and probes in the same shell. */
+function probeBatch(node: TaskNode, step: AnyStep, session: HostSession, env: LifecycleEnv): Batch {
+  const batch: Batch = [{ node, step }];
+  for (const other of env.pendingOnHost(session.name)) {
+    if (other === node || env.prefetched.has(other.id)) continue;
+    try {
+      const s = buildStep(other, env);
+      if (s.probe().script.shell === step.probe().script.shell) batch.push({ node: other, step: s });
+    } catch {
+      // not buildable yet (its inputs are unknown): it will be probed when its turn comes
+    }
+  }
+  return batch;
+}
+
+/** This node's outcome; the others' successful ones are kept for their turn (a failure is this node's to report). */
+function keepOthers(batch: Batch, outcomes: readonly ProbeOutcome[], env: LifecycleEnv): ProbeOutcome {
+  batch.forEach((b, i) => {
+    if (i > 0 && outcomes[i]!.ok) env.prefetched.set(b.node.id, outcomes[i]!);
+  });
+  return outcomes[0]!;
+}
+
 /**
- * Probes this node and every other pending node of the host whose step can be built now, within
- * this node's time limit. Only the others' successful probes are kept: a failure (a hung probe, a
- * dropped connection) is this node's to report; the others probe again on their turn.
+ * Probes this node with the other pending nodes of its host (probeBatch), within this node's time
+ * limit. Only the others' successful probes are kept: a failure (a hung probe, a dropped connection)
+ * is this node's to report; the others probe again on their turn.
  */
 async function probeWithOthers(
   node: TaskNode,
@@ -55,33 +81,48 @@ async function probeWithOthers(
 ): Promise<ProbeOutcome> {
   const have = env.prefetched.get(node.id);
   if (have) return have;
-  const batch: { node: TaskNode; step: AnyStep }[] = [{ node, step }];
-  for (const other of env.pendingOnHost(session.name)) {
-    if (other === node || env.prefetched.has(other.id)) continue;
-    try {
-      const s = buildStep(other, env);
-      if (s.probe().script.shell === step.probe().script.shell) batch.push({ node: other, step: s });
-    } catch {
-      // not buildable yet (its inputs are unknown): it will be probed when its turn comes
-    }
-  }
+  const batch = probeBatch(node, step, session, env);
   const outcomes = await session.probe(
     batch.map((b) => b.step.probe()),
     timeoutMs,
   );
-  batch.forEach((b, i) => {
-    if (i > 0 && outcomes[i]!.ok) env.prefetched.set(b.node.id, outcomes[i]!);
-  });
-  return outcomes[0]!;
+  return keepOthers(batch, outcomes, env);
 }
 
-function withDeadline(session: HostSession, deadline: number, tail: OutputTail): Remote {
+/**
+ * The re-probe carried by a step's apply (Step.applyThenProbe): each sh script the apply runs is
+ * followed, in the same round trip, by the probes of `batch`; the last script's outcomes stand.
+ */
+class CarriedProbe {
+  outcomes: ProbeOutcome[] | null = null;
+  constructor(readonly batch: Batch) {}
+
+  static of(node: TaskNode, step: AnyStep, session: HostSession, env: LifecycleEnv): CarriedProbe | null {
+    if (!step.applyThenProbe) return null;
+    const script = step.probe().script;
+    if (script.shell !== 'sh' || script instanceof PsCall) return null;
+    return new CarriedProbe(probeBatch(node, step, session, env));
+  }
+
+  run(session: HostSession, script: Script, options: ExecOptions): Promise<ExecResult> | null {
+    this.outcomes = null; // a later script makes earlier outcomes stale
+    if (script.shell !== 'sh' || script instanceof PsCall) return null;
+    const probes = this.batch.map((b) => b.step.probe());
+    return session.runThenProbe(script, probes, options).then(({ result, outcomes }) => {
+      this.outcomes = outcomes;
+      return result;
+    });
+  }
+}
+
+function withDeadline(session: HostSession, deadline: number, tail: OutputTail, carried?: CarriedProbe | null): Remote {
   return {
     name: session.name,
     run: (script: Script, options?: ExecOptions) => {
       const left = deadline - Date.now();
       if (left <= 0) return Promise.reject(new TimeoutError('timed out'));
-      const running = session.run(script, { ...options, timeoutMs: Math.min(options?.timeoutMs ?? left, left) });
+      const limited = { ...options, timeoutMs: Math.min(options?.timeoutMs ?? left, left) };
+      const running = carried?.run(session, script, limited) ?? session.run(script, limited);
       return running.then((r) => (tail.add(r), r));
     },
   };
@@ -154,8 +195,11 @@ async function lifecycle(
     if (env.mode === 'check') return stepReport(node, step, change, 'changed', started, null);
 
     env.prefetched.clear(); // the host is about to change: every earlier probe may be stale
-    const applied = await step.apply(withDeadline(session, deadline, tail), change, probed.actual);
-    const after = await probeWithOthers(node, step, session, env, Math.max(1000, deadline - Date.now()));
+    const carried = CarriedProbe.of(node, step, session, env);
+    const applied = await step.apply(withDeadline(session, deadline, tail, carried), change, probed.actual);
+    const after = carried?.outcomes
+      ? keepOthers(carried.batch, carried.outcomes, env)
+      : await probeWithOthers(node, step, session, env, Math.max(1000, deadline - Date.now()));
     if (!after.ok) throw after.error;
     const rest = step.diff(step.desired, after.actual);
     if (rest.action !== 'noop' && step.converges !== false) {

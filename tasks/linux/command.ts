@@ -218,6 +218,8 @@ export function command(options: CommandOptions): Step<CommandDesired, CommandAc
     converges: hasGuard(desired),
     probe: () => ({ script: guardScript(desired), parse: (result: ExecResult) => parseGuards(title, desired, result) }),
     diff: diffCommand,
+    // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
+    applyThenProbe: true,
     async apply(remote: Remote, change: Change): Promise<CommandOutputs> {
       let outputs: CommandOutputs = { stdout: '', stderr: '', code: null };
       let changed = true;

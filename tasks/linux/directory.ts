@@ -89,6 +89,8 @@ export function directory(options: DirectoryOptions): Step<DirectoryDesired, FsE
       },
     }),
     diff: diffDirectory,
+    // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
+    applyThenProbe: true,
     async apply(remote: Remote, change: Change, actual: FsEntry | null): Promise<void> {
       refuseWrongType(path, actual, 'directory');
       const scripts: Script[] = [];

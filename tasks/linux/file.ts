@@ -145,6 +145,8 @@ export function file(options: FileOptions): Step<FileDesired, FsEntry> {
       },
     }),
     diff: diffFile,
+    // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
+    applyThenProbe: true,
     async apply(remote: Remote, change: Change, actual: FsEntry | null): Promise<void> {
       refuseWrongType(path, actual, 'file');
       const scripts: Script[] = [];

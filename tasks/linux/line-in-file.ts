@@ -106,6 +106,8 @@ export function lineInFile(options: LineInFileOptions): Step<LineInFileDesired, 
       },
     }),
     diff: diffLine,
+    // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
+    applyThenProbe: true,
     async apply(remote: Remote, change: Change, actual: EditableFile | null): Promise<void> {
       if (actual === null && !desired.create) throw new Error(`${missingMessage(path)}: set create: true to create it`);
       refuseWrongType(path, actual?.entry ?? null, 'file');

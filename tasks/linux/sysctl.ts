@@ -150,6 +150,8 @@ export function sysctl(options: SysctlOptions): Step<SysctlDesired, SysctlActual
       },
     }),
     diff: diffSysctl,
+    // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
+    applyThenProbe: true,
     async apply(remote: Remote, change: Change, actual: SysctlActual | null): Promise<void> {
       const current = actual?.file ?? null;
       const scripts: Script[] = [];

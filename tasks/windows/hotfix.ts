@@ -48,6 +48,8 @@ export type HotfixActual = Readonly<ResultOf<'Get-PlayHotfix'>>;
 
 export interface HotfixOutputs {
   rebootRequired: boolean;
+  /** After an install: the package identity DISM installed (what a rollback removes: hotfix-removal.ts), null if unknown. */
+  packageName?: string | null;
 }
 
 const KIND = 'windows.hotfix';
@@ -172,7 +174,7 @@ export function hotfix(options: HotfixOptions): Step<HotfixDesired, HotfixActual
       const result = await invoke(remote, INSTALL_HOTFIX, { kb, msuPath }, `${title}: DISM`);
       const outcome = dismOutcome(desired, result.exitCode, result.output);
       if (outcome instanceof Error) throw stepFailure(title, outcome.message);
-      return outcome;
+      return { ...outcome, packageName: result.packageName };
     },
     outputs: (_d: Readonly<HotfixDesired>, a: HotfixActual | null): HotfixOutputs => ({
       rebootRequired: !a?.installed && pendingReboot(a?.dismExitCode ?? null),

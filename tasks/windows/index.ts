@@ -54,6 +54,20 @@ export {
 } from './hns-network.js';
 export { hotfix, type HotfixActual, type HotfixDesired, type HotfixOptions, type HotfixOutputs } from './hotfix.js';
 export {
+  hotfixRemoval,
+  type HotfixRemovalActual,
+  type HotfixRemovalDesired,
+  type HotfixRemovalOptions,
+  type HotfixRemovalOutputs,
+} from './hotfix-removal.js';
+export {
+  hotfixStage,
+  type HotfixStageActual,
+  type HotfixStageDesired,
+  type HotfixStageOptions,
+  type HotfixStageOutputs,
+} from './hotfix-stage.js';
+export {
   netAdapters,
   type NetAdapterSpec,
   type NetAdaptersActual,

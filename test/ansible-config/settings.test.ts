@@ -136,7 +136,7 @@ test('connectionSettings: only what the user set, StrictHostKeyChecking in ssh a
 
 test('poolDefaults: host_key_checking=False is accept-new with a warning; timeout is the connection timeout', (t) => {
   const c = config(
-    '[defaults]\nhost_key_checking = False\ntimeout = 30\n[ssh_connection]\nssh_args = -C -o ControlMaster=auto -o ProxyJump=b',
+    '[defaults]\nhost_key_checking = False\ntimeout = 30\n[ssh_connection]\nssh_args = -C -o ControlMaster=auto -o ProxyJump=b -o ForwardAgent=yes',
   );
   t.deepEqual(
     [poolDefaults(false, c), poolDefaults(true, config(null))],
@@ -146,7 +146,7 @@ test('poolDefaults: host_key_checking=False is accept-new with a warning; timeou
         connectTimeoutMs: 30_000,
         warnings: [
           `host key checking off (${CFG}:2): play never accepts a changed host key; it records unknown ones (accept-new)`,
-          `ssh_args (${CFG}:5): play does not apply ProxyJump=b to hosts; set ansible_ssh_args in the inventory (group_vars/all) instead`,
+          `ssh_args (${CFG}:5): play does not apply -o ForwardAgent=yes to hosts (of ssh's options it applies User, Port, IdentityFile, UserKnownHostsFile, ConnectTimeout, ServerAliveInterval, ProxyJump and ProxyCommand)`,
         ],
       },
       { acceptNew: true, warnings: [] },

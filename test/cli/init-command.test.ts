@@ -37,12 +37,16 @@ test('writes the scaffold into a new folder, package.json pinning what play pins
     'inventory',
     'inventory/group_vars',
     'inventory/group_vars/all.yml',
+    'inventory/group_vars/windows.yml',
     'inventory/hosts.yml',
     'package.json',
     'playbooks',
     'playbooks/example.ts',
+    'playbooks/lib',
+    'playbooks/lib/registry-value.ts',
     'test',
     'test/example.test.ts',
+    'test/registry-value.test.ts',
     'tsconfig.json',
   ]);
   const own = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8'));

@@ -1,4 +1,4 @@
-// Issue 14's lab acceptance, as a comparison: the onboarding inventory of the lab with the windows
+// group_vars/ in the lab, as a comparison: the onboarding inventory of the lab with the windows
 // and tor groups' vars moved out into group_vars/windows.yml and group_vars/tor.yml gives the same
 // hosts and vars (play inventory --list) and the same plans (tor-gateway and onboard-windows in check
 // mode) as with the vars written inline. Check mode only: the applies read group_vars/ in

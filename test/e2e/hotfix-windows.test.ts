@@ -1,4 +1,4 @@
-// play hotfix-windows acceptance (issue 11), end to end in the shared lab with the real CLI: six
+// play hotfix-windows acceptance, end to end in the shared lab with the real CLI: six
 // simulated Windows nodes (lab/windows, a TEST DOUBLE) onboarded at 17763.1158 in two failure domains,
 // the real kubectl on control1 against the Kubernetes API double (lab/cluster, a TEST DOUBLE) with
 // workloads and budgets, and the journal in a state file of the test's own. Scenarios, each moving the

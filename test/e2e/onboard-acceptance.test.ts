@@ -1,10 +1,10 @@
-// onboard-windows acceptance (issue 5), end to end in the shared lab with the real CLI: the lab hook that
+// onboard-windows acceptance, end to end in the shared lab with the real CLI: the lab hook that
 // resets a simulated Windows node (lab/windows, a TEST DOUBLE) to a fresh node; --check on a fresh node
 // (exact plan, `unknown` where an output is not known yet, nothing changed); two fresh nodes onboarded
 // at once (distinct pod CIDRs, both VIPs in one keepalived.conf, each held by one tor host); and a node
 // that fails half-way (a hung New-PlayHnsNetwork hits the per-step timeout) while the other finishes,
 // then completes on a re-run once the fault is gone. The inventory keeps the windows and tor groups' vars
-// in group_vars/windows.yml and group_vars/tor.yml (issue 14).
+// in group_vars/windows.yml and group_vars/tor.yml.
 //
 // Holds the tor-hosts lock (fixtures/lab-locks.ts) from first to last test, as onboard-windows.test.ts
 // does, and leaves keepalived stopped and node010 fresh (onboard-windows.test.ts gives node010 a pod_cidr

@@ -65,7 +65,7 @@ test.serial(
     t.log(`play init: ${Date.now() - started} ms`);
     t.regex(
       init.stdout,
-      /wrote package\.json, \.gitignore, inventory\/group_vars\/all\.yml, inventory\/hosts\.yml, playbooks\/example\.ts, test\/example\.test\.ts, tsconfig\.json in /,
+      /wrote package\.json, \.gitignore, inventory\/group_vars\/all\.yml, inventory\/group_vars\/windows\.yml, inventory\/hosts\.yml, playbooks\/example\.ts, playbooks\/lib\/registry-value\.ts, test\/example\.test\.ts, test\/registry-value\.test\.ts, tsconfig\.json in /,
     );
     t.regex(
       init.stdout,
@@ -96,7 +96,8 @@ test.serial(
     t.log(`tsc --noEmit: ${tsc.ms} ms`);
     const own = await run(repo, 'npm', ['test']);
     t.is(own.code, 0, own.stdout + own.stderr);
-    t.regex(own.stdout, /2 tests passed/);
+    // The Windows step's three runs wait for a Windows host (PLAY_TEST_WINDOWS_HOST): a todo here.
+    t.regex(own.stdout, /3 tests passed[\s\S]*1 test todo/);
     t.log(`npm test: ${own.ms} ms`);
 
     const vars = join(repo, 'inventory/group_vars/all.yml');
@@ -162,13 +163,13 @@ test.serial('a typo in a task id: a TypeScript error, and exit 65 naming it when
     t.not(tsc.code, 0, tsc.stdout);
     t.regex(
       tsc.stdout,
-      /playbooks\/typo\.ts\(\d+,\d+\): error TS2322: Type '"dri"' is not assignable to type '"config" \| "dir" \| "port"'/,
+      /playbooks\/typo\.ts\(\d+,\d+\): error TS2322: Type '"dri"' is not assignable to type '"config" \| "dir" \| "port" \| "winPort"'/,
     );
     const r = await run(repo, 'npx', ['play', 'typo', '-i', 'inventory', '--check']);
     t.is(r.code, 65, r.stderr);
     t.regex(
       r.stderr,
-      /play: playbook typo: task 'config' needs 'dri', which is not a task of this playbook \(tasks: dir, config, port\)\n$/,
+      /play: playbook typo: task 'config' needs 'dri', which is not a task of this playbook \(tasks: dir, config, port, winPort\)\n$/,
     );
   } finally {
     rmSync(typo);

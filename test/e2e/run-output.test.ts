@@ -40,14 +40,15 @@ function closed(node: unknown): unknown {
   return out;
 }
 const lines = (text: string) => text.replace(/\n$/, '').split('\n');
-/** The view's lines after the header line naming the inventory (written before the run's output is set up). */
-const runLines = (text: string) => lines(text).filter((l) => !l.startsWith('inventory: '));
+/** A line without its time of day. */
+const unstamped = (line: string) => line.replace(/^\d\d:\d\d:\d\d /, '');
 
 test('-v: every line stamped, each step with its start, end and duration, and the output tail in the view and the report', async (t) => {
   const reportFile = join(tmp(), 'report.json');
   const r = await play(observe('linux1', '-v', '--report', reportFile), env);
   t.is(r.code, 0, r.stdout + r.stderr);
-  for (const line of runLines(r.stdout)) t.regex(line, /^\d\d:\d\d:\d\d /);
+  for (const line of lines(r.stdout)) t.regex(line, /^\d\d:\d\d:\d\d /);
+  t.is(unstamped(lines(r.stdout)[0]!), `inventory: ${lab.inventoryPath} (from -i)`, 'the header line first, stamped');
   t.regex(r.stdout, /^\d\d:\d\d:\d\d linux1 › say: start$/m);
   t.regex(r.stdout, /^\d\d:\d\d:\d\d linux1 › say: changed \(run command\) in \d+\.\d\d s$/m);
   t.regex(r.stdout, /^\d\d:\d\d:\d\d linux1 › say: \(earlier output cut: the last 20 lines, 4 KiB, of each stream\)$/m);
@@ -141,7 +142,8 @@ test('--log where it cannot be written: one message naming the flag, exit 64, be
     r.stderr,
     'play: --log /nonexistent-dir/run.log: cannot write it (its directory does not exist): give a writable path\n',
   );
-  t.deepEqual(runLines(r.stdout), [], 'nothing ran');
+  t.deepEqual(lines(r.stdout).map(unstamped), [`inventory: ${lab.inventoryPath} (from -i)`], 'nothing ran');
+  t.regex(r.stdout, /^\d\d:\d\d:\d\d inventory: /, 'without a terminal the header line is stamped too');
 });
 
 test('without a terminal a heartbeat names each running host, its step and how long it has waited', async (t) => {

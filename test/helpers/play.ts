@@ -74,3 +74,8 @@ export function play(args: string[], env: NodeJS.ProcessEnv = {}, cwd = projectR
     });
   });
 }
+
+/** Console text without the `HH:MM:SS ` stamp a run puts on every line when its output is not a terminal. */
+export function unstamped(text: string): string {
+  return text.replace(/^\d\d:\d\d:\d\d /gm, '');
+}

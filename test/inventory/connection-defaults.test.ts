@@ -37,8 +37,10 @@ const CONFIG = {
   privateKeyFile: { value: '/cfg/key', origin: 'ANSIBLE_PRIVATE_KEY_FILE' },
   become: { value: false, origin: '/etc/ansible/ansible.cfg:5' },
   becomeMethod: { value: 'sudo', origin: 'ANSIBLE_BECOME_METHOD' },
-  // What ansible.cfg gives besides: not a connection default of the merge.
+  // The default of ansible_ssh_args (config-ssh-args.ts): no flag sets it.
   sshArgs: { value: '-C', origin: '/etc/ansible/ansible.cfg:9' },
+  // What ansible.cfg gives besides: not a connection default of the merge.
+  hostKeyChecking: { value: false, origin: '/etc/ansible/ansible.cfg:9' },
 };
 
 test('connectionDefaults: the flags over ansible.cfg, field by field; only the connection fields of the config', (t) => {
@@ -61,9 +63,10 @@ test('connectionDefaults: the flags over ansible.cfg, field by field; only the c
           privateKeyFile: CONFIG.privateKeyFile,
           become: CONFIG.become,
           becomeMethod: CONFIG.becomeMethod,
+          sshArgs: CONFIG.sshArgs,
         },
       ],
-      ['both', { ...FLAGS, becomeMethod: CONFIG.becomeMethod }],
+      ['both', { ...FLAGS, becomeMethod: CONFIG.becomeMethod, sshArgs: CONFIG.sshArgs }],
       [
         '-u alone over the config',
         {
@@ -71,6 +74,7 @@ test('connectionDefaults: the flags over ansible.cfg, field by field; only the c
           privateKeyFile: CONFIG.privateKeyFile,
           become: CONFIG.become,
           becomeMethod: CONFIG.becomeMethod,
+          sshArgs: CONFIG.sshArgs,
         },
       ],
     ],

@@ -101,7 +101,7 @@ for (const [pattern, term] of REFUSE) {
 }
 
 // The one place play answers where ansible gives nothing: a subscript on a base that matches nothing
-// is read as the glob character class it looks like (issue 5's --limit 'node00[89]').
+// is read as the glob character class it looks like (a --limit such as 'node00[89]').
 test('oracle: db0[12] matches nothing in ansible; play reads it as a glob', async (t) => {
   requireAnsible();
   const ansible = await ansibleListHosts(FILE, 'db0[12]');

@@ -7,12 +7,15 @@
 //                the node has or has pending
 //   0x80070002   the CAB cannot be opened (missing, or not an update CAB such as WSUSSCAN.cab)
 //   state.failDism, when set: every /add-package fails with it (a broken servicing stack)
+// /remove-package /packagename:ID: dism-remove.ts.
 // /quiet prints errors only (success prints nothing); without it, the banner and result lines too.
 // DISM writes its errors to stdout.
 import { setRevision } from '../boot.js';
 import { fileExists, readFile } from '../file-store.js';
 import type { NodeState } from '../node-state.js';
+import { removePackage, recordPackage } from './dism-remove.js';
 import { cabSource } from './msu-contents.js';
+import { getPackageInfo } from './dism-package-info.js';
 import { crlf, type NativeProgram, type NativeResult } from './program.js';
 
 export const DISM = {
@@ -62,6 +65,7 @@ function addPackage(s: NodeState, key: string): number {
   const reached = Math.max(s.os.revision, ...s.pending.map((c) => (c.kind === 'hotfix' ? (c.revision ?? 0) : 0)));
   if (msu.revision !== null && msu.revision <= reached) return DISM.notApplicable; // superseded
   const waits = msu.rebootRequired !== false;
+  recordPackage(s, msu);
   if (!waits || msu.listedBeforeReboot !== false) s.hotfixes.push({ kb: msu.kb, installedOn: today() });
   if (!waits) {
     if (msu.revision !== null) setRevision(s, msu.revision);
@@ -74,7 +78,11 @@ function addPackage(s: NodeState, key: string): number {
 export const dism: NativeProgram = (node, argv) => {
   const s = node.state;
   const args = argv.map((a) => a.toLowerCase());
+  if (args.includes('/remove-package')) return removePackage(node, argv, banner(s));
   const pathArg = argv.find((a) => /^\/packagepath[:=]/i.test(a));
+  // /get-packageinfo: dism-package-info.ts (read-only; hotfix staging verifies a CAB with it).
+  if (args.length === 3 && args.includes('/online') && args.includes('/get-packageinfo') && pathArg)
+    return getPackageInfo(s, pathArg.slice('/packagepath:'.length), banner(s));
   const rest = args.filter((a) => !/^\/(online|add-package|quiet|norestart|packagepath[:=].*)$/.test(a));
   if (
     !args.includes('/online') ||

@@ -30,15 +30,28 @@ export function msuContents(msu: MsuRecord): ExtractedFile[] {
     'Processor Architecture="amd64"',
     'Product Name="Windows 10.0"',
   ];
+  const id = packageIdentity(msu);
   const xml =
     '<?xml version="1.0" encoding="UTF-8"?><unattend xmlns="urn:schemas-microsoft-com:unattend"><servicing>' +
-    `<package action="install"><source location="%configsetroot%\\${stem}.cab" /></package></servicing></unattend>`;
+    `<package action="install"><assemblyIdentity name="${id.name}" version="${id.version}" language="neutral" ` +
+    `processorArchitecture="amd64" publicKeyToken="31bf3856ad364e35" />` +
+    `<source location="%configsetroot%\\${stem}.cab" /></package></servicing></unattend>`;
   return [
     { name: 'WSUSSCAN.cab', content: Buffer.from('MSCF simulated Windows Update scan catalogue\n') },
     { name: `${stem}.cab`, content: Buffer.from(`${CAB_MARK}${msu.fileName.toLowerCase()}\n`) },
     { name: `${stem}-pkgProperties.txt`, content: Buffer.from(properties.map((l) => `${l}\r\n`).join('')) },
     { name: `${stem}.xml`, content: Buffer.from(xml) },
   ];
+}
+
+/**
+ * The package identity DISM knows the update by (its .xml's assemblyIdentity): a cumulative update is
+ * Package_for_RollupFix at 17763.<revision>.1.7, another one Package_for_<KB> at 10.0.1.0.
+ */
+export function packageIdentity(msu: MsuRecord): { name: string; version: string; identity: string } {
+  const name = msu.revision === null ? `Package_for_${msu.kb.toUpperCase()}` : 'Package_for_RollupFix';
+  const version = msu.revision === null ? '10.0.1.0' : `17763.${msu.revision}.1.7`;
+  return { name, version, identity: `${name}~31bf3856ad364e35~amd64~~${version}` };
 }
 
 /** The catalogue key (the .msu's lower-cased file name) an update CAB came from; null: not an update CAB. */

@@ -11,6 +11,7 @@ import { timeOps } from './time.js';
 import { dnsClientOps } from './dns-client.js';
 import { serviceOps } from './services.js';
 import { osOps } from './os.js';
+import { diskOps } from './disk.js';
 import { commandOps } from './commands.js';
 import { featureOps } from './features.js';
 import { packageOps } from './packages.js';
@@ -24,6 +25,7 @@ export const SURFACE: Ops = {
   ...hnsOps,
   ...networkOps,
   ...osOps,
+  ...diskOps,
   ...commandOps,
   ...featureOps,
   ...packageOps,

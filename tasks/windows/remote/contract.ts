@@ -80,7 +80,45 @@ export const CONTRACT = {
    */
   'Install-PlayHotfix': {
     args: z.strictObject({ kb: z.string(), msuPath: z.string() }),
+    /** packageName: once installed (0, 3010), the identity from the .msu's XML (recorded for Get-PlayHotfixPackage); else null. */
+    result: z.strictObject({ exitCode: z.number(), output: z.string(), packageName: z.string().nullable() }),
+  },
+  /** installed: Get-HotFix lists the KB; packageName: the identity Install-PlayHotfix recorded for it (null: none). */
+  'Get-PlayHotfixPackage': {
+    args: z.strictObject({ kb: z.string() }),
+    result: z.strictObject({ installed: z.boolean(), packageName: z.string().nullable() }),
+  },
+  /**
+   * dism.exe /online /remove-package /packagename:<name> /quiet /norestart: its exit code and text (hotfix-removal.ts).
+   * Once removed (0, 3010) the KB's records (Install-PlayHotfix's exit code and package) go, so a later install runs.
+   */
+  'Remove-PlayHotfix': {
+    args: z.strictObject({ kb: z.string(), packageName: z.string() }),
     result: z.strictObject({ exitCode: z.number(), output: z.string() }),
+  },
+  /**
+   * Hotfix staging (ps-hotfix-stage.ts): the .msu at msuPath (sha256, size; null: absent), the free
+   * bytes of its drive, the SHA-256 of the .msu the folder stageDir was expanded from (null: not
+   * staged) and, when staged, DISM's /get-packageinfo of its update CAB (exit code and text).
+   */
+  'Get-PlayHotfixStage': {
+    args: z.strictObject({ kb: z.string(), msuPath: z.string(), stageDir: z.string() }),
+    result: z.strictObject({
+      installed: z.boolean(),
+      msuSha256: z.string().nullable(),
+      msuSize: z.number().nullable(),
+      freeBytes: z.number().nullable(),
+      stagedFrom: z.string().nullable(),
+      packageInfo: z.strictObject({ exitCode: z.number(), output: z.string() }).nullable(),
+    }),
+  },
+  /** stageDir emptied, the .msu expanded into it (expand.exe -F:*), DISM's /get-packageinfo of the CAB, the marker. */
+  'Expand-PlayHotfixStage': {
+    args: z.strictObject({ kb: z.string(), msuPath: z.string(), stageDir: z.string() }),
+    result: z.strictObject({
+      msuSha256: z.string(),
+      packageInfo: z.strictObject({ exitCode: z.number(), output: z.string() }),
+    }),
   },
   'Test-PlayPath': {
     args: z.strictObject({ path: z.string() }),

@@ -11,6 +11,7 @@ import {
   SET_FILE,
   SET_REGISTRY_VALUE,
 } from './ps-files.js';
+import { EXPAND_HOTFIX_STAGE, GET_HOTFIX_STAGE } from './ps-hotfix-stage.js';
 import {
   GET_HNS_ENDPOINT,
   GET_HNS_NETWORK,
@@ -39,6 +40,7 @@ import {
   SET_DNS_CLIENT,
   SET_NET_ADAPTER,
 } from './ps-network.js';
+import { GET_HOTFIX_PACKAGE, REMOVE_HOTFIX } from './ps-hotfix-removal.js';
 import { GET_NSSM_SERVICE, GET_SERVICE, SET_NSSM_SERVICE, SET_SERVICE, SET_SERVICE_STATE } from './ps-services.js';
 import {
   GET_AUTO_UPDATE,
@@ -55,6 +57,10 @@ export const PLAY_FUNCTIONS: { readonly [F in PlayFunctionName]: PlayFunction<F>
   'Get-PlayOsInfo': GET_OS_INFO,
   'Get-PlayHotfix': GET_HOTFIX,
   'Install-PlayHotfix': INSTALL_HOTFIX,
+  'Get-PlayHotfixPackage': GET_HOTFIX_PACKAGE,
+  'Remove-PlayHotfix': REMOVE_HOTFIX,
+  'Get-PlayHotfixStage': GET_HOTFIX_STAGE,
+  'Expand-PlayHotfixStage': EXPAND_HOTFIX_STAGE,
   'Test-PlayPath': TEST_PATH,
   'Restart-PlayComputer': RESTART_COMPUTER,
   'Get-PlayWindowsFeature': GET_WINDOWS_FEATURE,

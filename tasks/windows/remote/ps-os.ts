@@ -4,6 +4,7 @@
 // here, because ConvertTo-Json in 5.1 writes enums as numbers and dates as "\/Date(...)\/".
 import { playFunction } from './calls.js';
 import { INVOKE_NATIVE } from './ps-native.js';
+import { PACKAGE_IDENTITY } from './ps-hotfix-removal.js';
 
 /**
  * pendingReboot: Component Based Servicing's RebootPending key (set by DISM installs) or
@@ -88,6 +89,7 @@ export const INSTALL_HOTFIX = playFunction(
   'Install-PlayHotfix',
   String.raw`
 ${INVOKE_NATIVE}
+${PACKAGE_IDENTITY}
   $msu = [string]$a.msuPath
   $kb = [string]$a.kb
   if (-not (Test-Path -LiteralPath $msu -PathType Leaf)) {
@@ -111,7 +113,10 @@ ${INVOKE_NATIVE}
     $key = ${HOTFIX_RECORD}
     if (-not (Test-Path -LiteralPath $key)) { New-Item -Path $key -Force | Out-Null }
     New-ItemProperty -LiteralPath $key -Name $kb -Value ([string]$code) -PropertyType String -Force | Out-Null
-    [ordered]@{ exitCode = $code; output = (Get-NativeText $dism) }
+    $package = $null
+    if ($code -eq 0 -or $code -eq 3010) { $package = Get-PackageIdentity (Join-Path $dir ('Windows10.0-{0}-x64.xml' -f $kb.ToUpperInvariant())) }
+    if ($null -ne $package) { Save-PackageIdentity $kb $package }
+    [ordered]@{ exitCode = $code; output = (Get-NativeText $dism); packageName = $package }
   } finally {
     Remove-Item -LiteralPath $dir -Recurse -Force -ErrorAction SilentlyContinue
   }

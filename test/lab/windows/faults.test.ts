@@ -110,7 +110,10 @@ test('a reboot over SSH: connections drop, the node refuses them for rebootSecon
     ps('Get-PlayOsInfo', {}),
     ps('Install-PlayHotfix', { kb: 'KB4549949', msuPath: msu }),
   ]);
-  t.deepEqual(install, { ok: true, value: { exitCode: 3010, output: '' } });
+  t.deepEqual(install, {
+    ok: true,
+    value: { exitCode: 3010, output: '', packageName: 'Package_for_RollupFix~31bf3856ad364e35~amd64~~17763.1158.1.7' },
+  });
   const t0 = Date.now();
   t.deepEqual((await s.callPowerShell([ps('Restart-PlayComputer', { delaySeconds: 0 })]))[0], {
     ok: true,

@@ -49,11 +49,58 @@ export const FUNCTION_CASES: { readonly [F in PlayFunctionName]: { happy: Functi
     },
   },
   'Install-PlayHotfix': {
-    happy: { args: { kb: 'KB4538461', msuPath: MSU }, expect: (v) => v.exitCode === 3010 && v.output === '' },
+    happy: {
+      args: { kb: 'KB4538461', msuPath: MSU },
+      expect: (v) =>
+        v.exitCode === 3010 &&
+        v.output === '' &&
+        v.packageName === 'Package_for_RollupFix~31bf3856ad364e35~amd64~~17763.1098.1.7',
+    },
     // The package holds KB4538461's CAB, not KB4549949's: found out after expand.exe, before DISM.
     failure: {
       args: { kb: 'KB4549949', msuPath: MSU },
       expect: /does not hold the update KB4549949: expand\.exe extracted no Windows10\.0-KB4549949-x64\.cab/,
+    },
+  },
+  'Get-PlayHotfixStage': {
+    happy: {
+      before: [{ fn: 'Expand-PlayHotfixStage', args: { kb: 'KB4538461', msuPath: MSU, stageDir: 'C:\\stage' } }],
+      args: { kb: 'KB4538461', msuPath: MSU, stageDir: 'C:\\stage' },
+      expect: (v) => v.stagedFrom === v.msuSha256 && /Applicable : Yes/.test(v.packageInfo.output) && v.freeBytes > 0,
+    },
+    failure: {
+      args: { kb: 'KB4538461', msuPath: 'C:\\nope.msu', stageDir: 'C:\\stage' },
+      expect: (v) => v.msuSha256 === null && v.stagedFrom === null && v.packageInfo === null,
+    },
+  },
+  'Expand-PlayHotfixStage': {
+    happy: {
+      args: { kb: 'KB4538461', msuPath: MSU, stageDir: 'C:\\stage' },
+      expect: (v) => v.packageInfo.exitCode === 0 && /State : Not Present/.test(v.packageInfo.output),
+    },
+    failure: {
+      args: { kb: 'KB4549949', msuPath: MSU, stageDir: 'C:\\stage' },
+      expect: /does not hold the update KB4549949: expand\.exe extracted no /,
+    },
+  },
+  'Get-PlayHotfixPackage': {
+    happy: {
+      before: [{ fn: 'Install-PlayHotfix', args: { kb: 'KB4538461', msuPath: MSU } }],
+      args: { kb: 'KB4538461' },
+      expect: (v) => v.installed && v.packageName === 'Package_for_RollupFix~31bf3856ad364e35~amd64~~17763.1098.1.7',
+    },
+    failure: { args: { kb: 'KB4538461' }, expect: (v) => !v.installed && v.packageName === null },
+  },
+  'Remove-PlayHotfix': {
+    happy: {
+      before: [{ fn: 'Install-PlayHotfix', args: { kb: 'KB4538461', msuPath: MSU } }],
+      args: { kb: 'KB4538461', packageName: 'Package_for_RollupFix~31bf3856ad364e35~amd64~~17763.1098.1.7' },
+      expect: (v) => v.exitCode === 3010 && v.output === '',
+    },
+    // DISM's answer to an identity it does not know: 0x800f0805, with its text.
+    failure: {
+      args: { kb: 'KB4538461', packageName: 'Package_for_RollupFix~31bf3856ad364e35~amd64~~17763.9999.1.7' },
+      expect: (v) => v.exitCode === -2146498555 && /not valid Windows package/.test(v.output),
     },
   },
   'Test-PlayPath': {

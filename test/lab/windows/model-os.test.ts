@@ -40,6 +40,7 @@ test('DISM: 3010 for a new update (pending reboot, and again while it pends), 0x
   t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4549949', msuPath: KB4549949.toUpperCase() }), {
     exitCode: 3010,
     output: '',
+    packageName: 'Package_for_RollupFix~31bf3856ad364e35~amd64~~17763.1158.1.7',
   });
   const info = (await run(node, 'Get-PlayHotfix', { kb: 'kb4549949' })) as {
     installed: boolean;
@@ -57,6 +58,7 @@ test('DISM: 3010 for a new update (pending reboot, and again while it pends), 0x
     output:
       'Error: 0x800f081e\r\n\r\nThe specified package is not applicable to this image.\r\n\r\n' +
       'The DISM log file can be found at C:\\Windows\\Logs\\DISM\\dism.log',
+    packageName: null,
   };
   t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4538461', msuPath: msu('KB4538461') }), notApplicable);
   t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4549951', msuPath: msu('KB4549951') }), notApplicable);
@@ -70,6 +72,7 @@ test('DISM: 3010 for a new update (pending reboot, and again while it pends), 0x
   t.deepEqual(await run(node, 'Install-PlayHotfix', { kb: 'KB4534273', msuPath: msu('KB4534273') }), {
     exitCode: 0,
     output: '',
+    packageName: 'Package_for_RollupFix~31bf3856ad364e35~amd64~~17763.973.1.7',
   });
   t.is(
     (await t.throwsAsync(run(node, 'Install-PlayHotfix', { kb: 'KB1', msuPath: 'C:\\nowhere\\x.msu' })))!.message,

@@ -234,8 +234,8 @@ const errors: { name: string; make: Factory; options: unknown; field: string; me
   {
     name: 'command: unknown option',
     make: command,
-    options: { command: 'true', removes: '/x' },
-    field: 'removes',
+    options: { command: 'true', onlyIf: '/x' },
+    field: 'onlyIf',
     message: /not an option/,
   },
   { name: 'sysctl: key missing', make: sysctl, options: { value: 1 }, field: 'key', message: /must be a string/ },

@@ -132,8 +132,9 @@ test('sysctl: live value (normalized), absent, unreadable; the persisted value f
 
 test('command: creates present/absent; no output without creates', (t) => {
   const guarded = command({ command: ['true'], creates: '/done' });
-  t.deepEqual(guarded.probe().parse(out('creates present\n')), { createsExists: true });
-  t.deepEqual(guarded.probe().parse(out('creates absent\n')), { createsExists: false });
+  const state = (createsExists: boolean) => ({ createsExists, removesExists: null, unlessCode: null });
+  t.deepEqual(guarded.probe().parse(out('creates present\n')), state(true));
+  t.deepEqual(guarded.probe().parse(out('creates absent\n')), state(false));
   t.regex(t.throws(() => guarded.probe().parse(out('creates maybe\n')))!.message, /unknown state "maybe"/);
   t.regex(t.throws(() => guarded.probe().parse(out('')))!.message, /output ended/);
   const plain = command({ command: 'true' });

@@ -159,6 +159,11 @@ function busySeed(s: NodeState): void {
 /** Each factory with option sets: representative values, and hostile ones wherever the options allow free text. */
 const CASES: Record<string, (() => AnyStep)[]> = {
   hotfix: [() => windows.hotfix({ kb: 'KB4549949', msuPath: MSU, notApplicable: 'satisfied' })],
+  hotfixStage: [
+    () => windows.hotfixStage({ kb: 'KB4549949', msuPath: MSU, localMsu: LOCAL, stageDir: `${PATH}-stage` }),
+  ],
+  // After hotfix: the package it recorded is taken back off.
+  hotfixRemoval: [() => windows.hotfixRemoval({ kb: 'KB4549949' })],
   osBuild: [() => windows.osBuild({ version: '10.0.17763', revision: 1158 })],
   // Not Containers: Docker needs it installed on this node (busySeed), and an installed feature sends no install.
   windowsFeature: [() => windows.windowsFeature({ name: 'Hyper-V' })],

@@ -50,7 +50,11 @@ test('hotfix: installs with DISM (3010: rebootRequired), then noop while the reb
   const r = await threeRuns(n, hotfix({ kb: 'kb4549949', msuPath: MSU }));
   t.is(r.first.action, 'create');
   t.deepEqual(r.applyCalls, ['Test-PlayPath', 'Install-PlayHotfix']);
-  t.deepEqual(r.outputs, { rebootRequired: true });
+  // The package identity the install recorded (a rollback removes the update by it).
+  t.deepEqual(r.outputs, {
+    rebootRequired: true,
+    packageName: 'Package_for_RollupFix~31bf3856ad364e35~amd64~~17763.1158.1.7',
+  });
   t.is(getValue(node.state, 'HKLM:\\SOFTWARE\\Play\\Hotfixes', 'KB4549949')?.data, '3010');
   t.regex(
     (await plan(n, hotfix({ kb: 'KB4549949', msuPath: MSU }))).change.warnings![0]!,
@@ -74,7 +78,7 @@ test('hotfix: not applicable counts as satisfied only when asked; a missing .msu
     simulatedNode(t, notApplicable).n,
     hotfix({ kb: 'KB4549949', msuPath: MSU, notApplicable: 'satisfied' }),
   );
-  t.deepEqual(r.outputs, { rebootRequired: false });
+  t.deepEqual(r.outputs, { rebootRequired: false, packageName: null });
 
   const { n: bare } = simulatedNode(t);
   const h = hotfix({ kb: 'KB4549949', msuPath: MSU });

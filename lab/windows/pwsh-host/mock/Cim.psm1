@@ -39,6 +39,15 @@ function Get-CimInstance {
             $o.PSObject.TypeNames.Insert(0, 'Microsoft.Management.Infrastructure.CimInstance#root/cimv2/Win32_OperatingSystem')
             $o
         }
+        'Win32_LogicalDisk' {
+            # The C: drive only (surface/disk.ts); sizes are UInt64, as CIM gives them.
+            foreach ($d in @(Invoke-PlayWindows Disk.List)) {
+                if ($Filter -and $Filter -notmatch ("DeviceID\s*=\s*'{0}'" -f [regex]::Escape([string]$d.deviceId))) { continue }
+                $o = [pscustomobject]@{ DeviceID = [string]$d.deviceId; DriveType = [uint32]3; FreeSpace = [uint64]$d.freeSpace; Size = [uint64]$d.size }
+                $o.PSObject.TypeNames.Insert(0, 'Microsoft.Management.Infrastructure.CimInstance#root/cimv2/Win32_LogicalDisk')
+                $o
+            }
+        }
         default {
             $e = New-Object System.Management.Automation.ErrorRecord (
                 (New-Object System.Exception ('Invalid class (the simulated node does not model {0})' -f $ClassName)),
