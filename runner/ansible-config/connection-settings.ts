@@ -5,20 +5,15 @@
 import { InputError } from '../core/errors.js';
 import { sshFlagValues } from '../inventory/jump-args.js';
 import { shellWords } from '../inventory/ssh-words.js';
+import type { ConfigConnectionSettings } from '../inventory/connection-defaults.js';
 import type { AnsibleConfig, Setting } from './settings.js';
 
-export interface ConnectionSettings {
-  readonly remoteUser?: Setting<string>;
-  readonly privateKeyFile?: Setting<string>;
-  readonly become?: Setting<boolean>;
-  readonly becomeUser?: Setting<string>;
-  readonly becomeMethod?: Setting<string>;
-  /** As the inventory's ansible_ssh_args / ansible_ssh_common_args would be (ssh's words, -o options). */
-  readonly sshArgs?: Setting<string>;
-  readonly sshCommonArgs?: Setting<string>;
+/** A connection layer as runner/inventory/connection-defaults.ts merges it (no passwords in a config file),
+ *  and whether unknown host keys are checked. */
+export type ConnectionSettings = ConfigConnectionSettings & {
   /** false: unknown host keys are recorded (accept-new); a changed key is still refused. */
   readonly hostKeyChecking?: Setting<boolean>;
-}
+};
 
 const set = <T>(s: Setting<T> | undefined): Setting<T> | undefined => (s && s.origin !== 'default' ? s : undefined);
 

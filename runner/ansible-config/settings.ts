@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { InputError } from '../core/errors.js';
 import { IniError, type IniFile, iniValue, parseIni } from './ini.js';
 import { SETTING_KEYS, type SettingKey, type SettingName } from './keys.js';
+import type { Setting } from '../core/setting.js';
 import {
   ansibleBoolean,
   ansibleInteger,
@@ -17,10 +18,7 @@ import {
 } from './values.js';
 
 /** A value and where it came from: an ANSIBLE_* variable's name, `/dir/ansible.cfg:LINE`, or `default`. */
-export interface Setting<T> {
-  readonly value: T;
-  readonly origin: string;
-}
+export type { Setting };
 
 export interface AnsibleSettings {
   readonly inventory?: Setting<readonly string[]>;

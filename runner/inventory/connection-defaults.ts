@@ -6,13 +6,9 @@
 // ssh_config's User applies. A key file from --private-key is offered before ssh_config's IdentityFiles,
 // as ssh tries the `-o IdentityFile=` Ansible passes first. Pure: values in, values out.
 import type { Secret } from '../core/secret.js';
+import type { Setting } from '../core/setting.js';
 
-/** A value and where it was set, for messages: `-u`, `--private-key`, `ANSIBLE_REMOTE_USER`, `/dir/ansible.cfg:7`,
- *  or an inventory variable's name. */
-export interface Setting<T> {
-  readonly value: T;
-  readonly origin: string;
-}
+export type { Setting };
 
 /** One layer of connection settings: the host's variables, the command line's flags, or ansible.cfg's. */
 export interface ConnectionSettings {
