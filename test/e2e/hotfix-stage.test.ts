@@ -7,11 +7,10 @@
 // rollout lock as rolling-preflight.test.ts does, which uses the same nodes.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import test from 'ava';
-import { resetWindowsNode } from '../../lab/lab.js';
 import { ensureLab, type Lab } from '../helpers/lab.js';
-import { play, projectRoot } from '../helpers/play.js';
+import { play } from '../helpers/play.js';
 import { holdClusterRollouts, holdTorHosts } from './fixtures/lab-locks.js';
 import {
   clusterNodes,
@@ -21,6 +20,7 @@ import {
   PINS,
   pinVars,
   rollingInventory,
+  resetAndOnboard,
 } from './fixtures/rolling-lab.js';
 
 const NODES = ['node019', 'node020'] as const;
@@ -61,12 +61,7 @@ test.before(async () => {
   ({ inventory, env } = rollingInventory(lab, dir, NODES));
   const release = await holdTorHosts();
   try {
-    for (const n of NODES) await resetWindowsNode(n);
-    const onboard = await play(
-      [resolve(projectRoot, 'test/e2e/fixtures/onboard-without-tor.ts'), '-i', inventory, '--no-live'],
-      env,
-    );
-    if (onboard.code !== 0) throw new Error(`onboarding failed: ${onboard.stdout.slice(-3000)}${onboard.stderr}`);
+    await resetAndOnboard(NODES, inventory, env);
   } finally {
     await release();
   }

@@ -24,7 +24,7 @@ import YAML from 'yaml';
 import { setNeverReady } from '../../lab/cluster/ready.js';
 import { updateClusterState } from '../../lab/cluster/cluster-state.js';
 import { addPdb, addReplicaSet } from '../../lab/cluster/workloads.js';
-import { resetWindowsNode, setWindowsNodeFaults } from '../../lab/lab.js';
+import { setWindowsNodeFaults } from '../../lab/lab.js';
 import { KUBECTL_PATH } from '../../lab/paths.js';
 import { ensureLab, type Lab, sshRun } from '../helpers/lab.js';
 import { holdClusterRollouts, holdTorHosts } from './fixtures/lab-locks.js';
@@ -43,6 +43,7 @@ import {
   pinVars,
   rollingInventory,
   WINDOWS_COUNT,
+  resetAndOnboard as onboardFresh,
 } from './fixtures/rolling-lab.js';
 
 const NS = 'rolling-e2e';
@@ -78,12 +79,7 @@ test.before(async () => {
 });
 
 async function resetAndOnboard(): Promise<void> {
-  for (const n of NODES) await resetWindowsNode(n);
-  const onboard = await play(
-    [resolve(projectRoot, 'test/e2e/fixtures/onboard-without-tor.ts'), '-i', inventory, '--no-live'],
-    env,
-  );
-  if (onboard.code !== 0) throw new Error(`onboarding failed: ${onboard.stdout.slice(-3000)}${onboard.stderr}`);
+  await onboardFresh(NODES, inventory, env);
   updateClusterState(clusterFile(lab), (s) => {
     for (const p of Object.values(s.pods ?? {})) if (p.namespace === NS) delete s.pods![`${NS}/${p.name}`];
     for (const b of Object.values(s.pdbs ?? {})) if (b.namespace === NS) delete s.pdbs![`${NS}/${b.name}`];

@@ -9,14 +9,14 @@
 //  - node024, healthy, passes the gate (its phases say what the gate saw) and is uncordoned.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import test from 'ava';
 import YAML from 'yaml';
 import { readClusterState } from '../../lab/cluster/cluster-state.js';
-import { resetWindowsNode, setWindowsNodeFaults } from '../../lab/lab.js';
+import { setWindowsNodeFaults } from '../../lab/lab.js';
 import { vipFor } from '../../tasks/linux/index.js';
 import { ensureLab, type Lab, runLocal } from '../helpers/lab.js';
-import { play, projectRoot } from '../helpers/play.js';
+import { play } from '../helpers/play.js';
 import { holdClusterRollouts, holdTorHosts } from './fixtures/lab-locks.js';
 import {
   clusterFile,
@@ -26,6 +26,7 @@ import {
   PINS,
   pinVars,
   rollingInventory,
+  resetAndOnboard,
 } from './fixtures/rolling-lab.js';
 import { vipHolders } from './fixtures/tor-hosts.js';
 
@@ -59,12 +60,7 @@ test.before(async () => {
   withTorHosts(inventory);
   // Onboarding changes the cluster's pod CIDRs, and the VIPs are the tor hosts': held from here to the end.
   releases.push(await holdTorHosts());
-  for (const n of NODES) await resetWindowsNode(n);
-  const onboard = await play(
-    [resolve(projectRoot, 'test/e2e/fixtures/onboard-without-tor.ts'), '-i', inventory, '--no-live'],
-    env,
-  );
-  if (onboard.code !== 0) throw new Error(`onboarding failed: ${onboard.stdout.slice(-3000)}${onboard.stderr}`);
+  await resetAndOnboard(NODES, inventory, env);
   const cluster = readClusterState(clusterFile(lab))!;
   vips = Object.fromEntries(NODES.map((n) => [n, vipFor(cluster.nodes[n]!.podCIDR!).address]));
   for (const n of NODES) {

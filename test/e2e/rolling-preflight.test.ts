@@ -8,14 +8,13 @@
 //  - The next check times the run from the journal's cycle of node019.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import test from 'ava';
 import { updateClusterState } from '../../lab/cluster/cluster-state.js';
 import { addPdb, addReplicaSet } from '../../lab/cluster/workloads.js';
-import { resetWindowsNode } from '../../lab/lab.js';
 import type { PlanPreflight } from '../../runner/rolling/preflight/plan-preflight.js';
 import { ensureLab, type Lab } from '../helpers/lab.js';
-import { play, projectRoot } from '../helpers/play.js';
+import { play } from '../helpers/play.js';
 import { holdClusterRollouts, holdTorHosts } from './fixtures/lab-locks.js';
 import {
   clusterFile,
@@ -25,6 +24,7 @@ import {
   PINS,
   pinVars,
   rollingInventory,
+  resetAndOnboard,
 } from './fixtures/rolling-lab.js';
 
 const NODES = ['node019', 'node020'] as const;
@@ -55,12 +55,7 @@ test.before(async () => {
   // Onboarding changes the cluster's pod CIDRs, from which other files derive the VIPs they plan.
   const release = await holdTorHosts();
   try {
-    for (const n of NODES) await resetWindowsNode(n);
-    const onboard = await play(
-      [resolve(projectRoot, 'test/e2e/fixtures/onboard-without-tor.ts'), '-i', inventory, '--no-live'],
-      env,
-    );
-    if (onboard.code !== 0) throw new Error(`onboarding failed: ${onboard.stdout.slice(-3000)}${onboard.stderr}`);
+    await resetAndOnboard(NODES, inventory, env);
   } finally {
     await release();
   }

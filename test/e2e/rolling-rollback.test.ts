@@ -13,11 +13,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'ava';
-import { resetWindowsNode, setWindowsNodeFaults } from '../../lab/lab.js';
+import { setWindowsNodeFaults } from '../../lab/lab.js';
 import { ensureLab, type Lab } from '../helpers/lab.js';
 import { play, projectRoot } from '../helpers/play.js';
 import { holdClusterRollouts, holdTorHosts } from './fixtures/lab-locks.js';
-import { clusterNodes, eventsSince, lastSeq, PINS, pinVars, rollingInventory } from './fixtures/rolling-lab.js';
+import {
+  clusterNodes,
+  eventsSince,
+  lastSeq,
+  PINS,
+  pinVars,
+  rollingInventory,
+  resetAndOnboard,
+} from './fixtures/rolling-lab.js';
 
 const NODES = ['node025', 'node026'] as const;
 const WINDOWS = 26 - 9 + 1;
@@ -40,12 +48,7 @@ test.before(async () => {
   ({ inventory, env } = rollingInventory(lab, dir, NODES));
   const release = await holdTorHosts();
   try {
-    for (const n of NODES) await resetWindowsNode(n);
-    const onboard = await play(
-      [resolve(projectRoot, 'test/e2e/fixtures/onboard-without-tor.ts'), '-i', inventory, '--no-live'],
-      env,
-    );
-    if (onboard.code !== 0) throw new Error(`onboarding failed: ${onboard.stdout.slice(-3000)}${onboard.stderr}`);
+    await resetAndOnboard(NODES, inventory, env);
   } finally {
     await release();
   }

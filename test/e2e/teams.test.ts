@@ -16,13 +16,21 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'ava';
-import { resetWindowsNode, setWindowsNodeFaults } from '../../lab/lab.js';
+import { setWindowsNodeFaults } from '../../lab/lab.js';
 import { ensureLab, type Lab } from '../helpers/lab.js';
 import { holdClusterRollouts } from './fixtures/lab-locks.js';
 import { play, projectRoot } from '../helpers/play.js';
 import { postgresForThisFile } from '../helpers/postgres.js';
 import { waitFor } from '../helpers/wait.js';
-import { clusterNodes, eventsSince, lastSeq, PINS, pinVars, rollingInventory } from './fixtures/rolling-lab.js';
+import {
+  clusterNodes,
+  eventsSince,
+  lastSeq,
+  PINS,
+  pinVars,
+  rollingInventory,
+  resetAndOnboard,
+} from './fixtures/rolling-lab.js';
 
 // Not matched by other files' patterns (onboard-acceptance's 'node0[01][09]' would take node019).
 const NODES = ['node021', 'node022'] as const;
@@ -50,12 +58,7 @@ test.before(async () => {
   store = await (await server()).freshUrl();
   // The URL names a socket directory (no host part), which WHATWG's URL does not parse.
   database = /@\/([^?]+)/.exec(store)![1]!;
-  for (const n of NODES) await resetWindowsNode(n);
-  const onboard = await play(
-    [resolve(projectRoot, 'test/e2e/fixtures/onboard-without-tor.ts'), '-i', inventory, '--no-live'],
-    env,
-  );
-  if (onboard.code !== 0) throw new Error(`onboarding failed: ${onboard.stdout.slice(-3000)}${onboard.stderr}`);
+  await resetAndOnboard(NODES, inventory, env);
 });
 
 test.after.always(async () => {
