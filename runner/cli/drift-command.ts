@@ -197,7 +197,13 @@ async function driftOnce(args: DriftArgs, outputs: RunOutputs, out: Writable, er
       durationMs: Date.now() - started.getTime(),
       playbooks: names,
       skipped,
-      inventory: args.inventory === undefined ? 'lab' : [args.inventory].flat().join(','),
+      // As given with -i; otherwise the files the other sources (PLAY_INVENTORY, ansible.cfg, ...) named.
+      inventory:
+        args.inventory !== undefined
+          ? [args.inventory].flat().join(',')
+          : source.origin.kind === 'lab'
+            ? 'lab'
+            : source.paths.join(','),
       controller: controllerName(),
       hosts,
       items,
