@@ -72,7 +72,7 @@ try {
   sampleMemory();
   const host = new ReceivingHost();
   const change = step.diff(step.desired, null);
-  await step.apply(host, change, null);
+  await step.apply(host, change, null, step.desired);
   const sent = performance.now();
   sampleMemory();
   const MiB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;

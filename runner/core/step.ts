@@ -39,8 +39,11 @@ export interface Step<D = unknown, A = unknown, O extends object = object> {
   readonly desired: Readonly<D>;
   probe(): Probe<A>;
   diff(desired: Readonly<D>, actual: A | null): Change;
-  /** Acts on change.fields only; may return outputs known only from applying (e.g. rebootRequired). */
-  apply(remote: Remote, change: Change, actual: A | null): Promise<Partial<O> | void>;
+  /**
+   * Acts on change.fields only, towards `desired` (the runner passes the step's own); may return
+   * outputs known only from applying (e.g. rebootRequired).
+   */
+  apply(remote: Remote, change: Change, actual: A | null, desired: Readonly<D>): Promise<Partial<O> | void>;
   /** Outputs derived from the (converged) actual state. */
   outputs?(desired: Readonly<D>, actual: A | null): O;
   /**

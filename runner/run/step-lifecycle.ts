@@ -196,7 +196,12 @@ async function lifecycle(
 
     env.prefetched.clear(); // the host is about to change: every earlier probe may be stale
     const carried = CarriedProbe.of(node, step, session, env);
-    const applied = await step.apply(withDeadline(session, deadline, tail, carried), change, probed.actual);
+    const applied = await step.apply(
+      withDeadline(session, deadline, tail, carried),
+      change,
+      probed.actual,
+      step.desired,
+    );
     const after = carried?.outcomes
       ? keepOthers(carried.batch, carried.outcomes, env)
       : await probeWithOthers(node, step, session, env, Math.max(1000, deadline - Date.now()));

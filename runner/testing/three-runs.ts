@@ -44,7 +44,7 @@ export async function threeRuns(step: AnyStep, remote: Remote): Promise<ThreeRun
   const before = await planOn(step, remote);
   if (JSON.stringify(before.change) !== JSON.stringify(check))
     throw new ThreeRunsError(`${step.title}: check changed ${remote.name} (its plan is not the same afterwards)`);
-  await step.apply(remote, before.change, before.actual as never);
+  await step.apply(remote, before.change, before.actual as never, step.desired);
   const after = (await planOn(step, remote)).change;
   if (after.action !== 'noop') throw new ThreeRunsError(`${step.title}: not converged: ${fieldsOf(after)}`);
   const again = (await planOn(step, remote)).change;

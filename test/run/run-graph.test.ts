@@ -224,9 +224,9 @@ test('an abort starts nothing new, lets running steps finish, and marks the rest
           const m = marker(`${host.vars.dir}/a`, 'A');
           return {
             ...m,
-            apply: async (r, c, a) => {
+            apply: async (r, c, a, d) => {
               controller.abort();
-              return m.apply(r, c, a);
+              return m.apply(r, c, a, d);
             },
           };
         },

@@ -84,12 +84,12 @@ test('changedWhen decides changed or ok from { stdout, stderr, code }', async (t
     changedWhen: (r) => (seen.push(r), !r.stdout.includes('already')),
   });
   const p = await plan(h, s);
-  t.true(reportsUnchanged(await s.apply(h, p.change, p.actual)));
+  t.true(reportsUnchanged(await s.apply(h, p.change, p.actual, s.desired)));
   t.deepEqual(seen, [{ stdout: 'already there\n', stderr: '', code: 0 }]);
   const yes = command({ command: 'echo made', changedWhen: (r) => r.stdout.includes('made') });
-  t.false(reportsUnchanged(await yes.apply(h, p.change, null)));
+  t.false(reportsUnchanged(await yes.apply(h, p.change, null, yes.desired)));
   const bad = command({ command: 'true', changedWhen: (() => 'yes') as unknown as () => boolean });
-  await t.throwsAsync(bad.apply(h, p.change, null), {
+  await t.throwsAsync(bad.apply(h, p.change, null, bad.desired), {
     message: 'linux.command: changedWhen must return true or false, got string',
   });
 });

@@ -156,7 +156,7 @@ test('directory diff: a file in the way is a warned update that apply refuses', 
       throw new Error('must not run anything');
     },
   };
-  await t.throwsAsync(() => s.apply(remote, c, actual), {
+  await t.throwsAsync(() => s.apply(remote, c, actual, s.desired), {
     message: '/d is a regular file, not a directory: refusing to replace it (remove it first)',
   });
 });

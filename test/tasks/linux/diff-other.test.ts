@@ -149,5 +149,7 @@ test('sysctl diff: a directory where the file should be is refused', async (t) =
       throw new Error('must not run anything');
     },
   };
-  await t.throwsAsync(() => s.apply(remote, c, a), { message: /is a directory, not a regular file: refusing/ });
+  await t.throwsAsync(() => s.apply(remote, c, a, s.desired), {
+    message: /is a directory, not a regular file: refusing/,
+  });
 });

@@ -120,7 +120,7 @@ realTest('keepalivedConf: a config keepalived -t rejects fails with its message 
     '@@ -1 +1,29 @@',
     '-old config',
   ]);
-  const err = await t.throwsAsync(() => bad.apply(h, change, actual), { instanceOf: RemoteError });
+  const err = await t.throwsAsync(() => bad.apply(h, change, actual, bad.desired), { instanceOf: RemoteError });
   t.log(err!.message);
   t.is(err!.code, 5);
   t.true(
@@ -150,7 +150,7 @@ realTest(
     const s = keepalivedConf({ path, config: labConfig() });
     const { actual, change } = await plan(h, s);
     writeFileSync(path, 'written by someone else\n');
-    await t.throwsAsync(() => s.apply(h, change, actual), {
+    await t.throwsAsync(() => s.apply(h, change, actual, s.desired), {
       message: /changed since it was probed; not overwriting it/,
     });
     t.is(readFileSync(path, 'utf8'), 'written by someone else\n');
@@ -159,7 +159,9 @@ realTest(
     const noBin = keepalivedConf({ path, config: labConfig(), keepalivedBin: '/nonexistent/keepalived' });
     const p = await plan(h, noBin);
     t.regex(p.change.warnings!.join('\n'), /\/nonexistent\/keepalived is not installed/);
-    const err = await t.throwsAsync(() => noBin.apply(h, p.change, p.actual), { instanceOf: RemoteError });
+    const err = await t.throwsAsync(() => noBin.apply(h, p.change, p.actual, noBin.desired), {
+      instanceOf: RemoteError,
+    });
     t.is(err!.code, 127);
     t.is(readFileSync(path, 'utf8'), 'written by someone else\n');
     t.deepEqual(tree(h.root), ['keepalived.conf']);

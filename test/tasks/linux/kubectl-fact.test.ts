@@ -162,7 +162,7 @@ test('apply gives up after timeoutSec, saying what it waited for', async (t) => 
   const h = localHost();
   const step = kubectlNodeRegistered({ kubectl, node: 'node404', timeoutSec: 2 });
   const { actual, change } = await plan(h, step);
-  await t.throwsAsync(step.apply(h, change, actual) as Promise<unknown>, {
+  await t.throwsAsync(step.apply(h, change, actual, step.desired) as Promise<unknown>, {
     message: /node node404 registered: still not registered after 2 s/,
   });
 });

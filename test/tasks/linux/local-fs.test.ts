@@ -134,7 +134,9 @@ test('lineInFile: a file changed after the probe is not overwritten', async (t) 
   const s = lineInFile({ path, line: 'port=8080', regexp: '^port=' });
   const { actual, change } = await plan(h, s);
   writeFileSync(path, 'port=81\nedited=by someone else\n');
-  await t.throwsAsync(() => s.apply(h, change, actual), { message: /changed since it was probed; not overwriting it/ });
+  await t.throwsAsync(() => s.apply(h, change, actual, s.desired), {
+    message: /changed since it was probed; not overwriting it/,
+  });
   t.is(readFileSync(path, 'utf8'), 'port=81\nedited=by someone else\n');
   t.deepEqual(tree(h.root), [H3]); // the temp file was removed
   // Re-planning from the new content converges.
@@ -148,7 +150,7 @@ test('lineInFile: a file created after the probe is not overwritten either', asy
   const s = lineInFile({ path, line: 'a', create: true });
   const { actual, change } = await plan(h, s);
   writeFileSync(path, 'b\n');
-  await t.throwsAsync(() => s.apply(h, change, actual), { message: /changed since it was probed/ });
+  await t.throwsAsync(() => s.apply(h, change, actual, s.desired), { message: /changed since it was probed/ });
   t.is(readFileSync(path, 'utf8'), 'b\n');
 });
 
@@ -157,7 +159,7 @@ test('lineInFile: create false and a missing file fails in apply, creating nothi
   const s = lineInFile({ path: join(h.root, 'missing'), line: 'a' });
   const { actual, change } = await plan(h, s);
   t.deepEqual(change.warnings, [`${join(h.root, 'missing')} does not exist and create is false: apply will fail`]);
-  await t.throwsAsync(() => s.apply(h, change, actual), {
+  await t.throwsAsync(() => s.apply(h, change, actual, s.desired), {
     message: /does not exist and create is false: set create: true/,
   });
   t.deepEqual(tree(h.root), []);
@@ -180,7 +182,7 @@ test('refusals on a real filesystem: a file where a directory should be, a link 
   const d = directory({ path: notDir });
   const pd = await plan(h, d);
   t.regex(pd.change.warnings![0]!, /is a regular file, not a directory/);
-  await t.throwsAsync(() => d.apply(h, pd.change, pd.actual), { message: /refusing to replace it/ });
+  await t.throwsAsync(() => d.apply(h, pd.change, pd.actual, d.desired), { message: /refusing to replace it/ });
 
   const target = join(h.root, 'target');
   writeFileSync(target, 'original\n');
@@ -190,7 +192,7 @@ test('refusals on a real filesystem: a file where a directory should be, a link 
   for (const s of linked) {
     const p = await plan(h, s);
     t.regex(p.change.warnings![0]!, /is a symbolic link, not a regular file/);
-    await t.throwsAsync(() => s.apply(h, p.change, p.actual), { message: /refusing/ });
+    await t.throwsAsync(() => s.apply(h, p.change, p.actual, s.desired), { message: /refusing/ });
   }
   t.is(readFileSync(target, 'utf8'), 'original\n');
   t.deepEqual(tree(h.root), ['link', 'plain', 'target']);

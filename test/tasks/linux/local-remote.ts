@@ -100,7 +100,7 @@ export async function converge(
   step: AnyStep,
 ): Promise<{ change: Change; rest: Change; outputs: unknown }> {
   const { actual, change } = await plan(remote, step);
-  const outputs = change.action === 'noop' ? undefined : await step.apply(remote, change, actual);
+  const outputs = change.action === 'noop' ? undefined : await step.apply(remote, change, actual, step.desired);
   const after = await plan(remote, step);
   return { change, rest: after.change, outputs };
 }

@@ -58,7 +58,9 @@ test('command string: shell code by the author; failure reports the exit code an
   const s = command({
     command: `i=0; while [ $i -lt 500 ]; do echo "noise $i" >&2; i=$((i+1)); done; echo 'the real reason' >&2; exit 3`,
   });
-  const err = await t.throwsAsync(() => s.apply(h, s.diff(s.desired, null), null), { instanceOf: RemoteError });
+  const err = await t.throwsAsync(() => s.apply(h, s.diff(s.desired, null), null, s.desired), {
+    instanceOf: RemoteError,
+  });
   t.is(err!.code, 3);
   t.regex(err!.message, /^command i=0; .*… exited 3: …/);
   t.regex(err!.message, /the real reason$/);
@@ -70,7 +72,9 @@ test('command: stdin is /dev/null, a missing chdir fails before running', async 
   const read = await converge(h, command({ command: ['cat'] }));
   t.is((read.outputs as { stdout: string }).stdout, '');
   const s = command({ command: ['touch', join(h.root, 'x')], chdir: join(h.root, 'nope') });
-  await t.throwsAsync(() => s.apply(h, s.diff(s.desired, null), null), { message: /exited 2: .*can't cd to/ });
+  await t.throwsAsync(() => s.apply(h, s.diff(s.desired, null), null, s.desired), {
+    message: /exited 2: .*can't cd to/,
+  });
   t.deepEqual(tree(h.root), []);
 });
 
@@ -81,7 +85,7 @@ test('sysctl persisted: hostile file name and value land literally (live setter 
   const s = sysctl({ key: 'net.ipv4.ip_forward', value, file: conf });
   const { actual, change } = await plan(h, s);
   t.deepEqual([...change.fields], ['live', 'persisted']);
-  await s.apply(h, { ...change, fields: ['persisted'] }, actual);
+  await s.apply(h, { ...change, fields: ['persisted'] }, actual, s.desired);
   t.is(readFileSync(conf, 'utf8'), `net.ipv4.ip_forward = ${value}\n`);
   const after = (await plan(h, s)).actual!;
   t.is(after.persisted, value);
@@ -100,7 +104,7 @@ test('sysctl persisted: only the last assignment of the key is rewritten, others
   ]);
   const s = sysctl({ key: 'net.ipv4.ip_forward', value: 1, file: conf });
   const { actual, change } = await plan(h, s);
-  await s.apply(h, { ...change, fields: ['persisted'] }, actual);
+  await s.apply(h, { ...change, fields: ['persisted'] }, actual, s.desired);
   t.is(readFileSync(conf, 'utf8'), '# mine\nnet.ipv4.ip_forward=0\nvm.swappiness = 10\nnet.ipv4.ip_forward = 1\n');
 });
 
@@ -109,7 +113,7 @@ test('sysctl live: a hostile value is written as text (and refused by the kernel
   const h = localHost(['unshare', '-n']);
   const s = sysctl({ key: 'net.ipv4.ip_forward', value: `${H1} ${H2} ${H3}`, file: join(h.root, 'c.conf') });
   const { actual, change } = await plan(h, s);
-  await t.throwsAsync(() => s.apply(h, change, actual), { message: /sysctl net\.ipv4\.ip_forward failed/ });
+  await t.throwsAsync(() => s.apply(h, change, actual, s.desired), { message: /sysctl net\.ipv4\.ip_forward failed/ });
   // The live write failed first, so the file was not written either.
   t.deepEqual(tree(h.root), []);
   t.deepEqual(h.executed(), []);
@@ -144,7 +148,7 @@ test('sysctl: converges live and persisted in a network namespace, 0 included; a
   const unknown = sysctl({ key: 'net.ipv4.no_such_key', value: 1, file: conf });
   const p = await plan(h, unknown);
   t.regex(p.change.warnings![0]!, /is not a kernel parameter on this host/);
-  await t.throwsAsync(() => unknown.apply(h, p.change, p.actual));
+  await t.throwsAsync(() => unknown.apply(h, p.change, p.actual, unknown.desired));
 });
 
 test('sysctl probe (read-only): a real key is read, a directory of keys is not a parameter', async (t) => {

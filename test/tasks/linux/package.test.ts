@@ -176,7 +176,7 @@ test("apt: fresh lists need no update; another failure fails the step with apt's
   const broken = fakeApt({ broken: true });
   const s = pkg({ name: 'ipvsadm' });
   const { actual, change } = await plan(broken.h, s);
-  const err = await t.throwsAsync(() => s.apply(broken.h, change, actual), { instanceOf: RemoteError });
+  const err = await t.throwsAsync(() => s.apply(broken.h, change, actual, s.desired), { instanceOf: RemoteError });
   t.is(err!.code, 100);
   t.regex(err!.message, /package ipvsadm: apt install failed \(exit 100\): E: Could not get lock/);
   t.false(broken.calls().some((c) => c.startsWith('apt-get update')));

@@ -65,7 +65,7 @@ realTest('keepalived: start, noop, restart (new pid), stop; it really serves the
   const restart = service({ name: 'keepalived', state: 'running', pidfile, restart: true });
   const r = await plan(h, restart);
   t.is(r.change.action, 'run');
-  const { pid: newPid } = (await restart.apply(h, r.change, r.actual)) as { pid: number };
+  const { pid: newPid } = (await restart.apply(h, r.change, r.actual, restart.desired)) as { pid: number };
   const restartMs = Date.now() - started;
   t.not(newPid, pid);
   t.false(alive(pid));
@@ -148,7 +148,7 @@ realTest('a daemon that dies at once: start fails after the bound with the end o
     },
   });
   const { actual, change } = await plan(h, s);
-  const err = await t.throwsAsync(() => s.apply(h, change, actual), { instanceOf: RemoteError });
+  const err = await t.throwsAsync(() => s.apply(h, change, actual, s.desired), { instanceOf: RemoteError });
   t.regex(
     err!.message,
     /broken did not start: after 5 s .*broken\.pid names no live \/bin\/sh in this network namespace/,

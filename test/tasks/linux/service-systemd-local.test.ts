@@ -79,7 +79,7 @@ realTest('systemd: enable --now from stopped, then noop; restart gives a new Mai
   const restart = service({ name: 'keepalived', state: 'running', enabled: true, restart: true });
   const r = await plan(f.h, restart);
   t.deepEqual([...r.change.fields], ['restart']);
-  t.deepEqual(await restart.apply(f.h, r.change, r.actual), { pid: 102 });
+  t.deepEqual(await restart.apply(f.h, r.change, r.actual, restart.desired), { pid: 102 });
   t.true(f.calls().includes('restart keepalived'));
 
   const down = await converge(f.h, service({ name: 'keepalived', state: 'stopped', enabled: false }));
@@ -97,7 +97,7 @@ realTest(
     const s = service({ name: 'keepalived', state: 'running' });
     const { actual, change } = await plan(f.h, s);
     t.deepEqual([...change.fields], ['state']);
-    const err = await t.throwsAsync(() => s.apply(f.h, change, actual), { instanceOf: RemoteError });
+    const err = await t.throwsAsync(() => s.apply(f.h, change, actual, s.desired), { instanceOf: RemoteError });
     t.regex(err!.message, /Job for keepalived\.service failed/);
 
     const missing = await plan(f.h, service({ name: 'nosuchd', state: 'running' }));

@@ -6,6 +6,7 @@
 import test from 'ava';
 import { reportsUnchanged } from '../../../runner/core/applied.js';
 import { Secret } from '../../../runner/core/secret.js';
+import type { AnyStep } from '../../../runner/core/step.js';
 import { readFile, writeFile } from '../../../lab/windows/file-store.js';
 import { getValue } from '../../../lab/windows/registry-store.js';
 import {
@@ -67,10 +68,10 @@ test('powershell without a guard: always run, never converges; $Play.Changed and
   t.false(plain.converges);
   const p = await plan(n, plain);
   t.is(p.change.action, 'run');
-  t.false(reportsUnchanged(await plain.apply(n, p.change, p.actual)));
+  t.false(reportsUnchanged(await plain.apply(n, p.change, p.actual, plain.desired)));
 
   const quiet = powershell({ script: "$Play.Changed = $false\n'nothing to do'" });
-  const q = (await quiet.apply(n, p.change, null)) as PowershellOutputs;
+  const q = (await quiet.apply(n, p.change, null, quiet.desired)) as PowershellOutputs;
   t.true(reportsUnchanged(q));
   t.deepEqual([q.output, q.hostOut], [['nothing to do'], []]);
 
@@ -79,7 +80,7 @@ test('powershell without a guard: always run, never converges; $Play.Changed and
     script: "[pscustomobject]@{ State = 'same'; Count = 3 }",
     changedWhen: (r) => (seen.push(r), r.output[0] !== null && (r.output[0] as { State: string }).State !== 'same'),
   });
-  t.true(reportsUnchanged(await judged.apply(n, p.change, null)));
+  t.true(reportsUnchanged(await judged.apply(n, p.change, null, judged.desired)));
   t.deepEqual(seen, [{ output: [{ State: 'same', Count: 3 }], hostOut: [], changed: true }]);
 });
 
@@ -104,12 +105,12 @@ test('powershell: an error or a failing native program fails the apply with its 
   const { n } = simulatedNode(t);
   const step = powershell({ script: "param($Reason)\nthrow ('no way: ' + $Reason)", parameters: { Reason: HOSTILE } });
   const p = await plan(n, step);
-  await t.throwsAsync(step.apply(n, p.change, p.actual), {
+  await t.throwsAsync(step.apply(n, p.change, p.actual, step.desired), {
     message: /^powershell param\(\$Reason\) failed \(exit 1\): no way: it's "q" \$\(Restart-Computer\)/,
   });
   // As a native program leaves it (the simulated node does not start programs named in a script: windows.command does).
   const native = powershell({ script: "$global:LASTEXITCODE = 5\n'partial'" });
-  await t.throwsAsync(native.apply(n, p.change, null), {
+  await t.throwsAsync(native.apply(n, p.change, null, native.desired), {
     message: /the script's last native program exited 5 \(\$LASTEXITCODE\)/,
   });
 });
@@ -163,7 +164,7 @@ test('command: a failing program fails the step with its exit code and output; c
   const { n } = simulatedNode(t);
   const bad = command({ exe: 'w32tm.exe', args: ['/config', '/bogus'] });
   const p = await plan(n, bad);
-  await t.throwsAsync(bad.apply(n, p.change, p.actual), {
+  await t.throwsAsync(bad.apply(n, p.change, p.actual, bad.desired), {
     message:
       /^command w32tm\.exe \/config \/bogus exited -2147024809: The following error occurred: The parameter is incorrect/,
   });
@@ -172,11 +173,13 @@ test('command: a failing program fails the step with its exit code and output; c
     args: ['/config', '/syncfromflags:manual'],
     changedWhen: (r) => !/completed/.test(r.stdout),
   });
-  t.true(reportsUnchanged(await judged.apply(n, p.change, null)));
-  await t.throwsAsync(command({ exe: 'nothere.exe' }).apply(n, p.change, null), {
+  t.true(reportsUnchanged(await judged.apply(n, p.change, null, judged.desired)));
+  const missing = command({ exe: 'nothere.exe' });
+  await t.throwsAsync(missing.apply(n, p.change, null, missing.desired), {
     message: /no program nothere\.exe on the PATH/,
   });
-  await t.throwsAsync(command({ exe: 'w32tm.exe', chdir: 'C:\\nowhere' }).apply(n, p.change, null), {
+  const nowhere = command({ exe: 'w32tm.exe', chdir: 'C:\\nowhere' });
+  await t.throwsAsync(nowhere.apply(n, p.change, null, nowhere.desired), {
     message: /chdir C:\\nowhere is not a directory/,
   });
 });
@@ -228,7 +231,7 @@ test('every program the escape hatches send parses, with nothing Windows PowerSh
   ];
   for (const step of steps) {
     const p = await plan(n, step);
-    await step.apply(n, p.change, p.actual).catch(() => undefined); // chdir does not exist: the program still ran
+    await (step as AnyStep).apply(n, p.change, p.actual, step.desired).catch(() => undefined); // chdir does not exist: the program still ran
   }
   t.deepEqual(
     n.calls.map((c) => c.fn),

@@ -59,7 +59,7 @@ test('in pieces, a file changed on the host since the plan is not overwritten', 
   const step = fileContent({ path: PATH, content: bigText() });
   const { actual, change } = await plan(n, step);
   writeFile(node.state, PATH, Buffer.from('edited by hand\n'));
-  await t.throwsAsync(() => step.apply(n, change, actual), {
+  await t.throwsAsync(() => step.apply(n, change, actual, step.desired), {
     message: /Complete-PlayUpload failed .*kubeconfig\.yaml changed since it was probed .*: not overwritten/,
   });
   t.deepEqual(readFile(node.state, PATH), Buffer.from('edited by hand\n'));

@@ -83,7 +83,7 @@ test('a folder staged from another .msu is staged again; a missing .msu fails wi
   t.deepEqual(p.change.warnings, [
     'the update package C:\\k\\none\\windows10.0-kb4551853-x64.msu is not on the host: apply will fail (copy it there first)',
   ]);
-  await t.throwsAsync(step.apply(bare.n, p.change, p.actual), {
+  await t.throwsAsync(step.apply(bare.n, p.change, p.actual, step.desired), {
     message:
       'stage hotfix KB4551853: the update package C:\\k\\none\\windows10.0-kb4551853-x64.msu is not on the host: copy it there first',
   });
@@ -102,7 +102,9 @@ test('too little free disk: the plan warns, apply refuses before sending a byte'
     "its expanded CAB and DISM's work); free space on the host, or point hotfix_msu at a volume with room";
   t.deepEqual(p.change.warnings, [`apply will refuse: ${refusal}`]);
   const mark = n.calls.length;
-  await t.throwsAsync(step.apply(n, p.change, p.actual), { message: `stage hotfix KB4551853: ${refusal}` });
+  await t.throwsAsync(step.apply(n, p.change, p.actual, step.desired), {
+    message: `stage hotfix KB4551853: ${refusal}`,
+  });
   t.deepEqual(n.namesSince(mark), [], 'nothing was sent');
   t.is(readFile(node.state, MSU), null);
 });
@@ -121,7 +123,7 @@ test('a package DISM says does not apply (superseded) fails staging, each time, 
   for (const _ of [1, 2]) {
     const p = await plan(n, step);
     t.deepEqual(p.change.fields, ['staged']);
-    await t.throwsAsync(step.apply(n, p.change, p.actual), { message });
+    await t.throwsAsync(step.apply(n, p.change, p.actual, step.desired), { message });
   }
   t.deepEqual((await plan(n, step)).change.warnings, [
     'DISM says KB4549949 is not applicable to this host (usually superseded by a newer update)',

@@ -292,7 +292,7 @@ test("netAdapters: the seed's two NICs by MAC, in three runs; a missing MAC fail
 
   const missing = netAdapters({ adapters: [{ mac: '00-15-00-00-00-09', name: 'eth2' }] });
   const p = await plan(n, missing);
-  await t.throwsAsync(missing.apply(n, p.change, p.actual), {
+  await t.throwsAsync(missing.apply(n, p.change, p.actual, missing.desired), {
     message: /no physical network adapter with MAC 00-15-00-00-00-09 on node009: check the inventory's MAC for eth2/,
   });
 });
@@ -301,7 +301,7 @@ test('netAdapters: refuses to remove the address play connects to, before changi
   const { node, n } = simulatedNode(t, seedNics);
   const step = netAdapters({ adapters: SEED_NICS, keepAddress: '172.16.126.99' });
   const p = await plan(n, step);
-  await t.throwsAsync(step.apply(n, p.change, p.actual), {
+  await t.throwsAsync(step.apply(n, p.change, p.actual, step.desired), {
     message: /would remove 172\.16\.126\.99 from Ethernet, the address play reaches node009 at/,
   });
   t.false(n.namesSince(0).includes('Set-PlayNetAdapter'));

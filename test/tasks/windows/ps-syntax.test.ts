@@ -338,7 +338,7 @@ test('every program every step sends (probe and apply, hostile values) parses, a
       const step = make();
       const p = await plan(node, step);
       try {
-        await step.apply(node, p.change, p.actual);
+        await step.apply(node, p.change, p.actual, step.desired);
       } catch (e) {
         if (name !== 'osBuild') throw e; // osBuild's apply only explains: it sends nothing
       }

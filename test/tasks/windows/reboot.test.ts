@@ -167,7 +167,7 @@ test('reboot: waits through the drop and the refusals for a new boot time and ru
   const step = reboot({ required: true, timeoutSec: 600, waitForServices: ['docker'] }, c);
   const p = await plan(node, step);
   t.is(p.change.action, 'run');
-  const out = await step.apply(node, p.change, p.actual);
+  const out = await step.apply(node, p.change, p.actual, step.desired);
   t.deepEqual(out, { rebooted: true, lastBootUpTime: NEW });
   t.deepEqual(seen, [OLD, OLD, 'ConnectionLostError', 'HandshakeError', 'HandshakeError', NEW, NEW]);
   t.deepEqual(
@@ -185,7 +185,7 @@ test('reboot: a restart that drops the connection before it answers is still wai
   });
   const step = reboot({ required: true }, c);
   const p = await plan(node, step);
-  t.deepEqual(await step.apply(node, p.change, p.actual), { rebooted: true, lastBootUpTime: NEW });
+  t.deepEqual(await step.apply(node, p.change, p.actual, step.desired), { rebooted: true, lastBootUpTime: NEW });
 });
 
 test('reboot: the boot time never changes -> fails at the timeout, saying so', async (t) => {
@@ -193,7 +193,7 @@ test('reboot: the boot time never changes -> fails at the timeout, saying so', a
   const { node } = scripted([OLD]);
   const step = reboot({ required: true, timeoutSec: 120 }, c);
   const p = await plan(node, step);
-  await t.throwsAsync(step.apply(node, p.change, p.actual), {
+  await t.throwsAsync(step.apply(node, p.change, p.actual, step.desired), {
     message: /did not come back ready before the timeout; when last polled, it was still up since 2020-05-08T00:36:41/,
   });
   t.true(c.elapsed() <= 120_000, `${c.elapsed()}`);
@@ -205,7 +205,7 @@ test('reboot: down for good -> the timeout says the host was unreachable; a chan
   const { node } = scripted([OLD, new HandshakeError('node009', 'refused', 'connect ECONNREFUSED 198.18.0.9:22')]);
   const step = reboot({ required: true, timeoutSec: 60 }, c);
   const p = await plan(node, step);
-  await t.throwsAsync(step.apply(node, p.change, p.actual), {
+  await t.throwsAsync(step.apply(node, p.change, p.actual, step.desired), {
     message: /when last polled, it was unreachable \(connect ECONNREFUSED/,
   });
 
@@ -213,7 +213,7 @@ test('reboot: down for good -> the timeout says the host was unreachable; a chan
   const { node: n2 } = scripted([OLD, new HandshakeError('node009', 'hostkey', 'the host key of node009 changed')]);
   const s2 = reboot({ required: true, timeoutSec: 600 }, c2);
   const p2 = await plan(n2, s2);
-  await t.throwsAsync(s2.apply(n2, p2.change, p2.actual), {
+  await t.throwsAsync(s2.apply(n2, p2.change, p2.actual, s2.desired), {
     message: /came back but cannot be reconnected to: the host key of node009 changed/,
   });
   t.true(c2.elapsed() < 10_000);
@@ -224,7 +224,7 @@ test('reboot: back but a service never runs -> not ready, named', async (t) => {
   const { node } = scripted([OLD, NEW], ['Stopped']);
   const step = reboot({ required: true, timeoutSec: 60, waitForServices: ['docker'] }, c);
   const p = await plan(node, step);
-  await t.throwsAsync(step.apply(node, p.change, p.actual), {
+  await t.throwsAsync(step.apply(node, p.change, p.actual, step.desired), {
     message: /back \(up since 2020-05-09T02:00:03.5000000Z\) but not ready: docker \(stopped\)/,
   });
 });
@@ -234,7 +234,7 @@ test('reboot: readings of one boot a second apart are the same boot', async (t) 
   const { node } = scripted([OLD, '2020-05-08T00:36:41.9000000Z', NEW]);
   const step = reboot({ required: true }, c);
   const p = await plan(node, step);
-  t.deepEqual(await step.apply(node, p.change, p.actual), { rebooted: true, lastBootUpTime: NEW });
+  t.deepEqual(await step.apply(node, p.change, p.actual, step.desired), { rebooted: true, lastBootUpTime: NEW });
 });
 
 test('hnsNetwork: New-PlayHnsNetwork losing the connection is maybe applied; the host answering again ends the wait', async (t) => {
@@ -243,7 +243,7 @@ test('hnsNetwork: New-PlayHnsNetwork losing the connection is maybe applied; the
   const c = clock();
   const step = hnsNetwork(L2BRIDGE, c);
   const p = await plan(blinking, step);
-  t.deepEqual(await step.apply(blinking, p.change, p.actual), {});
+  t.deepEqual(await step.apply(blinking, p.change, p.actual, step.desired), {});
   t.deepEqual(c.sleeps, [500, 1000, 2000]);
   const after = await plan(blinking, step);
   t.is(after.change.action, 'noop');
@@ -261,13 +261,16 @@ test('hnsNetwork: a host that stays away is unreachable; other errors and replac
   const c = clock();
   const step = hnsNetwork(L2BRIDGE, c);
   const p = await plan(down, step);
-  await t.throwsAsync(step.apply(down, p.change, p.actual), { instanceOf: UnreachableError, message: /ECONNREFUSED/ });
+  await t.throwsAsync(step.apply(down, p.change, p.actual, step.desired), {
+    instanceOf: UnreachableError,
+    message: /ECONNREFUSED/,
+  });
   t.true(c.elapsed() <= 90_000);
 
   // No NIC is named eth1 on this node: HNS refuses the network.
   const { n: failing } = simulatedNode(t, (s) => (s.adapters[1]!.name = 'Ethernet 2'));
   const q = await plan(failing, step);
-  await t.throwsAsync(step.apply(failing, q.change, q.actual), {
+  await t.throwsAsync(step.apply(failing, q.change, q.actual, step.desired), {
     message: /New-PlayHnsNetwork failed \(exit 1\): HNS POST \/networks failed: Element not found\./,
   });
 
@@ -275,7 +278,7 @@ test('hnsNetwork: a host that stays away is unreachable; other errors and replac
     createNetwork(s, { ...L2BRIDGE, addressPrefix: '10.160.12.0/24', gateway: '10.160.12.1' }),
   );
   const r = await plan(other, step);
-  await t.throwsAsync(step.apply(other, r.change, r.actual), { message: /set allowReplace: true/ });
+  await t.throwsAsync(step.apply(other, r.change, r.actual, step.desired), { message: /set allowReplace: true/ });
   t.deepEqual(other.namesSince(0), ['Get-PlayHnsNetwork']);
 });
 

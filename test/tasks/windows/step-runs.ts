@@ -37,7 +37,7 @@ export async function threeRuns(
 
   const second = await plan(node, step);
   const mark = node.calls.length;
-  const applied = (await step.apply(node, second.change, second.actual)) ?? {};
+  const applied = (await step.apply(node, second.change, second.actual, step.desired)) ?? {};
   const applyCalls = node.namesSince(mark);
   const after = await plan(node, step);
   if (after.change.action !== 'noop')

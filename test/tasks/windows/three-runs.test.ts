@@ -71,7 +71,7 @@ test('hotfix: not applicable counts as satisfied only when asked; a missing .msu
   const { n } = simulatedNode(t, notApplicable);
   const strict = hotfix({ kb: 'KB4549949', msuPath: MSU });
   const p = await plan(n, strict);
-  await t.throwsAsync(strict.apply(n, p.change, p.actual), {
+  await t.throwsAsync(strict.apply(n, p.change, p.actual, strict.desired), {
     message: /not applicable to this host, 0x800F081E \(-2146498530\).*notApplicable: 'satisfied'/,
   });
   const r = await threeRuns(
@@ -84,7 +84,7 @@ test('hotfix: not applicable counts as satisfied only when asked; a missing .msu
   const h = hotfix({ kb: 'KB4549949', msuPath: MSU });
   const q = await plan(bare, h);
   t.regex(q.change.warnings![0]!, /is not on the host: apply will fail/);
-  await t.throwsAsync(h.apply(bare, q.change, q.actual), {
+  await t.throwsAsync(h.apply(bare, q.change, q.actual, h.desired), {
     message: /update package C:\\k\\windows10\.0-kb4549949.*\.msu is not on the host: copy it there first/,
   });
   t.deepEqual(bare.namesSince(0), ['Get-PlayHotfix', 'Test-PlayPath']);
@@ -98,7 +98,7 @@ test('hotfix: a failing DISM fails the step with its code and text; the extracte
   });
   const h = hotfix({ kb: 'KB4549949', msuPath: MSU });
   const p = await plan(n, h);
-  await t.throwsAsync(h.apply(n, p.change, p.actual), {
+  await t.throwsAsync(h.apply(n, p.change, p.actual, h.desired), {
     message:
       /DISM failed to add KB4549949 from C:\\k\\.*\.msu: exit 0x800F0922 \(-2146498270\): CBS_E_INSTALLERS_FAILED.*DISM failed\. No operation was performed/,
   });
@@ -155,7 +155,7 @@ test('dockerImage (docs/domain.md step 10, the pause image): check reports creat
 
   const missing = dockerImage({ reference: 'repo.mylan.k8s:8888/q1winpause:10.0.17763.1158' });
   const p = await plan(n, missing);
-  await t.throwsAsync(missing.apply(n, p.change, p.actual), {
+  await t.throwsAsync(missing.apply(n, p.change, p.actual, missing.desired), {
     message:
       /^docker image repo\.mylan\.k8s:8888\/q1winpause:10\.0\.17763\.1158: docker pull failed \(exit 1\): Error response from daemon: manifest for .* not found: manifest unknown/,
   });
@@ -173,7 +173,7 @@ test('dockerImage: with the daemon down the plan is still a create, with a warni
     warnings: ['docker is not running on the host: the pull will fail unless docker is started first'],
   });
   t.deepEqual(p.actual, { daemonRunning: false, image: null });
-  await t.throwsAsync(step.apply(n, p.change, p.actual), {
+  await t.throwsAsync(step.apply(n, p.change, p.actual, step.desired), {
     message:
       /^docker image registry\.lab\.test:5000\/pause:1809: docker pull failed \(exit 1\): error during connect: .*docker daemon is not running\.$/,
   });
@@ -217,7 +217,7 @@ test('fileContent: a secret is written but never shown; a file changed behind th
   const text = fileContent({ path: 'C:\\k\\cni\\config\\l2bridge.conf', content: 'a\n' });
   const p = await plan(n, text);
   writeFile(node.state, 'C:\\k\\cni\\config\\l2bridge.conf', Buffer.from('someone else\n'));
-  await t.throwsAsync(text.apply(n, p.change, p.actual), {
+  await t.throwsAsync(text.apply(n, p.change, p.actual, text.desired), {
     message: /changed since it was probed \(sha256 [0-9a-f]{64}, planned for absent\): not overwritten/,
   });
 });
@@ -343,7 +343,7 @@ test('windowsService: the account with a secret password; restart of docker rest
   t.deepEqual(p.change.fields, ['restart']);
   t.is(p.change.action, 'run');
   const pid = serviceOf(node.state, 'kubelet')!.pid;
-  const out = await restart.apply(n, p.change, p.actual);
+  const out = await restart.apply(n, p.change, p.actual, restart.desired);
   t.like(out, { state: 'Running', restartedDependents: ['kubelet'] });
   t.not(serviceOf(node.state, 'kubelet')!.pid, pid);
 });

@@ -1,0 +1,137 @@
+// A step's options are declared once, as a zod schema: its type is inferred from it, its
+// normalization is the schema's transforms, and a wrong option becomes one StepOptionError naming
+// the step kind and the field, saying what was expected and what was given.
+import { z } from 'zod';
+import { StepOptionError } from './errors.js';
+import { isSecret, type Secret } from './secret.js';
+
+/** How a given value is named in a message: never a secret's text, never more than 40 characters. */
+export function describeValue(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (isSecret(v)) return 'a secret';
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
+  if (typeof v === 'object') return 'an object';
+  return `${typeof v} ${JSON.stringify(v)}`;
+}
+
+const EXPECTED: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  record: 'an object',
+};
+
+/** `ports[0].name` from zod's path. */
+export function fieldOf(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out === '' ? String(p) : `.${String(p)}`;
+  return out;
+}
+
+function detailOf(issue: z.core.$ZodIssue, known: readonly string[] | undefined, kind: string): [string, string] {
+  const field = fieldOf(issue.path);
+  const input = (issue as { input?: unknown }).input;
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const key = issue.keys[0]!;
+      const at = field === '' ? key : `${field}.${key}`;
+      return [at, `is not an option of ${kind}${known && field === '' ? ` (known: ${known.join(', ')})` : ''}`];
+    }
+    case 'invalid_type':
+      // A message set by the schema (`z.string({ error })`) wins over the generic one.
+      if (issue.message && !issue.message.startsWith('Invalid input')) return [field, issue.message];
+      return [field, `must be ${EXPECTED[issue.expected] ?? issue.expected}, got ${describeValue(input)}`];
+    case 'too_small':
+      if (issue.origin === 'number' || issue.origin === 'int')
+        return [field, `must be at least ${String(issue.minimum)}, got ${String(input)}`];
+      if (issue.origin === 'string' && Number(issue.minimum) === 1) return [field, 'must not be empty'];
+      return [field, issue.message];
+    case 'too_big':
+      if (issue.origin === 'number' || issue.origin === 'int')
+        return [field, `must be at most ${String(issue.maximum)}, got ${String(input)}`];
+      return [field, issue.message];
+    case 'invalid_value':
+      if (issue.message && !issue.message.startsWith('Invalid')) return [field, issue.message];
+      return [
+        field,
+        `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describeValue(input)}`,
+      ];
+    default:
+      return [field, issue.message];
+  }
+}
+
+function knownKeys(schema: z.ZodType): string[] | undefined {
+  const def = (schema as { shape?: Record<string, unknown> }).shape;
+  return def ? Object.keys(def) : undefined;
+}
+
+/**
+ * Parses a step's options with its schema. The first problem is thrown as a StepOptionError
+ * (exit 65): `linux.sysctl: option 'key' must be a string, got number 5`.
+ */
+export function readOptions<S extends z.ZodType>(kind: string, schema: S, options: unknown): z.output<S> {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new StepOptionError(kind, '(options)', `must be an object, got ${describeValue(options)}`);
+  }
+  const result = schema.safeParse(options, { reportInput: true });
+  if (result.success) return result.data;
+  const [field, detail] = detailOf(result.error.issues[0]!, knownKeys(schema), kind);
+  throw new StepOptionError(kind, field === '' ? '(options)' : field, detail);
+}
+
+// The fields steps share. Each is a schema, so a step composes them in its own z.strictObject.
+
+/** A string that is not empty. */
+export const nonEmpty = () => z.string().min(1, { error: 'must not be empty' });
+
+/** An absolute POSIX path without a newline or NUL; a trailing slash is dropped. */
+export const absolutePath = () =>
+  z
+    .string()
+    .refine((v) => v.startsWith('/'), { error: (iss) => `must be an absolute path, got ${describeValue(iss.input)}` })
+    .refine((v) => !v.includes('\n') && !v.includes('\0'), { error: 'must not contain a newline or NUL' })
+    .transform((v) => (v.length > 1 ? v.replace(/\/+$/, '') : v));
+
+/** An integer, optionally within a range. */
+export const integer = (range: { min?: number; max?: number } = {}) => {
+  let s = z.int({
+    error: (iss) => (iss.code === 'invalid_type' ? `must be an integer, got ${describeValue(iss.input)}` : undefined),
+  });
+  if (range.min !== undefined) s = s.min(range.min);
+  if (range.max !== undefined) s = s.max(range.max);
+  return s;
+};
+
+/**
+ * A file mode as an octal string ('0644', '644'), normalized to four digits. Numbers are refused:
+ * `mode: 644` would be decimal 644 (octal 1204), the classic mistake, and cannot be told apart from 0o644.
+ */
+export const fileMode = () =>
+  z
+    .unknown()
+    .refine((v) => typeof v === 'string' && /^0?[0-7]{3,4}$/.test(v), {
+      error: (iss) => `must be an octal mode written as a string such as '0644', got ${describeValue(iss.input)}`,
+    })
+    .transform((v) => (v as string).replace(/^0+(?=[0-7]{3})/, '').padStart(4, '0'));
+
+/** A user or group name (or numeric id). */
+export const principal = () =>
+  z.string().refine((v) => /^[A-Za-z0-9_][A-Za-z0-9_.-]*\$?$/.test(v), {
+    error: (iss) => `must be a user or group name, got ${describeValue(iss.input)}`,
+  });
+
+/** A play Secret (from the vault or the environment), never a plain value's place. */
+export const secret = () =>
+  z.custom<Secret>((v) => isSecret(v), { error: (iss) => `must be a secret, got ${describeValue(iss.input)}` });
+
+/** A string, or a Secret that stays one. */
+export const stringOrSecret = () =>
+  z.custom<string | Secret>((v) => typeof v === 'string' || isSecret(v), {
+    error: (iss) => `must be a string, got ${describeValue(iss.input)}`,
+  });
