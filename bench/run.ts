@@ -199,7 +199,7 @@ async function main() {
     results.push(r);
   }
   if (results.length > 1) printScaleTable(results, opts.runs, FLOOR_PARALLEL);
-  printCostTable(results);
+  printCostTable(results, FORKS);
   printDriftLoopTable(results);
   const rss =
     Math.max(

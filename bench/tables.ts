@@ -2,6 +2,8 @@
 import { median } from './measure.js';
 import type { Measure } from './measure.js';
 import type { LoopTiming } from './drift-loop.js';
+import { capacity, capacityLines, linearity, linearityLines } from './cost-model.js';
+import type { CostPoint } from './cost-model.js';
 
 export interface SizeResult {
   size: number;
@@ -76,28 +78,52 @@ export function printScaleTable(results: readonly SizeResult[], runs: number, pa
   }
 }
 
-/**
- * One controller's cost per host: CPU milliseconds (user + system, the controller's processes only:
- * the lab's sshd run elsewhere in the kernel's accounting) and peak RSS over hosts, for every play
- * run kind and the ssh2 floor. Linear growth shows as a flat CPU-per-host column across sizes.
- */
-export function printCostTable(results: readonly SizeResult[]): void {
-  console.log('\ncontroller cost per host (median CPU of the runs; RSS: the largest process)\n');
-  console.log('| hosts | run | CPU ms | CPU ms / host | peak RSS | RSS KB / host |');
-  console.log('|---:|---|---:|---:|---:|---:|');
-  for (const r of results) {
+/** Each run kind at each size as the cost model takes it: play's phases and the ssh2 floor (medians of
+ *  the runs; RSS the largest), and a kept-connection check (a later tick of `play drift --every`). */
+export function costPoints(results: readonly SizeResult[]): CostPoint[] {
+  return results.flatMap((r) => {
     const kinds: [string, Measure[]][] = [
       ['ssh2 floor', r.ssh2Floor],
       ...Object.entries(r.tools.play ?? {}).map(([phase, ms]): [string, Measure[]] => [`play ${phase}`, ms]),
     ];
-    for (const [kind, ms] of kinds) {
-      const cpu = median(ms.map((m) => m.cpuMs));
-      const rss = Math.max(...ms.map((m) => m.rssKb));
-      console.log(
-        `| ${r.size} | ${kind} | ${cpu.toFixed(0)} | ${(cpu / r.size).toFixed(1)} | ${Math.round(rss / 1024)} MB | ${(rss / r.size).toFixed(0)} |`,
-      );
+    const points = kinds.map(([kind, ms]) => ({
+      size: r.size,
+      kind,
+      wallMs: median(ms.map((m) => m.ms)),
+      cpuMs: median(ms.map((m) => m.cpuMs)),
+      rssKb: Math.max(...ms.map((m) => m.rssKb)),
+    }));
+    const kept = r.driftLoop?.kept;
+    if (kept && Number.isFinite(kept.laterTickCpuMs)) {
+      points.push({
+        size: r.size,
+        kind: 'play kept-connection check',
+        wallMs: median(kept.ticks.slice(1)),
+        cpuMs: kept.laterTickCpuMs,
+        rssKb: kept.peakRssKb,
+      });
     }
+    return points;
+  });
+}
+
+/**
+ * One controller's cost per host: CPU milliseconds (user + system, the controller's processes only:
+ * the lab's sshd run elsewhere in the kernel's accounting) and peak RSS over hosts, for every play
+ * run kind and the ssh2 floor; then whether it grows linearly, and the hosts per minute it gives.
+ */
+export function printCostTable(results: readonly SizeResult[], forks: number): void {
+  console.log('\ncontroller cost per host (median CPU of the runs; RSS: the largest process)\n');
+  console.log('| hosts | run | CPU ms | CPU ms / host | peak RSS | RSS KB / host |');
+  console.log('|---:|---|---:|---:|---:|---:|');
+  const points = costPoints(results);
+  for (const p of points) {
+    console.log(
+      `| ${p.size} | ${p.kind} | ${p.cpuMs.toFixed(0)} | ${(p.cpuMs / p.size).toFixed(1)} | ${Math.round(p.rssKb / 1024)} MB | ${(p.rssKb / p.size).toFixed(0)} |`,
+    );
   }
+  console.log(`\n${linearityLines(linearity(points)).join('\n')}`);
+  console.log(`\n${capacityLines(capacity(points), forks).join('\n')}`);
 }
 
 /**

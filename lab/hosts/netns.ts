@@ -1,11 +1,22 @@
 // The lab's network: the bridge in the root namespace (with the route that keeps every lab address
-// on this machine), and per host a network namespace joined to the bridge by a veth pair.
+// on this machine), its segment bridges past 1,023 ports (segments.ts), and per host a network
+// namespace joined to its bridge by a veth pair.
 // Every function is idempotent: it checks /run/netns and /sys/class/net and fixes what is missing.
 import { existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { mapLimit, run, runInput, BRIDGE_TOOL, IP } from '../exec.js';
 import { namespacePath } from './sshd.js';
 import { BRIDGE, BRIDGE_ADDRESS, BRIDGE_MAC, LAB_ROUTE, PREFIX_LENGTH, inLabRange } from './topology.js';
+import {
+  bridgeOf,
+  forwardingLines,
+  hubUplink,
+  onLabSegment,
+  segmentBridge,
+  segmentLinkLines,
+  segmentOfBridge,
+  segmentsFor,
+} from './segments.js';
 import type { HostPlan } from './topology.js';
 
 function linkExists(name: string): boolean {
@@ -41,7 +52,7 @@ export async function ensureBridge(): Promise<void> {
 export function hostNetworkLooksUp(host: HostPlan): boolean {
   if (!namespaceExists(host.namespace)) return false;
   try {
-    return basename(readlinkSync(`/sys/class/net/${host.veth}/master`)) === (host.bridge ?? BRIDGE);
+    return basename(readlinkSync(`/sys/class/net/${host.veth}/master`)) === bridgeOf(host);
   } catch {
     return false;
   }
@@ -116,6 +127,9 @@ export async function ensureRootNetworks(hosts: readonly HostPlan[]): Promise<vo
       leftoverIface.push(host);
     }
   }
+  // The segment bridges exist before any host's veth is put on one.
+  const segments = segmentsFor(hosts);
+  root.push(...segmentLinkLines(segments, linkExists));
   if (root.length > 0) await runInput(IP, ['-batch', '-'], root.join('\n') + '\n');
   // A leftover eth1 inside would make the pair's creation fail (a namespace kept from a broken lab).
   await mapLimit(leftoverIface, NAMESPACE_PARALLEL, (h) =>
@@ -130,19 +144,14 @@ export async function ensureRootNetworks(hosts: readonly HostPlan[]): Promise<vo
     }
     links.push(
       `link set ${host.veth} addrgenmode none`,
-      `link set ${host.veth} master ${host.bridge ?? BRIDGE} up`,
+      `link set ${host.veth} master ${bridgeOf(host)} up`,
       // Hosts behind a bastion (on the private bridge) are no neighbours of the root namespace.
-      ...(host.bridge ? [] : [`neigh replace ${host.address} lladdr ${host.mac} dev ${BRIDGE} nud permanent`]),
+      ...(onLabSegment(host) ? [`neigh replace ${host.address} lladdr ${host.mac} dev ${BRIDGE} nud permanent`] : []),
     );
   }
   if (links.length > 0) await runInput(IP, ['-batch', '-'], links.join('\n') + '\n');
-  if (hosts.length > 0) {
-    await runInput(
-      BRIDGE_TOOL,
-      ['-batch', '-'],
-      hosts.map((h) => `fdb replace ${h.mac} dev ${h.veth} master static`).join('\n') + '\n',
-    );
-  }
+  if (hosts.length > 0)
+    await runInput(BRIDGE_TOOL, ['-batch', '-'], forwardingLines(hosts, segments).join('\n') + '\n');
 }
 
 /** The host's part, for `ip -batch` inside its namespace: address, links up, its routes (never a
@@ -157,7 +166,9 @@ export function namespaceBatch(host: HostPlan): string {
       'link set lo up',
       // After the link is up (a route onto a down link is refused).
       ...host.routes.map((r) => `route replace ${r} dev ${host.iface}`),
-      ...(host.bridge ? [] : [`neigh replace ${BRIDGE_ADDRESS} lladdr ${BRIDGE_MAC} dev ${host.iface} nud permanent`]),
+      ...(onLabSegment(host)
+        ? [`neigh replace ${BRIDGE_ADDRESS} lladdr ${BRIDGE_MAC} dev ${host.iface} nud permanent`]
+        : []),
     ].join('\n') + '\n'
   );
 }
@@ -200,8 +211,20 @@ export async function removeHostNetworks(hosts: readonly Pick<HostPlan, 'namespa
   await batch(hosts.filter((h) => namespaceExists(h.namespace)).map((h) => `netns del ${h.namespace}`));
 }
 
-/** Deletes the bridge; its address and the lab route go with it. */
+/** The segment bridges there are (playlab0s1..). */
+function existingSegments(): number[] {
+  return readdirSync('/sys/class/net')
+    .map(segmentOfBridge)
+    .filter((s) => s !== undefined);
+}
+
+/** Deletes the segment bridges with their uplinks, then the bridge; its address and the lab route go with it. */
 export async function removeBridge(): Promise<void> {
+  const lines = existingSegments().flatMap((s) => [
+    ...(linkExists(hubUplink(s)) ? [`link del ${hubUplink(s)}`] : []),
+    `link del ${segmentBridge(s)}`,
+  ]);
+  if (lines.length > 0) await runInput(IP, ['-force', '-batch', '-'], lines.join('\n') + '\n', { allowFail: true });
   if (linkExists(BRIDGE)) await run(IP, ['link', 'del', BRIDGE], { allowFail: true });
 }
 
@@ -209,13 +232,15 @@ export function bridgeExists(): boolean {
   return linkExists(BRIDGE);
 }
 
-/** Interfaces attached to the bridge. */
+/** Interfaces attached to the bridge and to its segment bridges (uplinks included). */
 export function bridgePorts(): string[] {
-  try {
-    return readdirSync(`/sys/class/net/${BRIDGE}/brif`);
-  } catch {
-    return [];
-  }
+  return [BRIDGE, ...existingSegments().map(segmentBridge)].flatMap((bridge) => {
+    try {
+      return readdirSync(`/sys/class/net/${bridge}/brif`);
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** The kernel's neighbour (ARP) table limits. One table serves every network namespace (the sysctls

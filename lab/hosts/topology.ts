@@ -1,9 +1,10 @@
 // The lab's network plan, pure: host names, groups, addresses and interface names. Everything the lab
 // touches lies in 198.18.0.0/15 (the benchmarking range) and stays on this machine: a bridge in the
-// root namespace, one veth per host, no default route inside the hosts; for jump hosts, a second bridge
-// the root namespace cannot reach (PRIVATE_BRIDGE).
+// root namespace, one veth per host, no default route inside the hosts; past one bridge's ports, more
+// bridges joined to it as one segment (segments.ts); for jump hosts, a second bridge the root namespace
+// cannot reach (PRIVATE_BRIDGE).
 
-import { UsageError } from '../../runner/core/errors.js';
+import { UsageError } from '../../runner/index.js';
 
 /** `bastion` hosts have a leg on playlab0 and one on PRIVATE_BRIDGE; `private` hosts only the latter:
  *  they are reached through a bastion (a jump host), never from the root namespace. */
@@ -29,8 +30,9 @@ export const MAX_IFNAME = 15;
 // 198.18.1.10, ... (the first is node009; the last, node254, is 198.18.1.254). The cluster's control
 // host (a Linux host with the real kubectl and the API double of lab/cluster/, a test double) is control1 at
 // 198.18.0.5, taken from the .2-.10 block (one only). Linux hosts beyond 154 continue at 198.18.16.1,
-// 254 to a /24 (.1-.254), up to the bridge's limit: far below 198.18.240.0/20 (the simulated cluster's
-// service CIDR); 198.19.0.0/16 (pod CIDRs, VIPs) is never used for hosts.
+// 254 to a /24 (.1-.254), up to linux4000 at 198.18.31.x: below the private segment 198.18.32.0/24 and
+// far below 198.18.240.0/20 (the simulated cluster's service CIDR); 198.19.0.0/16 (pod CIDRs, VIPs) is
+// never used for hosts.
 // Jump hosts: bastion1..9 have their playlab0 leg at 198.18.2.1-9 and their second leg at
 // 198.18.32.1-9, on the private segment 198.18.32.0/24 (bridge PRIVATE_BRIDGE), where the hosts
 // behind them, private1..244, are 198.18.32.11-254. The root namespace has no address on that bridge
@@ -54,11 +56,17 @@ const LINUX_IN_FIRST_SUBNET = 154;
 const WIDE_LINUX_THIRD_OCTET = 16;
 const HOSTS_PER_SUBNET = 254;
 /** A Linux bridge has at most 1024 ports, port number 0 reserved: the 1024th fails with EXFULL
- *  ("Exchange full"), as tried on this project's machine. Every lab host is one port of playlab0. */
+ *  ("Exchange full"), as tried on this project's machine. Every lab host is one port of a bridge. */
 export const BRIDGE_MAX_PORTS = 1023;
+/** linux1..600 are ports of playlab0 (beside every tor, Windows, control and bastion host: 946 ports at
+ *  most, and one uplink per segment bridge); the later ones fill segment bridges of 1,000 hosts each. */
+export const LINUX_ON_MAIN_BRIDGE = 600;
+export const HOSTS_PER_SEGMENT = 1000;
+/** Four segment bridges; the addresses stop short of the private segment 198.18.32.0/24 (linux4219). */
+export const MAX_SEGMENTS = 4;
 export const MAX_HOSTS: Record<LabGroup, number> = {
   tor: 90,
-  linux: BRIDGE_MAX_PORTS,
+  linux: 4000,
   windows: 246,
   control: 1,
   bastion: 9,
@@ -116,8 +124,10 @@ export interface HostPlan {
    *  lab route; the hosts of 198.18.0.0/24 need it too, to answer those. Hosts behind a bastion have
    *  none: only their own /24. */
   routes: string[];
-  /** The bridge the veth is a port of, when not playlab0 (hosts behind a bastion: PRIVATE_BRIDGE). */
+  /** The bridge the veth is a port of, when not on the lab's segment (hosts behind a bastion: PRIVATE_BRIDGE). */
   bridge?: string;
+  /** On the lab's segment but past playlab0's ports: the number of its segment bridge (segments.ts). */
+  segment?: number;
   /** A bastion's second interface, on PRIVATE_BRIDGE. */
   privateLeg?: PrivateLeg;
 }
@@ -202,8 +212,14 @@ export function planHost(group: LabGroup, index: number): HostPlan {
     veth: vethName(name),
     routes: [LAB_ROUTE],
     ...(group === 'private' ? { bridge: PRIVATE_BRIDGE, routes: [] } : {}),
+    ...(group === 'linux' && index > LINUX_ON_MAIN_BRIDGE ? { segment: segmentOf(index) } : {}),
     ...(group === 'bastion' ? { privateLeg: privateLegOf(name, index) } : {}),
   };
+}
+
+/** linux601..1600 -> 1, linux1601..2600 -> 2, ... */
+function segmentOf(linuxIndex: number): number {
+  return 1 + Math.floor((linuxIndex - LINUX_ON_MAIN_BRIDGE - 1) / HOSTS_PER_SEGMENT);
 }
 
 /** A bastion's leg on the private segment: 198.18.32.N for bastionN. */
@@ -225,7 +241,7 @@ export function privateVethName(host: string): string {
 
 const countOf = (counts: LabCountsInput, group: LabGroup): number => counts[group] ?? 0;
 
-/** Each count a whole number in its group's range, and all hosts together within the bridge's ports.
+/** Each count a whole number in its group's range (each bridge's ports follow: see LINUX_ON_MAIN_BRIDGE).
  *  A UsageError naming the flag: every count reaches here from the command line. */
 export function validateCounts(counts: LabCountsInput): void {
   for (const group of GROUPS) {
@@ -238,16 +254,6 @@ export function validateCounts(counts: LabCountsInput): void {
   }
   if (countOf(counts, 'private') > 0 && countOf(counts, 'bastion') === 0)
     throw new UsageError(`--behind-bastion ${counts.private}: hosts behind a bastion need one: add --bastion 1`);
-  // Hosts behind a bastion are ports of the private bridge, not of playlab0.
-  const total = GROUPS.reduce((sum, g) => sum + (g === 'private' ? 0 : countOf(counts, g)), 0);
-  if (total > BRIDGE_MAX_PORTS) {
-    const asked = GROUPS.filter((g) => countOf(counts, g) > 0)
-      .map((g) => `${COUNT_FLAG[g]} ${countOf(counts, g)}`)
-      .join(' ');
-    throw new UsageError(
-      `${asked}: ${total} hosts in all, but the lab's bridge ${BRIDGE} holds at most ${BRIDGE_MAX_PORTS} (hosts already in the lab count too; \`play lab down\` removes them)`,
-    );
-  }
 }
 
 /** linux1..linuxN, tor1..torM, node009.. (Windows), then control1, in inventory order. */

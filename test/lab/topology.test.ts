@@ -1,6 +1,7 @@
 import test from 'ava';
 import { UsageError } from '../../runner/core/errors.js';
 import { neighbourThresholdsFor } from '../../lab/hosts/netns.js';
+import { bridgeOf, segmentBridge, segmentsFor } from '../../lab/hosts/segments.js';
 import {
   BRIDGE,
   BRIDGE_ADDRESS,
@@ -40,34 +41,41 @@ test('plans linux1..N then tor1..M with fixed addresses, eth1 inside, a veth per
   t.is(BRIDGE_MAC, '02:00:c6:12:00:01');
 });
 
-test('the largest lab the bridge holds: unique addresses and names, all in 198.18.0.0/15, none is the bridge, veths fit IFNAMSIZ', (t) => {
+test('the largest lab: unique addresses and names, all in 198.18.0.0/15, none is the bridge, veths fit IFNAMSIZ, no bridge past its ports', (t) => {
   for (const counts of [
-    {
-      linux: BRIDGE_MAX_PORTS - MAX_HOSTS.tor - MAX_HOSTS.windows - 1,
-      tor: MAX_HOSTS.tor,
-      windows: MAX_HOSTS.windows,
-      control: 1,
-    },
+    { ...MAX_HOSTS, private: 0 },
     { linux: MAX_HOSTS.linux, tor: 0, windows: 0 },
   ]) {
     const plan = planTopology(counts);
-    t.is(plan.length, BRIDGE_MAX_PORTS);
+    t.is(
+      plan.length,
+      Object.values(counts).reduce((a, b) => a + b, 0),
+    );
     const addresses = plan.map((h) => h.address);
     t.is(new Set(addresses).size, plan.length);
     t.is(new Set(plan.map((h) => h.veth)).size, plan.length);
     t.is(new Set([...plan.map((h) => h.mac), BRIDGE_MAC]).size, plan.length + 1);
     t.false(addresses.includes(BRIDGE_ADDRESS));
     t.true(addresses.every(inLabRange));
-    // Never the simulated cluster's service CIDR 198.18.240.0/20, pod CIDRs and VIPs in 198.19.0.0/16,
-    // nor a subnet's .0 or .255.
+    // Never the private segment 198.18.32.0/24, the simulated cluster's service CIDR 198.18.240.0/20, pod
+    // CIDRs and VIPs in 198.19.0.0/16, nor a subnet's .0 or .255.
     t.true(
-      addresses.every((a) => a.startsWith('198.18.') && Number(a.split('.')[2]) < 240),
-      'outside 198.18.240.0/20 and 198.19/16',
+      addresses.every((a) => a.startsWith('198.18.') && Number(a.split('.')[2]) < 32),
+      'outside 198.18.32.0/24, 198.18.240.0/20 and 198.19/16',
     );
     t.true(addresses.every((a) => !/\.(0|255)$/.test(a)));
     t.true(plan.every((h) => h.veth.length <= MAX_IFNAME));
     // Every host reaches the bridge and the hosts of the other /24s through the on-link lab route.
     t.true(plan.every((h) => h.routes.length === 1 && h.routes[0] === LAB_ROUTE));
+    // Ports per bridge: its hosts, and on playlab0 one uplink per segment bridge.
+    const ports = new Map<string, number>();
+    for (const h of plan) ports.set(bridgeOf(h), (ports.get(bridgeOf(h)) ?? 0) + 1);
+    for (const s of segmentsFor(plan)) ports.set(segmentBridge(s), ports.get(segmentBridge(s))! + 1);
+    ports.set(BRIDGE, (ports.get(BRIDGE) ?? 0) + segmentsFor(plan).length);
+    t.true(
+      [...ports.values()].every((n) => n <= BRIDGE_MAX_PORTS),
+      JSON.stringify(Object.fromEntries(ports)),
+    );
   }
   t.true(BRIDGE.length <= MAX_IFNAME);
 });
@@ -81,6 +89,7 @@ test('addresses: linux1..154 in 198.18.0.101-254 as before, then 254 to a /24 fr
     ['linux', 409],
     ['linux', 1000],
     ['linux', 1023],
+    ['linux', 4000],
     ['tor', 1],
     ['tor', 90],
     ['windows', 1],
@@ -97,6 +106,7 @@ test('addresses: linux1..154 in 198.18.0.101-254 as before, then 254 to a /24 fr
       ['linux409', '198.18.17.1'],
       ['linux1000', '198.18.19.84'],
       ['linux1023', '198.18.19.107'],
+      ['linux4000', '198.18.31.36'],
       ['tor1', '198.18.0.11'],
       ['tor90', '198.18.0.100'],
       ['node009', '198.18.1.9'],
@@ -121,19 +131,19 @@ test('counts outside the plan or the bridge are usage errors naming the flag and
       refused({ linux: Number.NaN, tor: 0, windows: 0 }),
       refused({ linux: 0, tor: 0, windows: MAX_HOSTS.windows + 1 }),
       refused({ linux: 0, tor: 0, windows: 0, control: 2 }),
-      refused({ linux: 1000, tor: 20, windows: 4 }),
     ],
     [
-      '--linux 1024: the lab can have 0..1023 linux hosts (a whole number)',
+      '--linux 4001: the lab can have 0..4000 linux hosts (a whole number)',
       '--tor -1: the lab can have 0..90 tor hosts (a whole number)',
-      '--linux 1.5: the lab can have 0..1023 linux hosts (a whole number)',
-      '--linux NaN: the lab can have 0..1023 linux hosts (a whole number)',
+      '--linux 1.5: the lab can have 0..4000 linux hosts (a whole number)',
+      '--linux NaN: the lab can have 0..4000 linux hosts (a whole number)',
       '--windows 247: the lab can have 0..246 windows hosts (a whole number)',
       '--control 2: the lab can have 0..1 control hosts (a whole number)',
-      "--linux 1000 --tor 20 --windows 4: 1024 hosts in all, but the lab's bridge playlab0 holds at most 1023 (hosts already in the lab count too; `play lab down` removes them)",
     ],
   );
-  t.notThrows(() => validateCounts({ linux: 1000, tor: 20, windows: 3 }));
+  // Past one bridge's 1,023 ports: segment bridges take the rest.
+  t.notThrows(() => validateCounts({ linux: 1000, tor: 20, windows: 4 }));
+  t.notThrows(() => validateCounts({ ...MAX_HOSTS }));
   t.throws(() => vethName('a-very-long-host-name'), { message: /longer than 15/ });
 });
 
@@ -154,7 +164,8 @@ test('host names and veth names map back to hosts', (t) => {
   t.deepEqual(parseHostName('linux12'), { group: 'linux', index: 12 });
   t.deepEqual(parseHostName('tor3'), { group: 'tor', index: 3 });
   t.deepEqual(parseHostName('linux1023'), { group: 'linux', index: 1023 });
-  for (const bad of ['linux0', 'linux01', 'tor91', 'win1', 'linux', 'LINUX1', 'linux1024'])
+  t.deepEqual(parseHostName('linux4000'), { group: 'linux', index: 4000 });
+  for (const bad of ['linux0', 'linux01', 'tor91', 'win1', 'linux', 'LINUX1', 'linux4001'])
     t.is(parseHostName(bad), undefined, bad);
   t.is(hostOfVeth('pl-tor7'), 'tor7');
   t.is(hostOfVeth('pl-foo'), undefined);
