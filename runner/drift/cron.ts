@@ -1,6 +1,9 @@
 // Cron schedules for `play drift --every`: the five fields of a crontab line
 // (minute hour day-of-month month day-of-week) with `*`, lists, ranges, steps and names, read as
-// Vixie cron reads them. Pure.
+// Vixie cron reads them, each problem named with the flag; when they come due is croner's answer,
+// given the checked lists (croner's own parser differs from Vixie's where a day field is `*\/N`, and
+// its messages do not name the flag). Pure.
+import { Cron } from 'croner';
 import { UsageError } from '../core/errors.js';
 
 export interface CronSchedule {
@@ -126,50 +129,26 @@ function value(text: string, spec: FieldSpec, fail: (why: string) => UsageError)
   throw fail(`${spec.name} '${text}' is not a number${names}`);
 }
 
-/**
- * The shortest time between two due times, in ms, on the wall clock (a DST change shifts one gap by
- * its hour). Within a day the times are the hours x minutes; between days, the closest two matching
- * days, found by scanning one 400-year Gregorian cycle (after which dates and weekdays repeat).
- */
-export function shortestCronGapMs(s: CronSchedule): number {
-  const times = s.hour.flatMap((h) => s.minute.map((m) => h * 60 + m));
-  let gap = Number.POSITIVE_INFINITY;
-  for (let i = 1; i < times.length; i++) gap = Math.min(gap, times[i]! - times[i - 1]!);
-  const span = times[times.length - 1]! - times[0]!;
-  return Math.min(gap, shortestDayGap(s) * 1440 - span) * 60_000;
-}
+/** croner's job for a schedule, made once: its pattern is the parsed lists, so croner reads what we checked. */
+const JOBS = new WeakMap<CronSchedule, Cron>();
 
-/** The fewest days between two matching days; the scan stops early at 1, which nothing beats. */
-function shortestDayGap(s: CronSchedule): number {
-  const months = new Set(s.month);
-  const days = new Set(s.dayOfMonth);
-  const weekdays = new Set(s.dayOfWeek);
-  let best = Number.POSITIVE_INFINITY;
-  let last = Number.NEGATIVE_INFINITY;
-  let index = 0;
-  let weekday = 6; // 2000-01-01 was a Saturday
-  // One cycle and one more year, so that the gap across the cycle's end is seen too.
-  for (let y = 2000; y <= 2400 && best > 1; y++) {
-    const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-    for (let mo = 1; mo <= 12; mo++) {
-      const length = mo === 2 ? (leap ? 29 : 28) : MONTH_DAYS[mo - 1]!;
-      for (let day = 1; day <= length; day++, index++, weekday = (weekday + 1) % 7) {
-        const dom = days.has(day);
-        const dow = weekdays.has(weekday);
-        if (!months.has(mo) || !(s.dayOr ? dom || dow : dom && dow)) continue;
-        best = Math.min(best, index - last);
-        last = index;
-      }
-    }
+function job(s: CronSchedule): Cron {
+  let cron = JOBS.get(s);
+  if (!cron) {
+    const pattern = [s.minute, s.hour, s.dayOfMonth, s.month, s.dayOfWeek].map((f) => f.join(',')).join(' ');
+    // Wall-clock fields held as UTC (no DST inside croner); Vixie's day rule decided at parse time.
+    cron = new Cron(pattern, { mode: '5-part', utcOffset: 0, domAndDow: !s.dayOr });
+    JOBS.set(s, cron);
   }
-  return best;
+  return cron;
 }
 
-/** Does the day of `wall` (a wall-clock time held in UTC fields) match the day fields? */
-function dayMatches(s: CronSchedule, wall: Date): boolean {
-  const dom = s.dayOfMonth.includes(wall.getUTCDate());
-  const dow = s.dayOfWeek.includes(wall.getUTCDay());
-  return s.dayOr ? dom || dow : dom && dow;
+/** The first wall-clock due time strictly after the wall-clock time `wall` (ms, UTC fields). */
+function nextWall(s: CronSchedule, wall: number): number {
+  const next = job(s).nextRun(new Date(wall));
+  // Parsing refused impossible days; croner finds any possible one within its years.
+  if (!next) throw new Error(`${s.text}: no due time after ${new Date(wall).toISOString()}`);
+  return next.getTime();
 }
 
 /** `t`'s wall-clock fields in `tz`, held as the UTC fields of a timestamp: calendar arithmetic without DST. */
@@ -186,9 +165,9 @@ function toWall(t: Date, tz: 'UTC' | 'local'): number {
   );
 }
 
-function fromWall(wall: Date, tz: 'UTC' | 'local'): Date {
-  if (tz === 'UTC') return new Date(wall.getTime());
-  const w = wall;
+function fromWall(wall: number, tz: 'UTC' | 'local'): Date {
+  if (tz === 'UTC') return new Date(wall);
+  const w = new Date(wall);
   return new Date(w.getUTCFullYear(), w.getUTCMonth(), w.getUTCDate(), w.getUTCHours(), w.getUTCMinutes());
 }
 
@@ -198,21 +177,72 @@ function fromWall(wall: Date, tz: 'UTC' | 'local'): Date {
  * later), and a repeated hour runs once: a due time is never at or before `after`.
  */
 export function nextCron(s: CronSchedule, after: Date, tz: 'UTC' | 'local'): Date {
-  let t = Math.floor(toWall(after, tz) / 60_000) * 60_000 + 60_000;
-  // Parsing refused impossible days; any possible day recurs within 400 years (the Gregorian cycle).
-  const limit = new Date(t).getUTCFullYear() + 400;
+  let wall = toWall(after, tz);
   for (;;) {
-    const d = new Date(t);
-    const [y, mo, day, h] = [d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours()];
-    if (y > limit) throw new Error(`${s.text}: no due time in 400 years after ${after.toISOString()}`);
-    if (!s.month.includes(mo + 1)) t = Date.UTC(y, mo + 1, 1);
-    else if (!dayMatches(s, d)) t = Date.UTC(y, mo, day + 1);
-    else if (!s.hour.includes(h)) t = Date.UTC(y, mo, day, h + 1);
-    else if (!s.minute.includes(d.getUTCMinutes())) t += 60_000;
-    else {
-      const due = fromWall(d, tz);
-      if (due.getTime() > after.getTime()) return due;
-      t += 60_000;
-    }
+    wall = nextWall(s, wall);
+    const due = fromWall(wall, tz);
+    if (due.getTime() > after.getTime()) return due;
   }
 }
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+/** One Gregorian cycle (after which dates and weekdays repeat), and one more year to see across its end. */
+const CYCLE = { from: 2000, to: 2401 };
+
+/**
+ * The shortest time between two due times, in ms, on the wall clock (a DST change shifts one gap by
+ * its hour), from croner's own due times: within a day (every matching day has the same times), and
+ * from a day's last time to the next matching day's first.
+ */
+export function shortestCronGapMs(s: CronSchedule): number {
+  const first = nextWall(s, Date.UTC(CYCLE.from, 0, 1) - 1);
+  const day = first - (first % DAY_MS);
+  let withinDay = Number.POSITIVE_INFINITY;
+  let last = first;
+  for (let t = nextWall(s, first); t < day + DAY_MS && withinDay > MINUTE_MS; t = nextWall(s, t)) {
+    withinDay = Math.min(withinDay, t - last);
+    last = t;
+  }
+  if (withinDay === MINUTE_MS) return withinDay;
+  const span = last - first;
+  return Math.min(withinDay, shortestDayGap(s, first % DAY_MS, span) * DAY_MS - span);
+}
+
+/**
+ * The fewest days between two matching days. A year's matches, and the first of the next year's,
+ * depend only on its weekday of January 1st and whether it and the next are leap years: each such
+ * kind of year is walked once. A schedule that passes over a whole year is rare, and walked whole.
+ */
+function shortestDayGap(s: CronSchedule, firstTime: number, span: number): number {
+  const kinds = new Set<string>();
+  let best = Number.POSITIVE_INFINITY;
+  for (let y = CYCLE.from; y < CYCLE.to && best > 1; y++) {
+    const kind = `${new Date(Date.UTC(y, 0, 1)).getUTCDay()} ${isLeap(y)} ${isLeap(y + 1)}`;
+    if (kinds.has(kind)) continue;
+    kinds.add(kind);
+    const gap = dayGapWithin(s, Date.UTC(y, 0, 1), Date.UTC(y + 1, 0, 1), firstTime, span);
+    if (gap === null) return dayGapWithin(s, Date.UTC(CYCLE.from, 0, 1), Date.UTC(CYCLE.to, 0, 1), firstTime, span)!;
+    best = Math.min(best, gap);
+  }
+  return best;
+}
+
+/**
+ * The fewest days between matching days from the first at or after `from` to the first at or after
+ * `to`, stopping at 1 (nothing beats it); null when no day before `to` matches. Each step asks croner
+ * for the next due time after a matching day's last one: the next matching day's first.
+ */
+function dayGapWithin(s: CronSchedule, from: number, to: number, firstTime: number, span: number): number | null {
+  let day = nextWall(s, from - 1) - firstTime;
+  if (day >= to) return null;
+  let best = Number.POSITIVE_INFINITY;
+  while (day < to && best > 1) {
+    const next = nextWall(s, day + firstTime + span) - firstTime;
+    best = Math.min(best, Math.round((next - day) / DAY_MS));
+    day = next;
+  }
+  return best;
+}
+
+const isLeap = (y: number) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);

@@ -1,21 +1,18 @@
-// Reading a waivers file: every problem reported with the file, the line, the
-// entry and the field, and how to fix it, as the inventory's loader does (runner/inventory/source.ts).
+// Reading a waivers file: a zod schema of its entries, every problem reported with the file, the line,
+// the entry and the field, and how to fix it (runner/core/yaml-schema.ts).
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, type Node, type Pair } from 'yaml';
+import { z } from 'zod';
 import { InputError } from '../core/errors.js';
 import { InputFileError, readInputFile, WAIVERS_FILE } from '../core/read-input-file.js';
+import { parseWithSchema, readYamlText, type SchemaProblem, shownYaml as shown } from '../core/yaml-schema.js';
 import { pythonRegExp } from '../inventory/glob.js';
 import { splitHostPattern } from '../inventory/pattern.js';
 import { closeNames } from '../inventory/suggest.js';
-import { parseYamlDocument } from '../inventory/yaml-document.js';
 import type { Waiver } from './waiver.js';
 
 /** The waivers file play reads when `--waivers` is not given. */
 export const DEFAULT_WAIVERS_NAME = 'waivers.yml';
-
-/** At most this many problems are listed in one error; the rest are counted. */
-const MAX_LISTED = 10;
 
 const FIELDS = ['hosts', 'playbook', 'task', 'fields', 'reason', 'expires'] as const;
 type Field = (typeof FIELDS)[number];
@@ -71,42 +68,80 @@ function readWaivers(file: string, optional: boolean): string | null {
   }
 }
 
-/** Collects problems so that one error lists them all, in file order. */
-class Problems {
-  readonly #list: { line: number; text: string }[] = [];
-  constructor(
-    readonly file: string,
-    private readonly lines: LineCounter,
-  ) {}
-
-  line(node: { range?: [number, number, number] | null } | null | undefined, fallback: number): number {
-    const offset = node?.range?.[0];
-    return offset === undefined ? fallback : this.lines.linePos(offset).line;
-  }
-
-  add(line: number, text: string): void {
-    this.#list.push({ line, text: `${this.file}:${line}: ${text}` });
-  }
-
-  throwIfAny(): void {
-    const [first, ...rest] = [...this.#list].sort((a, b) => a.line - b.line);
-    if (!first) return;
-    const more = rest
-      .slice(0, MAX_LISTED - 1)
-      .map((p) => `\n  also: ${p.text}`)
-      .join('');
-    const unlisted = rest.length > MAX_LISTED - 1 ? `\n  ... and ${rest.length - (MAX_LISTED - 1)} more` : '';
-    throw new InputError(first.text + more + unlisted);
-  }
+/** A text field: a non-blank string, trimmed; `check` says what else is wrong with it, or null. */
+function text(field: keyof typeof TEXT_WANTED, check: (v: string) => string | null = () => null) {
+  const wanted = (input: unknown) => `'${field}' must be ${TEXT_WANTED[field]}, got ${shown(input)}`;
+  return z
+    .string({ error: (iss) => (iss.input === undefined ? missing(field) : wanted(iss.input)) })
+    .refine((v) => v.trim() !== '', { error: (iss) => wanted(iss.input) })
+    .transform((v) => v.trim())
+    .superRefine((v, ctx) => {
+      const problem = check(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: `'${field}' ${problem}`, input: v });
+    });
 }
 
-/** How a value was written, for "got ...". */
-function shown(node: unknown): string {
-  if (isSeq(node)) return 'a list';
-  if (isMap(node)) return 'a mapping';
-  const v = isScalar(node) ? node.value : node;
-  if (v === null || v === undefined) return 'nothing';
-  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+const missing = (field: keyof typeof MISSING) => `'${field}' is missing: ${MISSING[field]}`;
+
+const EXPIRES = z
+  .string({
+    error: (iss) =>
+      iss.input === undefined
+        ? missing('expires')
+        : `'expires' must be a date like 2026-12-31, got ${shown(iss.input)}`,
+  })
+  .transform((v) => v.trim())
+  .superRefine((v, ctx) => {
+    const problem = dateProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: `'expires' ${problem}`, input: v });
+  });
+
+const FIELD_NAMES = z
+  .array(
+    z
+      .string({ error: (iss) => `must be a field name, got ${shown(iss.input)}` })
+      .refine((v) => v.trim() !== '', { error: (iss) => `must be a field name, got ${shown(iss.input)}` })
+      .transform((v) => v.trim()),
+    { error: (iss) => `'fields' must be a list of field names such as [binPath], got ${shown(iss.input)}` },
+  )
+  .min(1, {
+    error: "'fields' is empty: list the fields it covers, or leave it out to cover every field of the task",
+  });
+
+/** One entry; its fields in the order problems about one line are listed. */
+const ENTRY = z.strictObject(
+  {
+    hosts: text('hosts', hostsProblem),
+    playbook: text('playbook'),
+    task: text('task'),
+    fields: FIELD_NAMES.optional(),
+    reason: text('reason'),
+    expires: EXPIRES,
+  },
+  {
+    error: (iss) =>
+      iss.code === 'invalid_type'
+        ? `expected a mapping of hosts, playbook, task, reason and expires, got ${shown(iss.input)}`
+        : undefined,
+  },
+);
+
+const FILE = z.array(ENTRY, {
+  error: (iss) => `expected a list of waivers (entries starting with '- hosts:'), got ${shown(iss.input)}`,
+});
+
+/** A problem as the waivers file's reader words it: `entry 2: 'expires' ...`. */
+function problemText({ path, key, issue }: SchemaProblem): string {
+  if (path.length === 0) return issue.message;
+  const entry = `entry ${Number(path[0]) + 1}: `;
+  if (key !== undefined) {
+    const close = closeNames(key, FIELDS, 1);
+    const hint = close.length ? `: did you mean '${close[0]}'?` : '';
+    return `${entry}unknown field '${key}'${hint} (fields: ${FIELDS.join(', ')})`;
+  }
+  if (path[1] === 'fields' && typeof path[2] === 'number')
+    return `${entry}'fields' item ${path[2] + 1} ${issue.message}`;
+  return entry + issue.message;
 }
 
 /**
@@ -114,103 +149,13 @@ function shown(node: unknown): string {
  * An empty file has no waivers. Throws InputError (exit 65) listing every problem.
  */
 export function parseWaivers(text: string, file: string): Waiver[] {
-  const lines = new LineCounter();
-  const doc = parseYamlDocument(file, text, lines);
-  const syntax = doc.errors[0];
-  if (syntax) {
-    const line = syntax.linePos?.[0].line;
-    const what = syntax.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    throw new InputError(`${line ? `${file}:${line}` : file}: YAML syntax error: ${what}`);
-  }
-  const top = doc.contents;
-  if (top === null || (isScalar(top) && top.value === null)) return [];
-  const problems = new Problems(file, lines);
-  if (!isSeq(top)) {
-    problems.add(
-      problems.line(top, 1),
-      `expected a list of waivers (entries starting with '- hosts:'), got ${shown(top)}`,
-    );
-    problems.throwIfAny();
-    return [];
-  }
-  const waivers: Waiver[] = [];
-  top.items.forEach((node, i) => {
-    const w = readEntry(node, i + 1, problems, problems.line(top, 1));
-    if (w) waivers.push(w);
+  const yaml = readYamlText(file, text);
+  if (yaml.value === null) return [];
+  const entries = parseWithSchema(file, yaml, FILE, problemText);
+  return entries.map((entry, i) => {
+    const { fields, ...rest } = entry;
+    return { source: `${file}:${yaml.lineOf([i])}`, ...rest, ...(fields && { fields }) };
   });
-  problems.throwIfAny();
-  return waivers;
-}
-
-function readEntry(node: unknown, n: number, problems: Problems, fallback: number): Waiver | null {
-  const at = problems.line(node as Node, fallback);
-  const say = (line: number, text: string) => problems.add(line, `entry ${n}: ${text}`);
-  if (!isMap(node)) {
-    say(at, `expected a mapping of hosts, playbook, task, reason and expires, got ${shown(node)}`);
-    return null;
-  }
-  const found = new Map<Field, Pair>();
-  for (const pair of node.items) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : shown(pair.key);
-    if ((FIELDS as readonly string[]).includes(key)) found.set(key as Field, pair);
-    else {
-      const close = closeNames(key, FIELDS, 1);
-      const hint = close.length ? `: did you mean '${close[0]}'?` : '';
-      say(problems.line(pair.key as Node, at), `unknown field '${key}'${hint} (fields: ${FIELDS.join(', ')})`);
-    }
-  }
-  const w: Partial<Waiver> = { source: `${problems.file}:${at}` };
-  let ok = true;
-  for (const field of FIELDS) {
-    const pair = found.get(field);
-    if (!pair && field !== 'fields') say(at, `'${field}' is missing: ${MISSING[field]}`);
-    const lineOf = (v: unknown) => problems.line(v as Node, problems.line(pair?.key as Node, at));
-    const wrong = pair ? readField(w, field, pair.value, lineOf) : [];
-    for (const p of wrong) say(p.line, p.text);
-    ok &&= (pair !== undefined || field === 'fields') && wrong.length === 0;
-  }
-  return ok ? (w as Waiver) : null;
-}
-
-type Wrong = { line: number; text: string }[];
-
-/** Sets `w[field]` from `value`, or returns what is wrong with it. */
-function readField(w: Partial<Waiver>, field: Field, value: unknown, lineOf: (node: unknown) => number): Wrong {
-  const wrong = (text: string): Wrong => [{ line: lineOf(value), text }];
-  if (field === 'fields') return readFieldList(w, value, lineOf);
-  const v = isScalar(value) ? value.value : undefined;
-  if (field === 'expires') {
-    const problem = typeof v === 'string' ? dateProblem(v) : `must be a date like 2026-12-31, got ${shown(value)}`;
-    if (problem) return wrong(`'expires' ${problem}`);
-    w.expires = (v as string).trim();
-    return [];
-  }
-  if (typeof v !== 'string' || !v.trim()) return wrong(`'${field}' must be ${TEXT_WANTED[field]}, got ${shown(value)}`);
-  const problem = field === 'hosts' ? hostsProblem(v.trim()) : null;
-  if (problem) return wrong(`'hosts' ${problem}`);
-  w[field] = v.trim();
-  return [];
-}
-
-function readFieldList(w: Partial<Waiver>, value: unknown, lineOf: (node: unknown) => number): Wrong {
-  if (!isSeq(value)) {
-    return [
-      { line: lineOf(value), text: `'fields' must be a list of field names such as [binPath], got ${shown(value)}` },
-    ];
-  }
-  if (value.items.length === 0) {
-    const text = "'fields' is empty: list the fields it covers, or leave it out to cover every field of the task";
-    return [{ line: lineOf(value), text }];
-  }
-  const names: string[] = [];
-  const wrong: Wrong = [];
-  value.items.forEach((item, i) => {
-    const v = isScalar(item) ? item.value : undefined;
-    if (typeof v === 'string' && v.trim()) names.push(v.trim());
-    else wrong.push({ line: lineOf(item), text: `'fields' item ${i + 1} must be a field name, got ${shown(item)}` });
-  });
-  w.fields = names;
-  return wrong;
 }
 
 /** Why `text` is not a yyyy-mm-dd day of the calendar, or null. */

@@ -5,9 +5,13 @@
 // and `kubectl get lease -n kube-system play-rollout` shows who holds it. Writes go through the API
 // server's optimistic concurrency: a replace carries the resourceVersion read, and a controller that
 // raced another gets 409 Conflict and reads again.
+import pRetry from 'p-retry';
 import { PlayError, RemoteError } from '../core/errors.js';
 import { sh } from '../core/quote.js';
 import type { Remote } from '../core/step.js';
+
+/** A write another controller's write beat (409): read again and retry. */
+class LeaseRaced extends RemoteError {}
 
 export const LEASE_NAMESPACE = 'kube-system';
 export const LEASE_NAME = 'play-rollout';
@@ -124,23 +128,28 @@ export class ClusterLease {
     );
   }
 
-  /** Reads the Lease and writes what `next` makes of it, again when another writer raced (409). */
+  /** Reads the Lease and writes what `next` makes of it, again at once when another writer raced (409). */
   async #write(next: (current: LeaseObject | null) => LeaseObject | null): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.#get();
-      const object = next(current);
-      if (!object) return;
-      const verb = current ? 'replace' : 'create';
-      const r = await this.remote.run(sh`${this.kubectl} ${verb} -f -`, { stdin: JSON.stringify(object) });
-      if (r.code === 0) return;
-      const raced = /Conflict|AlreadyExists|already exists|has been modified/.test(r.stderr);
-      if (raced && attempt < 3) continue;
-      throw new RemoteError(
-        `kubectl ${verb} lease ${LEASE_NAMESPACE}/${LEASE_NAME} on ${this.remote.name} failed (exit ${r.code}): ${r.stderr.trim()}`,
-        r.code,
-        r.stderr,
-      );
-    }
+    await pRetry(() => this.#writeOnce(next), {
+      retries: 2,
+      minTimeout: 0,
+      shouldRetry: ({ error }) => error instanceof LeaseRaced,
+    });
+  }
+
+  async #writeOnce(next: (current: LeaseObject | null) => LeaseObject | null): Promise<void> {
+    const current = await this.#get();
+    const object = next(current);
+    if (!object) return;
+    const verb = current ? 'replace' : 'create';
+    const r = await this.remote.run(sh`${this.kubectl} ${verb} -f -`, { stdin: JSON.stringify(object) });
+    if (r.code === 0) return;
+    const raced = /Conflict|AlreadyExists|already exists|has been modified/.test(r.stderr);
+    throw new (raced ? LeaseRaced : RemoteError)(
+      `kubectl ${verb} lease ${LEASE_NAMESPACE}/${LEASE_NAME} on ${this.remote.name} failed (exit ${r.code}): ${r.stderr.trim()}`,
+      r.code,
+      r.stderr,
+    );
   }
 
   async #get(): Promise<LeaseObject | null> {

@@ -3,6 +3,7 @@
 // handshake costs client CPU (key exchange). So at most `global` handshakes run at once, at most
 // `perEndpoint` to one address:port, and a dropped one is retried after an exponential backoff
 // with jitter. Slots are held only while an attempt runs, never while backing off.
+import pRetry from 'p-retry';
 import { HandshakeError } from './errors.js';
 import { Semaphore } from './semaphore.js';
 
@@ -73,25 +74,36 @@ export class HandshakeThrottle {
 
   /** Runs `attempt` under both limits, retrying as attemptsFor() allows. */
   async run<T>(endpoint: string, attempt: (n: number) => Promise<T>): Promise<T> {
-    for (let n = 1; ; n++) {
-      let error: unknown;
-      // Endpoint slot first: a caller queued behind its own host must not hold a global slot.
-      const releaseEndpoint = await this.#endpoint(endpoint).acquire();
-      const releaseGlobal = await this.global.acquire();
-      try {
-        return await attempt(n);
-      } catch (e) {
-        error = e;
-      } finally {
-        releaseGlobal();
-        releaseEndpoint();
-        this.#forget(endpoint);
-      }
-      if (n >= attemptsFor(error, this.#attempts)) {
-        throw error instanceof HandshakeError ? error.withAttempts(n) : error;
-      }
-      this.retries++;
-      await new Promise((resolve) => setTimeout(resolve, this.backoffMs(n)));
+    const retrying = (error: Error, n: number) => n < attemptsFor(error, this.#attempts);
+    let made = 0;
+    try {
+      return await pRetry((n) => this.#once(endpoint, n, attempt).finally(() => (made = n)), {
+        retries: this.#attempts - 1,
+        // The waits are backoffMs' (its jitter takes the injected random), slept with no slot held.
+        minTimeout: 0,
+        shouldRetry: ({ error, attemptNumber }) => retrying(error, attemptNumber),
+        onFailedAttempt: async ({ error, attemptNumber }) => {
+          if (!retrying(error, attemptNumber)) return;
+          this.retries++;
+          await new Promise((resolve) => setTimeout(resolve, this.backoffMs(attemptNumber)));
+        },
+      });
+    } catch (error) {
+      throw error instanceof HandshakeError ? error.withAttempts(made) : error;
+    }
+  }
+
+  /** One attempt, holding a slot of its endpoint and a global one. */
+  async #once<T>(endpoint: string, n: number, attempt: (n: number) => Promise<T>): Promise<T> {
+    // Endpoint slot first: a caller queued behind its own host must not hold a global slot.
+    const releaseEndpoint = await this.#endpoint(endpoint).acquire();
+    const releaseGlobal = await this.global.acquire();
+    try {
+      return await attempt(n);
+    } finally {
+      releaseGlobal();
+      releaseEndpoint();
+      this.#forget(endpoint);
     }
   }
 
