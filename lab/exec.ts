@@ -2,7 +2,7 @@
 // with values in it. Plus the preconditions: root, and the tools' Debian packages.
 import { execFile, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { UsageError } from '../runner/core/errors.js';
+import { UsageError } from '../runner/index.js';
 
 export class LabCommandError extends Error {
   constructor(

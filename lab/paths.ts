@@ -1,10 +1,13 @@
 // Where the lab keeps its files. Pure: resolves the lab directory and names every file in it.
 import { join, resolve } from 'node:path';
-import { UsageError } from '../runner/core/errors.js';
-import { DEFAULT_LAB_DIR, labStateFiles } from '../runner/cli/lab-state-dir.js';
+import { UsageError } from '../runner/index.js';
 
-// play finds a lab's inventory and env file without importing the lab: by these shared names.
-export { DEFAULT_LAB_DIR };
+// The lab's state directory and the four files in it that play reads are a convention of two sides:
+// `play` owns it (runner/cli/lab-state-dir.ts), because an installed play without the lab must still
+// find the inventory of a lab a checkout brought up ("no -i: the lab's inventory"), and runner/ never
+// imports the lab. The lab keeps this copy rather than widen play's public API with a detail of the
+// lab; test/package/lab-boundary.test.ts fails when the two disagree.
+export const DEFAULT_LAB_DIR = '/var/lib/play-lab';
 /** Machine-wide, like the namespaces: the lock serializing lab changes, and which lab dir owns them. */
 export const RUN_DIR = '/run/play-lab';
 export const LOCK_FILE = join(RUN_DIR, 'lock');
@@ -95,7 +98,11 @@ export function resolveLabDir(options: LabOptions = {}): string {
 
 export function labPaths(dir: string): LabPaths {
   return {
-    ...labStateFiles(dir),
+    dir,
+    state: join(dir, 'state.json'),
+    inventory: join(dir, 'inventory.yaml'),
+    env: join(dir, 'lab.env'),
+    legacyWindowsEnv: join(dir, 'windows.env'),
     key: join(dir, 'id_ed25519'),
     publicKey: join(dir, 'id_ed25519.pub'),
     authorizedKeys: join(dir, 'authorized_keys'),

@@ -1,7 +1,7 @@
 // `play lab status` and `play lab inventory`: what the lab is and whether each host answers.
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
-import { UsageError } from '../runner/core/errors.js';
+import { UsageError } from '../runner/index.js';
 import { checkPreconditions } from './exec.js';
 import { bridgeExists, namespaceExists } from './hosts/netns.js';
 import { hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';

@@ -1,7 +1,7 @@
 // `play lab up`: builds the lab or brings it back to health, leaving healthy hosts alone.
 // Idempotent and serialized machine-wide; hosts are only ever added (down removes them).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { UsageError } from '../runner/core/errors.js';
+import { UsageError } from '../runner/index.js';
 import { checkPreconditions, mapLimit } from './exec.js';
 import { ensureClientKey, ensureHostFiles, hostPublicKey } from './hosts/host-files.js';
 import { inventoryYaml, knownHostsText } from './inventory.js';

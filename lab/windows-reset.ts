@@ -2,7 +2,7 @@
 // set its injectable faults at run time. Both act on a lab that `up` built, under the lab's lock (so
 // they never race `play lab up`).
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { UsageError } from '../runner/core/errors.js';
+import { UsageError } from '../runner/index.js';
 import { updateClusterState } from './cluster/cluster-state.js';
 import { withLabLock } from './lock.js';
 import { LOCK_FILE, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';

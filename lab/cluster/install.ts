@@ -6,7 +6,7 @@
 // run it over SSH as `{{ kubectl }}` and every kubectl play runs goes through the real client.
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { UsageError } from '../../runner/core/errors.js';
+import { UsageError } from '../../runner/index.js';
 import { KUBECTL_PATH } from '../paths.js';
 import { writeIfChanged } from '../write.js';
 import { API_PORT, clusterApiPaths, labApiProcess, runningApi, startApi, stopApi } from './api-process.js';

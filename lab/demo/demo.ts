@@ -7,10 +7,11 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { PACKAGE_ROOT } from '../../runner/core/play-root.js';
+import { fileURLToPath } from 'node:url';
 import { labUp } from '../lab.js';
 
-const root = PACKAGE_ROOT;
+/** The checkout the lab comes with: the demo runs its `play` (bin/play.mjs) as a user would. */
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const NODE = 'node009';
 
 /** What the demo suggests next: each line works when pasted in the checkout (test/e2e/demo.test.ts runs the printed lines). */

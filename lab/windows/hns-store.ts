@@ -8,7 +8,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { bindSwitch, physicalByName, sameName, unbindSwitch, vNicName } from './adapters.js';
 import { WindowsError } from './errors.js';
-import { cidrContains, parseCidr, parseIPv4 } from '../../tasks/common/ipv4.js';
+import { isIPv4, parseSubnet, subnetContains } from './ipv4.js';
 import type { HnsEndpointRecord, HnsNetworkRecord, NetAdapterRecord, NodeState } from './node-state.js';
 
 export const HNS_ERRORS = {
@@ -65,9 +65,8 @@ export function createNetwork(s: NodeState, a: NewNetwork): HnsNetworkRecord {
     throw new Error(`the simulated HNS models L2Bridge networks only, not ${a.type} (lab/windows/hns-store.ts)`);
   const nic = physicalByName(s, a.adapterName);
   if (!nic) throw new WindowsError(HNS_ERRORS.notFound);
-  const p = parseCidr(a.addressPrefix);
-  const gw = parseIPv4(a.gateway);
-  if (!p || gw === null || !cidrContains(p, gw)) throw new WindowsError(HNS_ERRORS.invalid);
+  const p = parseSubnet(a.addressPrefix);
+  if (!p || !isIPv4(a.gateway) || !subnetContains(p, a.gateway)) throw new WindowsError(HNS_ERRORS.invalid);
   if (s.hns.networks.some((x) => sameName(x.name, a.name) || sameName(x.adapterName, nic.name)))
     throw new WindowsError(HNS_ERRORS.exists);
   const n: HnsNetworkRecord = {
@@ -101,11 +100,10 @@ export interface NewEndpoint {
 /** POST /endpoints: an address inside the network's subnet, unique in it; a name unique on the node. */
 export function createEndpoint(s: NodeState, a: NewEndpoint): HnsEndpointRecord {
   const n = a.network;
-  const ip = parseIPv4(a.ipAddress);
   if (
-    ip === null ||
-    (a.gateway !== '' && parseIPv4(a.gateway) === null) ||
-    !cidrContains(parseCidr(n.addressPrefix)!, ip)
+    !isIPv4(a.ipAddress) ||
+    (a.gateway !== '' && !isIPv4(a.gateway)) ||
+    !subnetContains(parseSubnet(n.addressPrefix)!, a.ipAddress)
   )
     throw new WindowsError(HNS_ERRORS.invalid);
   const taken = s.hns.endpoints.some(
@@ -162,7 +160,7 @@ export function attachHost(s: NodeState, e: HnsEndpointRecord, compartmentId: nu
     interfaceIndex: Math.max(...s.adapters.map((a) => a.interfaceIndex)) + 1,
     physical: false,
     dhcp: false,
-    ipv4: [`${e.ipAddress}/${parseCidr(n.addressPrefix)!.prefix}`],
+    ipv4: [`${e.ipAddress}/${parseSubnet(n.addressPrefix)!.prefix}`],
     gateway,
     dnsServers: [],
   });

@@ -1,7 +1,7 @@
 // The state of a simulated Windows Server 2019 node (a test double): plain JSON, persisted to the
 // node's state file after every change. Maps are keyed by lower-cased names and paths (Windows is
 // case-insensitive); each record keeps its name as first written.
-import type { RegistryType, ServiceStartMode } from '../../tasks/windows/remote/contract.js';
+import type { RegistryType, ServiceStartMode } from '../../runner/testing/index.js';
 
 /** Faults armed for the node's next boot (boot-faults.ts fires them). */
 export interface BootFaults {

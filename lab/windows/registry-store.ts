@@ -1,6 +1,6 @@
 // The registry of the simulated Windows node (a test double): keys and values are case-insensitive;
 // values read back as the contract says: DWord/QWord unsigned, Binary lowercase hex, MultiString a list.
-import type { RegistryType } from '../../tasks/windows/remote/contract.js';
+import type { RegistryType } from '../../runner/testing/index.js';
 import { WindowsError } from './errors.js';
 import type { NodeState, RegistryData, RegistryKey, RegistryValue } from './node-state.js';
 import { registryPath, type WinPath } from './win-paths.js';

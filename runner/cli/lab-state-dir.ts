@@ -1,8 +1,10 @@
 // The lab's state directory, as play needs to know it without the lab: when no inventory is named, a
 // command uses the inventory of a lab that is up (and its env file of secrets). Only the convention
-// lives here (PLAY_LAB_DIR, else /var/lib/play-lab, and four file names in it), so that an installed
-// copy of play, which does not ship the lab, still finds a lab a checkout brought up on the machine.
-// lab/paths.ts builds its own paths on these names, so the two cannot disagree.
+// lives here (PLAY_LAB_DIR, else /var/lib/play-lab, and four file names in it). play owns it, not the
+// lab: an installed copy of play, which does not ship the lab, must still find a lab a checkout brought
+// up on the machine, and runner/ never imports the lab. The lab, built on play's public API only, keeps
+// its own copy of these names (lab/paths.ts) rather than have play publish them; the two are compared
+// by test/package/lab-boundary.test.ts.
 import { join, resolve } from 'node:path';
 
 export const DEFAULT_LAB_DIR = '/var/lib/play-lab';

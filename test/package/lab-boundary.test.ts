@@ -1,14 +1,33 @@
 // The lab stays out of the product: nothing under runner/, tasks/ or playbooks/ imports lab/ (static,
 // dynamic or type-only), so the package can ship without it. `play lab` finds the lab beside the code
 // that runs (lab-location.ts), and the inventory lookup knows only the lab's state directory
-// (lab-state-dir.ts), whose names lab/paths.ts shares.
+// (lab-state-dir.ts), whose names lab/paths.ts keeps a copy of. The other way, the lab is built on
+// play's public API: a lab file imports play only through the package's entries ("exports").
 import path from 'node:path';
 import test from 'ava';
-import { parseDependencyTree } from 'dpdm';
-import { labPaths } from '../../lab/paths.js';
+import { type Dependency, type DependencyTree, parseDependencyTree } from 'dpdm';
+import { DEFAULT_LAB_DIR, labPaths } from '../../lab/paths.js';
 import { type LabModule, locateLab } from '../../runner/cli/lab-location.js';
-import { labStateFiles } from '../../runner/cli/lab-state-dir.js';
+import { labStateDir, labStateFiles } from '../../runner/cli/lab-state-dir.js';
 import { projectRoot } from '../helpers/play.js';
+
+/** The source files of package.json's "exports" ('play', 'play/linux', 'play/windows', 'play/testing'). */
+const PUBLIC_ENTRIES = ['runner/index.ts', 'runner/testing/index.ts', 'tasks/linux/index.ts', 'tasks/windows/index.ts'];
+/** Where play's code is: a lab file may import from it only one of the public entries (or a shipped playbook). */
+const PLAY_CODE = /^(runner|tasks|playbooks)\//;
+
+/** `lab/x.ts -> request` for each import of a lab file into play's code other than a public entry. */
+function deepImportsOfTheLab(tree: DependencyTree): string[] {
+  return Object.entries(tree)
+    .filter(([file]) => file.startsWith('lab/'))
+    .flatMap(([file, deps]) =>
+      (deps ?? [])
+        .filter((d) => d.id !== null && PLAY_CODE.test(d.id))
+        .filter((d) => !PUBLIC_ENTRIES.includes(d.id!) && !/^playbooks\/[^/]+\.ts$/.test(d.id!))
+        .map((d) => `${file} -> ${d.request}`),
+    )
+    .sort();
+}
 
 test('no product module imports the lab', async (t) => {
   const tree = await parseDependencyTree(['runner/**/*.ts', 'tasks/**/*.ts', 'playbooks/**/*.ts'], {
@@ -23,6 +42,47 @@ test('no product module imports the lab', async (t) => {
     .filter((d) => d.id !== null && path.relative(projectRoot, path.resolve(projectRoot, d.id)).startsWith('lab/'))
     .map((d) => `${d.issuer} -> ${d.request}`);
   t.deepEqual(intoLab, []);
+});
+
+test("the lab imports play only through the package's public entries", async (t) => {
+  const tree = await parseDependencyTree(['lab/**/*.ts'], {
+    context: projectRoot,
+    cwd: projectRoot,
+    transform: false,
+    skipDynamicImports: false,
+  });
+  t.true(Object.keys(tree).filter((f) => f.startsWith('lab/')).length > 100, 'the glob found the lab files');
+  t.deepEqual(deepImportsOfTheLab(tree), []);
+});
+
+test('the public-entry check names each deep import of a lab file', (t) => {
+  const dep = (issuer: string, request: string, id: string | null): Dependency => ({
+    issuer,
+    request,
+    id,
+    kind: 'StaticImport' as Dependency['kind'],
+  });
+  const tree: DependencyTree = {
+    'lab/up.ts': [
+      dep('lab/up.ts', '../runner/index.js', 'runner/index.ts'),
+      dep('lab/up.ts', '../runner/core/errors.js', 'runner/core/errors.ts'),
+      dep('lab/up.ts', './paths.js', 'lab/paths.ts'),
+      dep('lab/up.ts', 'node:fs', 'node:fs'),
+      dep('lab/up.ts', 'yaml', 'node_modules/yaml/dist/index.js'),
+    ],
+    'lab/windows/call.ts': [
+      dep('lab/windows/call.ts', '../../runner/testing/index.js', 'runner/testing/index.ts'),
+      dep('lab/windows/call.ts', '../../tasks/windows/index.js', 'tasks/windows/index.ts'),
+      dep('lab/windows/call.ts', '../../tasks/windows/remote/contract.js', 'tasks/windows/remote/contract.ts'),
+      dep('lab/windows/call.ts', '../../playbooks/bench.js', 'playbooks/bench.ts'),
+    ],
+    // play's own files import what they like: only the lab's imports are checked.
+    'runner/index.ts': [dep('runner/index.ts', './core/errors.js', 'runner/core/errors.ts')],
+  };
+  t.deepEqual(deepImportsOfTheLab(tree), [
+    'lab/up.ts -> ../runner/core/errors.js',
+    'lab/windows/call.ts -> ../../tasks/windows/remote/contract.js',
+  ]);
 });
 
 test("the lab's entry module is what `play lab` expects of it", async (t) => {
@@ -75,6 +135,7 @@ test('where play lab finds the lab: a checkout compiled or from its sources, els
 });
 
 test("play's view of the lab's state directory names the lab's own files", (t) => {
+  t.is(labStateDir({}), DEFAULT_LAB_DIR);
   const lab = labPaths('/var/lib/play-lab');
   t.deepEqual(labStateFiles('/var/lib/play-lab'), {
     dir: lab.dir,

@@ -1,20 +1,24 @@
 // One of play's remote functions run on a simulated node in this process, exactly as the transport
-// sends it over SSH (runner/run/host-session.ts): the bootstrap as -EncodedCommand, the program of
-// runner/transport/powershell/program.ts on stdin, and the result read back with parseResults.
-// Tests use it to drive the model through our real PowerShell without an SSH server.
-import { PsCall, type PsCallResult } from '../../../runner/core/ps-call.js';
-import type { ExecResult, Remote } from '../../../runner/core/step.js';
-import type { Script } from '../../../runner/core/quote.js';
-import { decodeClixml } from '../../../runner/transport/powershell/clixml.js';
-import { BOOTSTRAP, encodeCommand } from '../../../runner/transport/powershell/bootstrap.js';
-import { parseResults, program } from '../../../runner/transport/powershell/program.js';
-import { CONTRACT, type PlayFunctionName } from '../../../tasks/windows/remote/contract.js';
-import { validateResult } from '../../../tasks/windows/remote/validate.js';
+// sends it over SSH (play/testing's wire format): the bootstrap command line, the program on stdin,
+// and the result read back as play reads it. Tests use it to drive the model through our real
+// PowerShell without an SSH server.
+import type { ExecResult, Remote, Script } from '../../../runner/index.js';
+import {
+  bootstrapCommand,
+  CONTRACT,
+  decodeClixml,
+  type PlayFunctionName,
+  PsCall,
+  type PsCallResult,
+  parseProgramResults,
+  powershellProgram,
+  validateResult,
+} from '../../../runner/testing/index.js';
 import type { SimulatedWindowsNode } from '../model.js';
 import { sharedPowerShellHost } from './host.js';
-import { runPowerShell } from './run-program.js';
+import { encodedCommandOf, runPowerShell } from './run-program.js';
 
-const ENCODED_BOOTSTRAP = encodeCommand(BOOTSTRAP);
+const ENCODED_BOOTSTRAP = encodedCommandOf(bootstrapCommand())!;
 
 /**
  * Runs the calls as one program on the node; one result per call. What a contract function returns
@@ -23,8 +27,8 @@ const ENCODED_BOOTSTRAP = encodeCommand(BOOTSTRAP);
  */
 export async function callNode(node: SimulatedWindowsNode, calls: readonly PsCall[]): Promise<PsCallResult[]> {
   const host = await sharedPowerShellHost();
-  const out = await runPowerShell(host, node, ENCODED_BOOTSTRAP, program(calls));
-  const results = parseResults({ ...out, stderr: decodeClixml(out.stderr) }, calls.length, node.state.hostname);
+  const out = await runPowerShell(host, node, ENCODED_BOOTSTRAP, powershellProgram(calls));
+  const results = parseProgramResults({ ...out, stderr: decodeClixml(out.stderr) }, calls.length, node.state.hostname);
   results.forEach((r, i) => {
     const fn = calls[i]!.fn.name;
     if (r.ok && Object.hasOwn(CONTRACT, fn)) validateResult(fn as PlayFunctionName, r.value);
@@ -49,7 +53,7 @@ export class SimulatedWindowsRemote implements Remote {
     if (!(script instanceof PsCall))
       throw new Error(`a Windows step sent a ${script.shell} script that is not a PsCall`);
     this.calls.push({ fn: script.fn.name, args: script.args });
-    this.programs.push(program([script]));
+    this.programs.push(powershellProgram([script]));
     const [result] = await callNode(this.node, [script]);
     return result!.ok
       ? { stdout: JSON.stringify(result!.value), stderr: '', code: 0 }

@@ -1,9 +1,9 @@
-// The names of the functions a program of runner/transport/powershell/program.ts calls, read from its
-// `$playCalls` literal. Only the hangFunction fault (faults.ts) needs them: the program itself runs
+// The names of the functions a program of play's (play/testing's powershellProgram) calls, read from
+// its `$playCalls` literal. Only the hangFunction fault (faults.ts) needs them: the program itself runs
 // under real PowerShell, which reads the same literal.
-import { CALLS_VARIABLE } from '../../../runner/transport/powershell/program.js';
+import { PROGRAM_CALLS_VARIABLE } from '../../../runner/testing/index.js';
 
-const PREFIX = `${CALLS_VARIABLE} = ConvertFrom-Json -InputObject '`;
+const PREFIX = `${PROGRAM_CALLS_VARIABLE} = ConvertFrom-Json -InputObject '`;
 const QUOTES = "'\u2018\u2019\u201a\u201b";
 
 /** The value of a PowerShell single-quoted string whose opening quote is just before `start`. */

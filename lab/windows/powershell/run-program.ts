@@ -2,7 +2,7 @@
 // over SSH: the real PowerShell engine (host.ts) decodes and runs the -EncodedCommand bootstrap,
 // which reads the program on stdin, parses it and dispatches; the Windows surface beneath answers
 // from the node's model. Errors on stderr are written as CLIXML, as powershell.exe does over SSH.
-import { POWERSHELL } from '../../../runner/transport/powershell/bootstrap.js';
+import { POWERSHELL_COMMAND } from '../../../runner/testing/index.js';
 import type { SimulatedWindowsNode } from '../model.js';
 import { surfaceOf } from '../surface/index.js';
 import { clixml } from './clixml.js';
@@ -16,8 +16,8 @@ export interface ProgramOutput {
 
 /** The -EncodedCommand argument of a powershell.exe command line, or null if it is not one. */
 export function encodedCommandOf(command: string): string | null {
-  if (!command.startsWith(`${POWERSHELL} `)) return null;
-  const rest = command.slice(POWERSHELL.length + 1);
+  if (!command.startsWith(`${POWERSHELL_COMMAND} `)) return null;
+  const rest = command.slice(POWERSHELL_COMMAND.length + 1);
   return /^[A-Za-z0-9+/=]+$/.test(rest) ? rest : null;
 }
 

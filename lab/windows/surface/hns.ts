@@ -20,8 +20,7 @@ import {
   networkOf,
 } from '../hns-store.js';
 import { ipInterfaceOf, physicalByName, sameName } from '../adapters.js';
-import { parseCidr } from '../../../tasks/common/ipv4.js';
-import { splitCidr } from '../ipv4.js';
+import { parseSubnet, splitCidr } from '../ipv4.js';
 import type { SimulatedWindowsNode } from '../model.js';
 import type { HnsEndpointRecord, HnsNetworkRecord, NodeState } from '../node-state.js';
 import { type Ops, str } from './types.js';
@@ -77,7 +76,7 @@ function endpointJson(s: NodeState, e: HnsEndpointRecord) {
     MacAddress: endpointMac(s, e),
     Name: e.name,
     Policies: [],
-    PrefixLength: parseCidr(n.addressPrefix)!.prefix,
+    PrefixLength: parseSubnet(n.addressPrefix)!.prefix,
     SharedContainers: [],
     State: e.compartmentId === null ? 1 : 3,
     Type: n.type,

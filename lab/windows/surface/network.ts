@@ -6,8 +6,7 @@
 import { sameName } from '../adapters.js';
 import { WindowsError } from '../errors.js';
 import { endpointOfVNic } from '../hns-store.js';
-import { parseIPv4 } from '../../../tasks/common/ipv4.js';
-import { splitCidr } from '../ipv4.js';
+import { isIPv4, splitCidr } from '../ipv4.js';
 import type { NetAdapterRecord, NodeState } from '../node-state.js';
 import { type Args, type Ops, num, optStr, str, strs } from './types.js';
 
@@ -117,7 +116,7 @@ export const networkOps: Ops = {
     const ipIf = adapterAt(s, a);
     const address = str(a, 'ipAddress');
     const length = num(a, 'prefixLength');
-    if (parseIPv4(address) === null || !Number.isInteger(length) || length < 1 || length > 32)
+    if (!isIPv4(address) || !Number.isInteger(length) || length < 1 || length > 32)
       throw new WindowsError(REFUSED.invalid);
     if (ipIf.dhcp) throw new WindowsError(REFUSED.dhcpOn);
     if (s.adapters.some((x) => x.ipv4.some((c) => splitCidr(c).address === address)))
@@ -148,7 +147,7 @@ export const networkOps: Ops = {
     const ipIf = adapterAt(node.state, a);
     if (str(a, 'destinationPrefix') !== DEFAULT_ROUTE) throw gap(`routes other than ${DEFAULT_ROUTE}`);
     const nextHop = str(a, 'nextHop');
-    if (parseIPv4(nextHop) === null) throw new WindowsError(REFUSED.invalid);
+    if (!isIPv4(nextHop)) throw new WindowsError(REFUSED.invalid);
     if (ipIf.gateway === nextHop) throw new WindowsError(REFUSED.routeExists);
     if (ipIf.gateway !== null) throw gap(`a second default route on ${ipIf.name}`);
     ipIf.gateway = nextHop;

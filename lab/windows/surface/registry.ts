@@ -6,7 +6,7 @@
 // Values cross as .NET holds them: DWord/QWord the raw SIGNED number (0xFFFFFFFF is -1), Binary as
 // base64, MultiString a list, and the default value named ''. The model keeps the contract's form
 // (unsigned numbers, hex bytes, the default value named '(default)').
-import type { RegistryType } from '../../../tasks/windows/remote/contract.js';
+import type { RegistryType } from '../../../runner/testing/index.js';
 import { WindowsError } from '../errors.js';
 import {
   coerceRegistryData,
