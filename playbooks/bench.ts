@@ -1,5 +1,5 @@
 // The benchmark playbook: the same five tasks as bench/ansible/bench.yml, on the `linux` group.
-import { definePlaybook } from '../runner/playbook/define.js';
+import { definePlaybook } from '../runner/index.js';
 import { command, directory, file, lineInFile, sysctl } from '../tasks/linux/index.js';
 
 const root = '/srv/play-bench';

@@ -8,16 +8,11 @@
 // The tasks are only the node's part; the rolling run (runner/rolling/) adds the planning (a node
 // already at the revision is never cordoned), the batches, the drain, the Ready gate, the pod-network gate
 // and the journal.
-import { definePlaybook } from '../runner/playbook/define.js';
-import { intVar, optionalStringVar, stringVar } from '../runner/playbook/host-vars.js';
-import { hotfix } from '../tasks/windows/hotfix.js';
-import { hotfixStage } from '../tasks/windows/hotfix-stage.js';
-import { osBuild } from '../tasks/windows/os-build.js';
-import { reboot } from '../tasks/windows/reboot.js';
+import { definePlaybook, intVar, optionalStringVar, stringVar } from '../runner/index.js';
+import { hotfix, hotfixStage, osBuild, podNetworkGate, reboot } from '../tasks/windows/index.js';
 import { CONTROL_GROUP, WINDOWS_GROUP } from './shared/cluster.js';
 import { TOR_GROUP } from './shared/tor-gateway.js';
 import { ENDPOINT, NETWORK, podAddresses } from './onboard/node-values.js';
-import { podNetworkGate } from '../runner/rolling/gate/pod-network.js';
 
 export default definePlaybook({
   name: 'hotfix-windows',

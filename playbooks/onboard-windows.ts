@@ -9,12 +9,19 @@
 // on a build host; the node pre-pulls it), nssm (step 13: the services are sc.exe services).
 // Long (about 400 lines) because it is the one place the onboarding's 33 tasks are declared, in order; their
 // values are computed in onboard/ and shared/.
-import { InputError } from '../runner/core/errors.js';
-import { Secret } from '../runner/core/secret.js';
-import { definePlaybook } from '../runner/playbook/define.js';
-import { boolVar, hostVar, listVar, optionalStringVar, showValue, stringVar } from '../runner/playbook/host-vars.js';
+import {
+  boolVar,
+  definePlaybook,
+  hostVar,
+  InputError,
+  listVar,
+  optionalStringVar,
+  parseIPv4,
+  Secret,
+  showValue,
+  stringVar,
+} from '../runner/index.js';
 import { keepalivedConf, kubectlNodeRegistered, kubectlValue, pkg, sysctl } from '../tasks/linux/index.js';
-import { parseIPv4 } from '../tasks/common/ipv4.js';
 import {
   autoUpdate,
   dnsClient,
@@ -28,6 +35,7 @@ import {
   hotfix,
   netAdapters,
   networkCleanup,
+  notAsked,
   ntpServers,
   osBuild,
   reboot,
@@ -52,7 +60,6 @@ import {
   podAddresses,
 } from './onboard/node-values.js';
 import { registeredPodCidrs } from './onboard/pod-cidrs.js';
-import { notAsked } from '../tasks/windows/not-asked.js';
 import { CONTROL_GROUP, GET_NODES_ARGS, kubectlOf } from './shared/cluster.js';
 import {
   checkTorVars,

@@ -2,9 +2,8 @@
 // keepalived installed, configured and running, restarted when its config changed. What the tasks
 // are built from (the VIP set, the vars' checks) is in shared/tor-gateway.ts, which onboard-windows
 // shares.
-import { definePlaybook } from '../runner/playbook/define.js';
-import { keepalivedConf, pkg, sysctl } from '../tasks/linux/index.js';
-import { kubectlValue } from '../tasks/linux/kubectl-fact.js';
+import { definePlaybook } from '../runner/index.js';
+import { keepalivedConf, kubectlValue, pkg, sysctl } from '../tasks/linux/index.js';
 import { CONTROL_GROUP, GET_NODES_ARGS, kubectlOf, windowsNodeCidrs } from './shared/cluster.js';
 import {
   checkTorVars,

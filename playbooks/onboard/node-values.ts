@@ -3,11 +3,18 @@
 // addresses, the CNI config, the kubelet and kube-proxy command lines, the NICs. Pure: no I/O but
 // reading the local files the vars name.
 import { readFileSync } from 'node:fs';
-import { InputError } from '../../runner/core/errors.js';
-import type { HostView } from '../../runner/playbook/define.js';
-import { hostVar, listVar, optionalStringVar, showValue, stringVar } from '../../runner/playbook/host-vars.js';
+import {
+  type HostView,
+  hostVar,
+  InputError,
+  listVar,
+  optionalStringVar,
+  parseCidr,
+  parseIPv4,
+  showValue,
+  stringVar,
+} from '../../runner/index.js';
 import { vipFor } from '../../tasks/linux/index.js';
-import { parseCidr, parseIPv4 } from '../../tasks/common/ipv4.js';
 import type { DnsClientOptions, NetAdapterSpec, NetAdaptersOptions } from '../../tasks/windows/index.js';
 
 /** Windows install layout of the field notes (docs/domain.md#step-6-binaries-and-kubeconfig), not cluster values. */

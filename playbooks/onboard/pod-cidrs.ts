@@ -1,7 +1,6 @@
 // The pod CIDRs the tor hosts serve during an onboarding: every Windows node the cluster knows, read
 // on a master, plus this run's registrations. Pure: computed from task outputs and the inventory.
-import type { TaskContext } from '../../runner/playbook/define.js';
-import { UnknownOutput } from '../../runner/run/context.js';
+import { type TaskContext, UnknownOutput } from '../../runner/index.js';
 import type { KubectlNodeRegisteredOutputs, KubectlValueOutputs } from '../../tasks/linux/index.js';
 import { windowsNodeCidrs } from '../shared/cluster.js';
 import { NODE_GROUP } from '../shared/tor-gateway.js';

@@ -1,14 +1,14 @@
 // What the shipped playbooks share about the Kubernetes cluster: the control host where kubectl runs,
 // and the pod CIDRs the cluster allocated to the Windows nodes (their pod gateways are the ToR VIPs).
 // Pure, except that values come from inventory vars and kubectl's output.
-import type { HostView } from '../../runner/playbook/define.js';
+import type { HostView } from '../../runner/index.js';
 
 /** The cluster's masters: where kubectl runs (its path in the host var `kubectl`). */
 export const CONTROL_GROUP = 'control';
 /** The Windows nodes: each gets a pod gateway VIP on the ToR hosts. */
 export const WINDOWS_GROUP = 'windows';
 
-export { kubectlOf } from '../../runner/rolling/cluster.js';
+export { kubectlOf } from '../../runner/index.js';
 
 /** `kubectl get nodes -o json`: every node of the cluster with its pod CIDR. */
 export const GET_NODES_ARGS: readonly string[] = Object.freeze(['get', 'nodes', '-o', 'json']);

@@ -22,10 +22,19 @@
 // any host is touched (exit 65, naming the task, the host and the var): a VIP outside its node's
 // pod CIDR, overlapping pod CIDRs, an out-of-range value, a missing or plain-text auth secret, tor
 // hosts that disagree on an instance-wide value, two with the same priority, router_id or address.
-import { InputError } from '../../runner/core/errors.js';
-import { isSecret, type Secret } from '../../runner/core/secret.js';
-import type { HostView, TaskContext } from '../../runner/playbook/define.js';
-import { boolVar, hostVar, intVar, showValue, stringVar } from '../../runner/playbook/host-vars.js';
+import {
+  boolVar,
+  type HostView,
+  hostVar,
+  InputError,
+  intVar,
+  isSecret,
+  parseIPv4,
+  type Secret,
+  showValue,
+  stringVar,
+  type TaskContext,
+} from '../../runner/index.js';
 import {
   keepalivedPidfile,
   service,
@@ -34,7 +43,6 @@ import {
   type KeepalivedInstance,
   type KeepalivedVip,
 } from '../../tasks/linux/index.js';
-import { parseIPv4 } from '../../tasks/common/ipv4.js';
 import { WINDOWS_GROUP } from './cluster.js';
 
 /** The ToR hosts: the VRRP peers. */

@@ -11,7 +11,7 @@ import { InputError, UsageError } from '../core/errors.js';
 import { MIN_SECRET_LENGTH, Secret } from '../core/secret.js';
 import type { ConnectionSettings, Setting } from '../inventory/connection-defaults.js';
 import { keyFileCheck } from '../transport/ssh-auth.js';
-import { type Asking, promptHidden } from './prompt.js';
+import { type Asking, promptHidden } from '../core/prompt.js';
 
 export const CONNECTION_OPTIONS = {
   user: { alias: 'u', type: 'string', describe: 'log in as this user where the inventory sets no ansible_user' },

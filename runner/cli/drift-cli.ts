@@ -88,31 +88,38 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
       const state = a.state;
       if (words[0] === 'history') {
         if (words.length > 1) throw new UsageError(`drift history takes no argument, got '${words[1]}'`);
-        const { driftHistory } = await import('./drift-history.js');
+        const { driftHistory } = await import('../drift/run/history.js');
         io.code = await driftHistory({ state, limit: a.runs as unknown as number, json: a.json }, io.out);
         return;
       }
       if (words[0] === 'show') {
         if (words.length > 2) throw new UsageError(`drift show takes one run, got '${words.slice(1).join(' ')}'`);
-        const { driftShow } = await import('./drift-history.js');
+        const { driftShow } = await import('../drift/run/history.js');
         io.code = await driftShow(
           { state, run: words[1] ?? 'latest', host: a.host, task: a.task, json: a.json },
           io.out,
         );
         return;
       }
-      const [{ openVault, vaultFlagsOf }, { configuredForks }] = await Promise.all([
-        import('../vault/passwords.js'),
-        import('../ansible-config/run-settings.js'),
-      ]);
-      const { readConnectionFlags } = await import('./connection-flags.js');
+      const [{ openVault, vaultFlagsOf }, { configuredForks }, { readConnectionFlags }, { driftInventory }] =
+        await Promise.all([
+          import('../vault/passwords.js'),
+          import('../ansible-config/run-settings.js'),
+          import('./connection-flags.js'),
+          import('./drift-inventory.js'),
+        ]);
       // Asked once, before the vault password (as ansible-playbook asks), also for every run of a schedule.
       const connection = await readConnectionFlags(a);
+      const inventory = (a as { inventory?: string | string[] }).inventory;
+      const forks = configuredForks(a.forks as unknown as number | undefined);
+      // The vault options are global (main.ts); read once, also for every run of a schedule.
+      const vault = await openVault(vaultFlagsOf(a));
       const drift = {
         playbooks: words,
-        inventory: (a as { inventory?: string | string[] }).inventory,
+        inventory,
+        inventories: driftInventory(inventory, vault, connection),
         limit: a.limit,
-        forks: configuredForks(a.forks as unknown as number | undefined),
+        forks,
         timeout: a.timeout as unknown as number,
         state,
         keep: a.keep,
@@ -125,16 +132,13 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
         metrics: a.metrics,
         acceptNew: a.acceptNew,
         knownHosts: a.knownHosts,
-        // The vault options are global (main.ts); read once, also for every run of a schedule.
-        vault: await openVault(vaultFlagsOf(a)),
-        connection,
         ...outputArgsOf(a),
       };
       if (a.every) {
         io.cleanStop = true;
         const [{ driftLoop }, { driftOutputs }] = await Promise.all([
-          import('./drift-loop.js'),
-          import('./drift-command.js'),
+          import('../drift/run/loop.js'),
+          import('../drift/run/outputs.js'),
         ]);
         // Opened once for the whole schedule: --events and --log get every tick's runs, one after another.
         const outputs = driftOutputs(drift, io.out, io.err);
@@ -155,8 +159,8 @@ export function driftCommands<T>(y: Argv<T>, io: Io) {
           outputs.close();
         }
       } else {
-        const { driftCommand } = await import('./drift-command.js');
-        io.code = await driftCommand(drift, io.out, io.err);
+        const { driftRun } = await import('../drift/run/drift-run.js');
+        io.code = await driftRun(drift, io.out, io.err);
       }
     },
   );

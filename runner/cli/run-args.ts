@@ -1,7 +1,6 @@
 // What `play PLAYBOOK` is asked to do, from its flags (run-cli.ts) or a resumed run's journal
 // (resume-command.ts): an ordinary run's arguments and a rolling run's. Types only, so that the
-// commands (run-command.ts, rolling-command.ts) and the rolling loop (rolling-run.ts) share them
-// without importing one another.
+// commands (run-command.ts, rolling-command.ts) share them without importing one another.
 import type { ConnectionSettings } from '../inventory/connection-defaults.js';
 import type { RollingOverrides } from '../rolling/policy.js';
 import type { OnFailure } from '../rolling/rollback.js';

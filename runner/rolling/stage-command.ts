@@ -7,7 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { PlayError, RemoteError, UnreachableError } from '../core/errors.js';
 import { redact } from '../core/secret.js';
 import type { StateStore } from '../state/store.js';
-import { type Controller, plan, type RollingSession } from '../cli/rolling-run.js';
+import { plan } from './run/plan.js';
+import type { Controller, RollingSession } from './run/session.js';
 import { inventorySources } from './inventory-key.js';
 import { JournalWriteError } from './journal-write-error.js';
 import { rolloutReport } from './report.js';
@@ -122,7 +123,7 @@ export async function stagingApply(s: RollingSession, store: StateStore, who: Co
   }
 }
 
-/** Why a staging run stopped, as rolling-run.ts says it for a rollout: resumable where the store allows. */
+/** Why a staging run stopped, as runner/rolling/run/stopped.ts says it for a rollout: resumable where the store allows. */
 async function stagingStopped(e: unknown, journal: RunJournal, location: string): Promise<unknown> {
   const failure = journal.failure ?? (e instanceof JournalWriteError ? e : null);
   const known = e instanceof PlayError || e instanceof RemoteError || e instanceof UnreachableError;

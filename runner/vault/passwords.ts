@@ -15,7 +15,7 @@ import { InputFileError, type InputFileKind, inputPathKind, readInputFile } from
 import { Secret } from '../core/secret.js';
 import { configuredVaultSources } from '../ansible-config/vault-settings.js';
 import { DEFAULT_VAULT_ID, VaultKeyring, type VaultPassword } from './keyring.js';
-import { promptHidden } from '../cli/prompt.js';
+import { promptHidden } from '../core/prompt.js';
 
 /** The command line's vault options (and the environment's ANSIBLE_VAULT_PASSWORD_FILE). */
 export interface VaultFlags {

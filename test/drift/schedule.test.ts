@@ -2,7 +2,7 @@
 // the ticks a slow run skips, then the loop itself on a simulated clock (a year in well under a
 // second, waits of months included). Tables compared whole; cron in UTC unless a test says otherwise.
 import test from 'ava';
-import { runOnSchedule } from '../../runner/cli/drift-loop.js';
+import { runOnSchedule } from '../../runner/drift/run/schedule-loop.js';
 import { UsageError } from '../../runner/core/errors.js';
 import type { WaitClock } from '../../runner/core/long-sleep.js';
 import {

@@ -1,4 +1,4 @@
-// A drift schedule shared by two controllers on one state store (runner/cli/drift-loop.ts with the
+// A drift schedule shared by two controllers on one state store (runner/drift/run/schedule-loop.ts with the
 // SQLite store's tick claims): two loops on the real clock, `--every 1s`, each run lasting 300 ms. Each
 // tick is run once, by one of them; runs never overlap; when one controller stops, the other keeps the
 // schedule. Then the claims themselves: taken, busy while an earlier run goes on, free once it finished
@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { runOnSchedule, tickClaimer } from '../../runner/cli/drift-loop.js';
+import { runOnSchedule, tickClaimer } from '../../runner/drift/run/schedule-loop.js';
 import { parseSchedule } from '../../runner/drift/schedule.js';
 import type { LeaseClaim } from '../../runner/state/lease.js';
 import { openSqliteStore } from '../../runner/state/sqlite/store.js';

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { runOnSchedule } from '../../runner/cli/drift-loop.js';
+import { runOnSchedule } from '../../runner/drift/run/schedule-loop.js';
 import type { WaitClock } from '../../runner/core/long-sleep.js';
 import { parseSchedule } from '../../runner/drift/schedule.js';
 import type { ConnectionSpec, Host } from '../../runner/inventory/model.js';

@@ -1,11 +1,11 @@
 // `play drift history` and `play drift show [RUN|latest]`: what the state store remembers of drift
 // runs, read-only. Show filters items by host glob (--host) and task name (--task).
 import type { Writable } from 'node:stream';
-import { UsageError } from '../core/errors.js';
-import type { DriftRun } from '../drift/model.js';
-import { driftRunText } from '../drift/text.js';
-import { globRegExp } from '../inventory/glob.js';
-import { openStore, storeLocation } from '../state/open-store.js';
+import { UsageError } from '../../core/errors.js';
+import type { DriftRun } from '../model.js';
+import { driftRunText } from '../text.js';
+import { globRegExp } from '../../inventory/glob.js';
+import { openStore, storeLocation } from '../../state/open-store.js';
 
 export async function driftHistory(
   o: { state?: string; limit: number; json: boolean },

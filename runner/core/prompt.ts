@@ -5,7 +5,7 @@
 // a Secret. The one prompt of play: vault passwords (--ask-vault-pass) and connection passwords (-k, -K).
 import { closeSync, constants, openSync } from 'node:fs';
 import { ReadStream, WriteStream } from 'node:tty';
-import { PlayError, UsageError } from '../core/errors.js';
+import { PlayError, UsageError } from './errors.js';
 
 const CTRL_C = '\u0003';
 const CTRL_D = '\u0004';
