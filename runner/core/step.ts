@@ -2,6 +2,7 @@
 // probe, a pure diff and an apply that acts on the changed fields only. Building a step does no
 // I/O; the runner probes, diffs, applies, and probes again to prove convergence.
 import type { Change } from './change.js';
+import type { PsCall, PsCallResult } from './ps-call.js';
 import type { Script } from './quote.js';
 import type { Secret } from './secret.js';
 
@@ -22,13 +23,32 @@ export interface ExecOptions {
 export interface Remote {
   readonly name: string;
   run(script: Script, options?: ExecOptions): Promise<ExecResult>;
+  /**
+   * PowerShell calls in one program, one decoded result per call. Optional: over a Remote without it
+   * (a test double) a call goes through `run` and comes back as JSON text (callOn).
+   */
+  callPowerShell?(calls: readonly PsCall[], options?: ExecOptions): Promise<PsCallResult[]>;
 }
 
-/** A read-only probe that the runner may batch with other probes of the same host. */
-export interface Probe<A> {
+/** A probe that is a shell script (sh, or a user's own PowerShell text) and a parser of its output. */
+export interface ShellProbe<A> {
   readonly script: Script;
   /** Parses the probe's output into the actual state; `null` means absent. Throws on nonsense. */
   parse(result: ExecResult): A | null;
+}
+
+/** A probe that is one PowerShell call and a reader of the value it returned (already decoded, not text). */
+export interface CallProbe<A> {
+  readonly call: PsCall;
+  /** Reads the call's value into the actual state; `null` means absent. Throws on a value of the wrong shape. */
+  read(value: unknown): A | null;
+}
+
+/** A read-only probe that the runner may batch with other probes of the same host, by channel. */
+export type Probe<A> = ShellProbe<A> | CallProbe<A>;
+
+export function isCallProbe<A>(probe: Probe<A>): probe is CallProbe<A> {
+  return 'call' in probe;
 }
 
 export interface Step<D = unknown, A = unknown, O extends object = object> {
@@ -52,15 +72,42 @@ export interface Step<D = unknown, A = unknown, O extends object = object> {
    */
   readonly converges?: boolean;
   /**
-   * True when the runner may run the probe in the same shell right after each script apply runs,
-   * so that apply and the re-probe after it are one round trip (runner/run/apply-then-probe.ts).
-   * For sh steps whose state is readable as soon as their apply script exits (no daemon that starts
-   * later, no reboot, no dropped connection). The probe is still the real probe, its own script.
+   * True when the runner may run the probe right after each thing the apply runs, in the same round
+   * trip (runner/run/carried-probe.ts): after each sh script in the same shell, after each PowerShell
+   * call in the same program. For steps whose state is readable as soon as that returns (no daemon
+   * that starts later, no reboot, no dropped connection). The probe is still the real probe.
    */
   readonly applyThenProbe?: boolean;
 }
 
 export type AnyStep = Step<any, any, any>;
+
+/** A step whose probe is a shell script (every Linux step), so its probe's `script` and `parse` are at hand. */
+export interface ShellStep<D = unknown, A = unknown, O extends object = object> extends Step<D, A, O> {
+  probe(): ShellProbe<A>;
+}
+
+/** A call as a shell-like result, for a Remote that answers calls through `run`: the value as JSON on stdout. */
+export function callAsExec(result: PsCallResult): ExecResult {
+  return result.ok
+    ? { stdout: JSON.stringify(result.value), stderr: '', code: 0 }
+    : { stdout: '', stderr: result.error, code: 1 };
+}
+
+/** One call on `remote`: through its PowerShell channel when it has one, else through `run` and back from JSON. */
+export async function callOn(remote: Remote, call: PsCall, options?: ExecOptions): Promise<PsCallResult> {
+  if (remote.callPowerShell) {
+    const [result] = await remote.callPowerShell([call], options);
+    return result!;
+  }
+  const result = await remote.run(call, options);
+  if (result.code !== 0) return { ok: false, error: result.stderr || result.stdout };
+  try {
+    return { ok: true, value: JSON.parse(result.stdout) };
+  } catch {
+    throw new Error(`${call.fn.name} returned no JSON: ${JSON.stringify(result.stdout.slice(0, 200))}`);
+  }
+}
 
 /**
  * Runs the setters of the changed fields, one per field, in the declared order. A changed field

@@ -4,7 +4,16 @@
 import { UnreachableError } from '../core/errors.js';
 import { redact } from '../core/secret.js';
 import { quoteSh, type Script } from '../core/quote.js';
-import type { ExecOptions, ExecResult, Probe, Remote } from '../core/step.js';
+import {
+  callAsExec,
+  isCallProbe,
+  type CallProbe,
+  type ExecOptions,
+  type ExecResult,
+  type Probe,
+  type Remote,
+  type ShellProbe,
+} from '../core/step.js';
 import type { Host } from '../inventory/model.js';
 import { PsCall, type PsCallResult } from '../core/ps-call.js';
 import { bootstrapCommand } from '../transport/powershell/bootstrap.js';
@@ -63,19 +72,18 @@ export class HostSession implements Remote {
     return this.#run(script, options);
   }
 
-  async #run(script: Script, options?: ExecOptions): Promise<ExecResult> {
+  #mustSpeak(shell: Script['shell']): void {
     const windows = this.host.connection.os === 'windows';
-    if (windows !== (script.shell === 'ps')) {
+    if (windows !== (shell === 'ps')) {
       throw new Error(
-        `${this.host.name} is a ${windows ? 'Windows' : 'Linux'} host: it cannot run a ${script.shell === 'ps' ? 'PowerShell' : 'sh'} script`,
+        `${this.host.name} is a ${windows ? 'Windows' : 'Linux'} host: it cannot run a ${shell === 'ps' ? 'PowerShell' : 'sh'} script`,
       );
     }
-    if (script instanceof PsCall) {
-      const [result] = await this.callPowerShell([script], options);
-      return result!.ok
-        ? { stdout: JSON.stringify(result!.value), stderr: '', code: 0 }
-        : { stdout: '', stderr: result!.error, code: 1 };
-    }
+  }
+
+  async #run(script: Script, options?: ExecOptions): Promise<ExecResult> {
+    this.#mustSpeak(script.shell);
+    if (script instanceof PsCall) return callAsExec((await this.callPowerShell([script], options))[0]!);
     const conn = await this.connection();
     this.roundTrips++;
     if (script.shell === 'ps') {
@@ -95,6 +103,7 @@ export class HostSession implements Remote {
 
   /** Runs PowerShell calls as one program in one round trip: one result per call. */
   async callPowerShell(calls: readonly PsCall[], options?: ExecOptions): Promise<PsCallResult[]> {
+    this.#mustSpeak('ps');
     if (this.trace)
       for (const c of calls) this.trace(`PowerShell call: ${c.fn.name} ${redact(JSON.stringify(c.args))}`);
     const conn = await this.connection();
@@ -104,16 +113,17 @@ export class HostSession implements Remote {
   }
 
   /** Runs the probes in as few round trips as their kinds allow (groupProbes); each probe's parse error is its own outcome. */
-  async probe(probes: readonly Probe<unknown>[], timeoutMs?: number): Promise<ProbeOutcome[]> {
+  async probe(given: readonly Probe<unknown>[], timeoutMs?: number): Promise<ProbeOutcome[]> {
+    const probes = given.map(byChannel);
     const outcomes: ProbeOutcome[] = [];
-    for (const group of groupProbes(probes.map((p) => p.script))) {
+    for (const group of groupProbes(probes.map((p) => (isCallProbe(p) ? p.call : p.script)))) {
       const part = group.indices.map((i) => probes[i]!);
       const got =
         group.kind === 'ps-calls'
-          ? await this.#probePowerShell(part, timeoutMs)
+          ? await this.#probePowerShell(part as CallProbe<unknown>[], timeoutMs)
           : group.kind === 'sh-batch'
-            ? await this.#probeSh(part, timeoutMs)
-            : [await this.#probeAlone(part[0]!, timeoutMs)];
+            ? await this.#probeSh(part as ShellProbe<unknown>[], timeoutMs)
+            : [await this.#probeAlone(part[0] as ShellProbe<unknown>, timeoutMs)];
       group.indices.forEach((i, k) => {
         outcomes[i] = got[k]!;
       });
@@ -122,21 +132,17 @@ export class HostSession implements Remote {
   }
 
   /** A PowerShell probe that is not a call (a user's own script): one round trip of its own. */
-  async #probeAlone(probe: Probe<unknown>, timeoutMs?: number): Promise<ProbeOutcome> {
+  async #probeAlone(probe: ShellProbe<unknown>, timeoutMs?: number): Promise<ProbeOutcome> {
     try {
       const result = await this.run(probe.script, { timeoutMs });
-      try {
-        return { ok: true, actual: probe.parse(result) };
-      } catch (e) {
-        return { ok: false, error: new Error(`cannot read the probe's output: ${(e as Error).message}`) };
-      }
+      return parseEach([probe], [result])[0]!;
     } catch (e) {
       if (e instanceof UnreachableError) throw e;
       return { ok: false, error: e as Error };
     }
   }
 
-  async #probeSh(probes: readonly Probe<unknown>[], timeoutMs?: number): Promise<ProbeOutcome[]> {
+  async #probeSh(probes: readonly ShellProbe<unknown>[], timeoutMs?: number): Promise<ProbeOutcome[]> {
     if (this.trace) for (const p of probes) this.trace(`probe: ${redact(p.script.text)}`);
     const nonce = newNonce();
     const out = await this.#run(
@@ -161,7 +167,7 @@ export class HostSession implements Remote {
    */
   async runThenProbe(
     script: Script,
-    probes: readonly Probe<unknown>[],
+    probes: readonly ShellProbe<unknown>[],
     options?: ExecOptions,
   ): Promise<{ result: ExecResult; outcomes: ProbeOutcome[] | null }> {
     this.trace?.(`sh: ${redact(script.text)}`);
@@ -178,31 +184,58 @@ export class HostSession implements Remote {
     return { result: split.apply, outcomes };
   }
 
-  async #probePowerShell(probes: readonly Probe<unknown>[], timeoutMs?: number): Promise<ProbeOutcome[]> {
+  /**
+   * An apply's PowerShell calls and then, in the same program, the call probes: each call runs in its
+   * own try (the dispatcher's), so the probes run after the apply's calls whatever they returned.
+   */
+  async callThenProbe(
+    calls: readonly PsCall[],
+    probes: readonly CallProbe<unknown>[],
+    options?: ExecOptions,
+  ): Promise<{ results: PsCallResult[]; outcomes: ProbeOutcome[] }> {
+    const all = await this.callPowerShell([...calls, ...probes.map((p) => p.call)], options);
+    return { results: all.slice(0, calls.length), outcomes: readEach(probes, all.slice(calls.length)) };
+  }
+
+  async #probePowerShell(probes: readonly CallProbe<unknown>[], timeoutMs?: number): Promise<ProbeOutcome[]> {
     let results: PsCallResult[];
     try {
       results = await this.callPowerShell(
-        probes.map((p) => p.script as PsCall),
+        probes.map((p) => p.call),
         { timeoutMs },
       );
     } catch (e) {
       if (e instanceof UnreachableError) throw e;
       return probes.map(() => ({ ok: false, error: e as Error }));
     }
-    return probes.map((p, i) => {
-      const r = results[i]!;
-      if (!r.ok) return { ok: false, error: new Error(`probe failed on the host: ${r.error}`) };
-      try {
-        return { ok: true, actual: p.parse({ stdout: JSON.stringify(r.value), stderr: '', code: 0 }) };
-      } catch (e) {
-        return { ok: false, error: new Error(`cannot read the probe's output: ${(e as Error).message}`) };
-      }
-    });
+    return readEach(probes, results);
   }
 }
 
+/**
+ * A probe as the channel it travels on: a shell probe whose script is a call (built by hand, before call
+ * probes existed) travels as a call, its parser given the value as the JSON text it was written for.
+ */
+function byChannel(probe: Probe<unknown>): Probe<unknown> {
+  if (isCallProbe(probe) || !(probe.script instanceof PsCall)) return probe;
+  return { call: probe.script, read: (value) => probe.parse(callAsExec({ ok: true, value })) };
+}
+
+/** Each call probe's reading of its call's value; a failed call or a value it cannot read is its own outcome. */
+function readEach(probes: readonly CallProbe<unknown>[], results: readonly PsCallResult[]): ProbeOutcome[] {
+  return probes.map((p, i) => {
+    const r = results[i]!;
+    if (!r.ok) return { ok: false, error: new Error(`probe failed on the host: ${r.error}`) };
+    try {
+      return { ok: true, actual: p.read(r.value) };
+    } catch (e) {
+      return { ok: false, error: new Error(`cannot read the probe's output: ${(e as Error).message}`) };
+    }
+  });
+}
+
 /** Each probe's parse of its part of a batch; a parse error is that probe's own outcome. */
-function parseEach(probes: readonly Probe<unknown>[], parts: readonly ExecResult[]): ProbeOutcome[] {
+function parseEach(probes: readonly ShellProbe<unknown>[], parts: readonly ExecResult[]): ProbeOutcome[] {
   return probes.map((p, i) => {
     try {
       return { ok: true, actual: p.parse(parts[i]!) };

@@ -3,8 +3,8 @@
 import { NOOP, type Change } from '../core/change.js';
 import { UnreachableError } from '../core/errors.js';
 import { masked, redact } from '../core/secret.js';
-import type { AnyStep, ExecOptions, ExecResult, Remote } from '../core/step.js';
-import { PsCall } from '../core/ps-call.js';
+import { callAsExec, type AnyStep, type ExecOptions, type Remote } from '../core/step.js';
+import type { PsCall } from '../core/ps-call.js';
 import type { Script } from '../core/quote.js';
 import type { TaskNode } from '../playbook/compile.js';
 import type { Mode, SkipReason, StepReport, StepStatus } from '../report/model.js';
@@ -13,6 +13,8 @@ import { UnknownOutput, type ContextFactory, type OutputStore } from './context.
 import { buildUserStep } from './user-step.js';
 import type { HostSession, ProbeOutcome } from './host-session.js';
 import { OutputTail, secretsIn } from './output-tail.js';
+import { CarriedProbe } from './carried-probe.js';
+import { probeOf, shellOf } from './probe-of.js';
 
 /** What building steps needs: contexts for step functions, and the steps built so far. */
 export interface StepBuilder {
@@ -51,7 +53,7 @@ function probeBatch(node: TaskNode, step: AnyStep, session: HostSession, env: Li
     if (other === node || env.prefetched.has(other.id)) continue;
     try {
       const s = buildStep(other, env);
-      if (s.probe().script.shell === step.probe().script.shell) batch.push({ node: other, step: s });
+      if (shellOf(probeOf(s)) === shellOf(probeOf(step))) batch.push({ node: other, step: s });
     } catch {
       // not buildable yet (its inputs are unknown): it will be probed when its turn comes
     }
@@ -60,7 +62,7 @@ function probeBatch(node: TaskNode, step: AnyStep, session: HostSession, env: Li
 }
 
 /** This node's outcome; the others' successful ones are kept for their turn (a failure is this node's to report). */
-function keepOthers(batch: Batch, outcomes: readonly ProbeOutcome[], env: LifecycleEnv): ProbeOutcome {
+function keepOthers(batch: Readonly<Batch>, outcomes: readonly ProbeOutcome[], env: LifecycleEnv): ProbeOutcome {
   batch.forEach((b, i) => {
     if (i > 0 && outcomes[i]!.ok) env.prefetched.set(b.node.id, outcomes[i]!);
   });
@@ -83,47 +85,36 @@ async function probeWithOthers(
   if (have) return have;
   const batch = probeBatch(node, step, session, env);
   const outcomes = await session.probe(
-    batch.map((b) => b.step.probe()),
+    batch.map((b) => probeOf(b.step)),
     timeoutMs,
   );
   return keepOthers(batch, outcomes, env);
 }
 
-/**
- * The re-probe carried by a step's apply (Step.applyThenProbe): each sh script the apply runs is
- * followed, in the same round trip, by the probes of `batch`; the last script's outcomes stand.
- */
-class CarriedProbe {
-  outcomes: ProbeOutcome[] | null = null;
-  constructor(readonly batch: Batch) {}
-
-  static of(node: TaskNode, step: AnyStep, session: HostSession, env: LifecycleEnv): CarriedProbe | null {
-    if (!step.applyThenProbe) return null;
-    const script = step.probe().script;
-    if (script.shell !== 'sh' || script instanceof PsCall) return null;
-    return new CarriedProbe(probeBatch(node, step, session, env));
-  }
-
-  run(session: HostSession, script: Script, options: ExecOptions): Promise<ExecResult> | null {
-    this.outcomes = null; // a later script makes earlier outcomes stale
-    if (script.shell !== 'sh' || script instanceof PsCall) return null;
-    const probes = this.batch.map((b) => b.step.probe());
-    return session.runThenProbe(script, probes, options).then(({ result, outcomes }) => {
-      this.outcomes = outcomes;
-      return result;
-    });
-  }
-}
-
-function withDeadline(session: HostSession, deadline: number, tail: OutputTail, carried?: CarriedProbe | null): Remote {
+function withDeadline(
+  session: HostSession,
+  deadline: number,
+  tail: OutputTail,
+  carried?: CarriedProbe<Batch[number]> | null,
+): Remote {
+  const limited = (options?: ExecOptions): ExecOptions => {
+    const left = deadline - Date.now();
+    if (left <= 0) throw new TimeoutError('timed out');
+    return { ...options, timeoutMs: Math.min(options?.timeoutMs ?? left, left) };
+  };
   return {
     name: session.name,
-    run: (script: Script, options?: ExecOptions) => {
-      const left = deadline - Date.now();
-      if (left <= 0) return Promise.reject(new TimeoutError('timed out'));
-      const limited = { ...options, timeoutMs: Math.min(options?.timeoutMs ?? left, left) };
-      const running = carried?.run(session, script, limited) ?? session.run(script, limited);
-      return running.then((r) => (tail.add(r), r));
+    run: async (script: Script, options?: ExecOptions) => {
+      const within = limited(options);
+      const r = await (carried?.run(session, script, within) ?? session.run(script, within));
+      tail.add(r);
+      return r;
+    },
+    callPowerShell: async (calls: readonly PsCall[], options?: ExecOptions) => {
+      const within = limited(options);
+      const results = await (carried?.call(session, calls, within) ?? session.callPowerShell(calls, within));
+      for (const r of results) tail.add(callAsExec(r));
+      return results;
     },
   };
 }
@@ -195,7 +186,7 @@ async function lifecycle(
     if (env.mode === 'check') return stepReport(node, step, change, 'changed', started, null);
 
     env.prefetched.clear(); // the host is about to change: every earlier probe may be stale
-    const carried = CarriedProbe.of(node, step, session, env);
+    const carried = step.applyThenProbe ? CarriedProbe.of(step, probeBatch(node, step, session, env)) : null;
     const applied = await step.apply(
       withDeadline(session, deadline, tail, carried),
       change,

@@ -3,7 +3,8 @@
 // second run changes nothing. The runner's cycle (probe, pure diff, apply, probe again) driven by hand
 // over any Remote: a real host's (openRemote), or a test double's.
 import type { Change } from '../core/change.js';
-import type { AnyStep, Remote } from '../core/step.js';
+import { callOn, isCallProbe, type AnyStep, type Probe, type Remote } from '../core/step.js';
+import { probeOf } from '../run/probe-of.js';
 
 export interface ThreeRunsResult {
   /** What check mode would do (never a noop: a check that finds nothing is an error). */
@@ -19,16 +20,32 @@ export class ThreeRunsError extends Error {
   override name = 'ThreeRunsError';
 }
 
-/** The step's plan on `remote`: its probe (read-only) and the pure diff. */
-export async function planOn(step: AnyStep, remote: Remote): Promise<{ actual: unknown; change: Change }> {
-  const probe = step.probe();
+type Probed<A> = { ok: true; actual: A | null } | { ok: false; why: string };
+
+async function probeAlone<A>(remote: Remote, probe: Probe<A>): Promise<Probed<A>> {
+  if (isCallProbe(probe)) {
+    const result = await callOn(remote, probe.call);
+    if (!result.ok) return { ok: false, why: `the probe failed on ${remote.name}: ${result.error}` };
+    return { ok: true, actual: probe.read(result.value) };
+  }
   const result = await remote.run(probe.script);
   if (result.code !== 0)
-    throw new ThreeRunsError(
-      `${step.title}: the probe failed on ${remote.name} (exit ${result.code}): ${result.stderr}`,
-    );
-  const actual = probe.parse(result);
-  return { actual, change: step.diff(step.desired, actual) };
+    return { ok: false, why: `the probe failed on ${remote.name} (exit ${result.code}): ${result.stderr}` };
+  return { ok: true, actual: probe.parse(result) };
+}
+
+/** What `probe` finds on `remote`, in a round trip of its own; a probe that fails on the host throws, saying so. */
+export async function probeOn<A>(remote: Remote, probe: Probe<A>): Promise<A | null> {
+  const probed = await probeAlone(remote, probe);
+  if (!probed.ok) throw new Error(probed.why);
+  return probed.actual;
+}
+
+/** The step's plan on `remote`: its probe (read-only, built once per step as the runner does) and the pure diff. */
+export async function planOn(step: AnyStep, remote: Remote): Promise<{ actual: unknown; change: Change }> {
+  const probed = await probeAlone(remote, probeOf(step));
+  if (!probed.ok) throw new ThreeRunsError(`${step.title}: ${probed.why}`);
+  return { actual: probed.actual, change: step.diff(step.desired, probed.actual) };
 }
 
 const fieldsOf = (c: Change) => c.fields.join(', ') || c.action;

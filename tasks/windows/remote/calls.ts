@@ -5,8 +5,8 @@
 // nonsense fails with the function's name and the field, never guesses).
 import { RemoteError } from '../../../runner/core/errors.js';
 import { psCall, psFunction, type PsCall, type PsFunction } from '../../../runner/core/ps-call.js';
-import { mustRun } from '../../../runner/core/remote.js';
-import type { ExecResult, Probe, Remote } from '../../../runner/core/step.js';
+import { redact } from '../../../runner/core/secret.js';
+import { callOn, type CallProbe, type Remote } from '../../../runner/core/step.js';
 import type { CallArgs } from './call-args.js';
 import type { ArgsOf, PlayFunctionName, ResultOf } from './contract.js';
 import { validateArgs, validateResult } from './validate.js';
@@ -29,27 +29,31 @@ export function call<F extends PlayFunctionName>(fn: PlayFunction<F>, args: Call
   return psCall(fn, args as Readonly<Record<string, unknown>>);
 }
 
-function parseJson(fn: string, result: ExecResult): unknown {
-  try {
-    return JSON.parse(result.stdout);
-  } catch {
-    throw new Error(`${fn} returned no JSON: ${JSON.stringify(result.stdout.slice(0, 200))}`);
-  }
-}
-
-/** A probe that is one call; `read` turns the returned value into the actual state (null: absent). */
+/** A probe that is one call; `read` turns the returned value, checked against the contract, into the actual state (null: absent). */
 export function probeCall<F extends PlayFunctionName, A>(
   fn: PlayFunction<F>,
   args: CallArgs<ArgsOf<F>>,
   read: (value: ResultOf<F>) => A | null,
-): Probe<A> {
-  return {
-    script: call(fn, args),
-    parse: (result: ExecResult) => read(validateResult(fn.name, parseJson(fn.name, result))),
-  };
+): CallProbe<A> {
+  return { call: call(fn, args), read: (value: unknown) => read(validateResult(fn.name, value)) };
 }
 
-/** Runs one call; its error (the PowerShell exception message) becomes a RemoteError saying `what` failed. */
+/**
+ * Runs one call on `remote` and returns its value; the call's error (the PowerShell exception message)
+ * becomes a RemoteError saying `what` failed. Used by invoke and by the functions of one's own.
+ */
+export async function mustCall(remote: Remote, psCall: PsCall, what: string, timeoutMs?: number): Promise<unknown> {
+  const result = await callOn(remote, psCall, timeoutMs === undefined ? undefined : { timeoutMs });
+  if (result.ok) return result.value;
+  // The end of the message is where the error usually is; the exit code is the one a failed call has always reported.
+  const detail = redact(result.error.trim()).slice(-2000);
+  throw new RemoteError(`${what} failed (exit 1)${detail ? `: ${detail}` : ''}`, 1, detail);
+}
+
+/**
+ * Runs one call, through the remote's PowerShell channel: in a step that declares applyThenProbe, the
+ * runner sends the step's probe calls in the same program, right after it.
+ */
 export async function invoke<F extends PlayFunctionName>(
   remote: Remote,
   fn: PlayFunction<F>,
@@ -57,8 +61,7 @@ export async function invoke<F extends PlayFunctionName>(
   what: string,
   timeoutMs?: number,
 ): Promise<ResultOf<F>> {
-  const result = await mustRun(remote, call(fn, args), what, timeoutMs === undefined ? undefined : { timeoutMs });
-  return validateResult(fn.name, parseJson(fn.name, result));
+  return validateResult(fn.name, await mustCall(remote, call(fn, args), what, timeoutMs));
 }
 
 /** A RemoteError whose message names the step: for checks made before a call. */

@@ -7,9 +7,8 @@
 import type { z } from 'zod';
 import { InputError } from '../../../runner/core/errors.js';
 import { psCall, psFunction, type PsCall, type PsFunction } from '../../../runner/core/ps-call.js';
-import { mustRun } from '../../../runner/core/remote.js';
-import type { ExecResult, Probe, Remote } from '../../../runner/core/step.js';
-import type { CallArgs } from './calls.js';
+import type { CallProbe, Remote } from '../../../runner/core/step.js';
+import { type CallArgs, mustCall } from './calls.js';
 import { PLAY_FUNCTIONS } from './functions.js';
 import { checkArgs, checkResult } from './validate.js';
 
@@ -62,23 +61,13 @@ export function callOf<Args extends object>(fn: OpenFunction<Args, unknown>, arg
   return psCall(fn, args as Readonly<Record<string, unknown>>);
 }
 
-function resultOf<R>(fn: OpenFunction<object, R>, result: ExecResult): R {
-  let value: unknown;
-  try {
-    value = JSON.parse(result.stdout);
-  } catch {
-    throw new Error(`${fn.name} returned no JSON: ${JSON.stringify(result.stdout.slice(0, 200))}`);
-  }
-  return checkResult(fn.name, fn.result, value) as R;
-}
-
 /** A probe that is one call, batched with the host's other calls; `read` turns the checked result into the actual state. */
 export function probeFunction<Args extends object, R, A>(
   fn: OpenFunction<Args, R>,
   args: CallArgs<Args>,
   read: (value: R) => A | null,
-): Probe<A> {
-  return { script: callOf(fn, args), parse: (result) => read(resultOf(fn, result)) };
+): CallProbe<A> {
+  return { call: callOf(fn, args), read: (value: unknown) => read(checkResult(fn.name, fn.result, value) as R) };
 }
 
 /** Runs one call in apply; a PowerShell error becomes a RemoteError saying `what` failed. */
@@ -89,6 +78,5 @@ export async function invokeFunction<Args extends object, R>(
   what: string,
   timeoutMs?: number,
 ): Promise<R> {
-  const result = await mustRun(remote, callOf(fn, args), what, timeoutMs === undefined ? undefined : { timeoutMs });
-  return resultOf(fn, result);
+  return checkResult(fn.name, fn.result, await mustCall(remote, callOf(fn, args), what, timeoutMs)) as R;
 }

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Change } from '../../../runner/core/change.js';
 import type { Script } from '../../../runner/core/quote.js';
 import { isSecret } from '../../../runner/core/secret.js';
-import type { AnyStep, ExecOptions, ExecResult, Remote, Step } from '../../../runner/core/step.js';
+import type { AnyStep, ExecOptions, ExecResult, Remote, ShellProbe, Step } from '../../../runner/core/step.js';
 import { batchScript, newNonce, splitBatch } from '../../../runner/run/probe-batch.js';
 
 export const HOSTILE = [`x'; touch /tmp/pwned; echo '`, '$(reboot)', '`id`'] as const;
@@ -79,7 +79,7 @@ export function localHost(wrap: readonly string[] = []): LocalHost {
 /** Probes steps in one batch, as the runner does; returns each step's parsed actual state. */
 export async function probeAll(remote: Remote, steps: readonly AnyStep[]): Promise<unknown[]> {
   const nonce = newNonce();
-  const probes = steps.map((s) => s.probe());
+  const probes = steps.map((s) => s.probe() as ShellProbe<unknown>);
   const out = await remote.run(
     batchScript(
       probes.map((p) => p.script),

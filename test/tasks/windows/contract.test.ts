@@ -272,7 +272,7 @@ const answering = (value: unknown): Remote => ({ name: 'node009', run: async () 
 for (const row of badResults) {
   test(`results, ${row.kind}: ${row.fn}`, async (t) => {
     const probe = probeCall(fn(row.fn), row.args as never, (v) => v);
-    t.throws(() => probe.parse(output(row.value)), { instanceOf: Error, message: row.message });
+    t.throws(() => probe.read(row.value), { instanceOf: Error, message: row.message });
     const node = answering(row.value);
     await t.throwsAsync(invoke(node, fn(row.fn), row.args as never, 'test'), {
       instanceOf: Error,
@@ -283,8 +283,8 @@ for (const row of badResults) {
 }
 
 test('results: a good one passes whole; null where the function may return null', async (t) => {
-  t.deepEqual(probeCall(PLAY_FUNCTIONS['Get-PlayOsInfo'], {}, (v) => v).parse(output(OS)), OS);
-  t.is(probeCall(PLAY_FUNCTIONS['Get-PlayService'], { name: 'x' }, (v) => v).parse(output(null)), null);
+  t.deepEqual(probeCall(PLAY_FUNCTIONS['Get-PlayOsInfo'], {}, (v) => v).read(OS), OS);
+  t.is(probeCall(PLAY_FUNCTIONS['Get-PlayService'], { name: 'x' }, (v) => v).read(null), null);
   const node = answering({ adapters: [NIC] });
   t.deepEqual(await invoke(node, PLAY_FUNCTIONS['Get-PlayNetAdapters'], { macAddresses: [NIC.macAddress] }, 'test'), {
     adapters: [NIC],

@@ -3,6 +3,7 @@
 // and threeRuns (check, apply, converge, noop).
 import type { Change } from '../../../runner/core/change.js';
 import type { AnyStep, Remote, Step } from '../../../runner/core/step.js';
+import { probeOn } from '../../../runner/testing/three-runs.js';
 
 /** A Remote that keeps the calls it ran, in order. */
 export interface RecordingRemote extends Remote {
@@ -13,10 +14,7 @@ export interface RecordingRemote extends Remote {
 const READ_ONLY = /^(Get|Test)-/;
 
 export async function plan<A>(remote: Remote, step: Step<any, A, any>): Promise<{ actual: A | null; change: Change }> {
-  const probe = step.probe();
-  const result = await remote.run(probe.script);
-  if (result.code !== 0) throw new Error(`probe failed: ${result.stderr}`);
-  const actual = probe.parse(result);
+  const actual = await probeOn(remote, step.probe());
   return { actual, change: step.diff(step.desired, actual) };
 }
 
