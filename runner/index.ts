@@ -24,6 +24,12 @@ export {
   stringVar,
   type VarsOf,
 } from './playbook/host-vars.js';
+// An output not known yet (a check run before its task ran): a step function may read around it.
+export { UnknownOutput } from './run/context.js';
+// IPv4 addresses and CIDRs, as host vars give them.
+export { type Cidr, parseCidr, parseIPv4 } from '../tasks/common/ipv4.js';
+// Rolling playbooks (docs/rolling.md): kubectl's path on the control host (its host var `kubectl`).
+export { kubectlOf } from './rolling/cluster.js';
 
 // Errors a user can act on (the CLI's exit codes: UsageError 64, InputError and its kinds 65), secrets.
 export { InputError, InventoryError, PlayError, RemoteError, StepOptionError, UsageError } from './core/errors.js';
@@ -41,7 +47,21 @@ export {
 } from './core/step.js';
 export { type Action, type Change, diffFields, type Fields, NOOP } from './core/change.js';
 export { joinScripts, ps, raw, Script, sh, type Shell } from './core/quote.js';
-export { OptionReader, type Options } from './core/options.js';
+export {
+  absolutePath,
+  describeValue,
+  filePath,
+  fileMode,
+  integer,
+  nonEmpty,
+  oneOf,
+  principal,
+  readOptions,
+  secret,
+  stringOrSecret,
+} from './core/step-options.js';
+// One zod for play and a user's steps, so a schema built with it is the one readOptions reads.
+export { z } from 'zod';
 export { mustRun } from './core/remote.js';
 
 // Testing a playbook without any host: the inventory, the compiled graph, the steps as built before a run.

@@ -30,6 +30,19 @@ function tsFiles(dir) {
   return found;
 }
 
+/** The step folders' PowerShell files (tasks/windows/steps/<step>/*.ps1), copied beside the compiled .js
+ *  that reads them (tasks/windows/steps/step-remote.ts); a simulator's .psm1 stays out of dist/. */
+function copyPowerShell(dir, outDir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) return copyPowerShell(p, outDir);
+    if (!entry.name.endsWith('.ps1')) return [];
+    const out = join(outDir, relative(root, p));
+    put(out, readFileSync(p, 'utf8'));
+    return [out];
+  });
+}
+
 /** Writes `text` to `file` unless it already holds it; via a temporary file and a rename, so that a
  *  `play` (or a second build: `pretest` runs per test run) never reads a half-written file. */
 function put(file, text) {
@@ -82,6 +95,7 @@ export async function build(outDir = join(root, 'dist')) {
   // In place, file by file (not rm -rf and rewrite): other `play` runs and tests may be using dist/.
   const files = SOURCE_DIRS.flatMap((d) => tsFiles(join(root, d)));
   const written = (await Promise.all(files.map((f) => compile(f, outDir)))).flat();
+  written.push(...copyPowerShell(join(root, 'tasks'), outDir));
   const pkg = join(outDir, 'package.json');
   put(pkg, '{ "type": "module" }\n');
   removeStale(outDir, new Set([...written, pkg]));

@@ -40,7 +40,16 @@ function detailOf(issue: z.core.$ZodIssue, known: readonly string[] | undefined,
     case 'unrecognized_keys': {
       const key = issue.keys[0]!;
       const at = field === '' ? key : `${field}.${key}`;
+      // A nested object may say whose option it is not (`z.strictObject(shape, { error })`).
+      if (!issue.message.startsWith('Unrecognized key')) return [at, issue.message];
       return [at, `is not an option of ${kind}${known && field === '' ? ` (known: ${known.join(', ')})` : ''}`];
+    }
+    case 'invalid_union': {
+      // The branch whose type the value has speaks for it: `command[1]` of an argv, not "no branch matched".
+      const typed = issue.errors.filter((b) => !b.some((i) => i.path.length === 0 && i.code === 'invalid_type'));
+      const inner = typed.length === 1 ? typed[0]![0] : undefined;
+      if (inner) return detailOf({ ...inner, path: [...issue.path, ...inner.path] }, known, kind);
+      return [field, issue.message];
     }
     case 'invalid_type':
       // A message set by the schema (`z.string({ error })`) wins over the generic one.
@@ -66,9 +75,16 @@ function detailOf(issue: z.core.$ZodIssue, known: readonly string[] | undefined,
   }
 }
 
+/** The option names of an object schema, also when a transform follows it (a pipe). */
 function knownKeys(schema: z.ZodType): string[] | undefined {
-  const def = (schema as { shape?: Record<string, unknown> }).shape;
-  return def ? Object.keys(def) : undefined;
+  const s = schema as { shape?: Record<string, unknown>; in?: z.ZodType };
+  if (s.shape) return Object.keys(s.shape);
+  return s.in ? knownKeys(s.in) : undefined;
+}
+
+/** The issue to report: a misspelt option first, since it is likely why another one seems missing. */
+function firstIssue(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue {
+  return issues.find((i) => i.code === 'unrecognized_keys' && i.path.length === 0) ?? issues[0]!;
 }
 
 /**
@@ -81,7 +97,7 @@ export function readOptions<S extends z.ZodType>(kind: string, schema: S, option
   }
   const result = schema.safeParse(options, { reportInput: true });
   if (result.success) return result.data;
-  const [field, detail] = detailOf(result.error.issues[0]!, knownKeys(schema), kind);
+  const [field, detail] = detailOf(firstIssue(result.error.issues), knownKeys(schema), kind);
   throw new StepOptionError(kind, field === '' ? '(options)' : field, detail);
 }
 
@@ -114,11 +130,27 @@ export const integer = (range: { min?: number; max?: number } = {}) => {
  */
 export const fileMode = () =>
   z
-    .unknown()
-    .refine((v) => typeof v === 'string' && /^0?[0-7]{3,4}$/.test(v), {
+    .custom<string>((v) => typeof v === 'string' && /^0?[0-7]{3,4}$/.test(v), {
       error: (iss) => `must be an octal mode written as a string such as '0644', got ${describeValue(iss.input)}`,
     })
-    .transform((v) => (v as string).replace(/^0+(?=[0-7]{3})/, '').padStart(4, '0'));
+    .transform((v) => v.replace(/^0+(?=[0-7]{3})/, '').padStart(4, '0'));
+
+/** An absolute path that names a file: as absolutePath, and not `/`. */
+export const filePath = () => absolutePath().refine((v) => v !== '/', { error: 'must name a file, not /' });
+
+/** One of a few strings: `must be 'running' or 'stopped', got "started"`. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(...values: T) =>
+  z.enum(values, {
+    error: (iss) => {
+      const given = typeof iss.input === 'string' ? JSON.stringify(iss.input) : describeValue(iss.input);
+      return `must be ${orList(values.map((v) => `'${v}'`))}, got ${given}`;
+    },
+  });
+
+/** `'a', 'b' or 'c'`. */
+function orList(items: readonly string[]): string {
+  return items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} or ${items.at(-1)!}`;
+}
 
 /** A user or group name (or numeric id). */
 export const principal = () =>

@@ -1,46 +1,50 @@
-// `{{ name }}` templates for the file step: each placeholder is replaced by the text of
+// `{{ name }}` templates for the file steps: each placeholder is replaced by the text of
 // vars[name], in one pass (an inserted value is never scanned for placeholders again). Only
 // `{{ identifier }}` is a placeholder; other braces (e.g. Go's `{{ .Name }}`) are left as text.
 // A value that is a Secret makes the whole rendered content a Secret, so it stays masked.
-import type { OptionReader } from '../../runner/core/options.js';
+import { z } from 'zod';
 import { isSecret, Secret } from '../../runner/core/secret.js';
 
 export type TemplateValue = string | number | boolean | Secret;
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
-/** Validates the `vars` option: a plain object of strings, finite numbers, booleans or secrets. */
-export function readVars(r: OptionReader): Readonly<Record<string, TemplateValue>> {
-  const v = r.opts.vars;
-  if (v === undefined) return {};
-  if (v === null || typeof v !== 'object' || Array.isArray(v) || isSecret(v))
-    r.fail('vars', 'must be an object of name: value');
-  const out: Record<string, TemplateValue> = {};
-  for (const [k, value] of Object.entries(v)) {
-    const ok =
-      typeof value === 'string' ||
-      typeof value === 'boolean' ||
-      isSecret(value) ||
-      (typeof value === 'number' && Number.isFinite(value));
-    if (!ok)
-      r.fail(
-        `vars.${k}`,
-        `must be a string, number, boolean or secret, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
-      );
-    out[k] = value as TemplateValue;
-  }
-  return Object.freeze(out);
+function isTemplateValue(v: unknown): v is TemplateValue {
+  return (
+    typeof v === 'string' || typeof v === 'boolean' || isSecret(v) || (typeof v === 'number' && Number.isFinite(v))
+  );
 }
 
-/** Renders the template; a placeholder without a var is an option error naming it. */
-export function renderTemplate(
-  r: OptionReader,
-  template: string,
-  vars: Readonly<Record<string, TemplateValue>>,
-): string | Secret {
+function typeName(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
+}
+
+/** The `vars` option: a plain object of strings, finite numbers, booleans or secrets; frozen. */
+export const templateVars = () =>
+  z
+    .record(
+      z.string(),
+      z.custom<TemplateValue>(isTemplateValue, {
+        error: (iss) => `must be a string, number, boolean or secret, got ${typeName(iss.input)}`,
+      }),
+      { error: 'must be an object of name: value' },
+    )
+    .refine((v) => !isSecret(v), { error: 'must be an object of name: value' })
+    .transform((v): Readonly<Record<string, TemplateValue>> => Object.freeze({ ...v }));
+
+/** The first placeholder of the template that vars has no value for; undefined when there is none. */
+export function missingVar(template: string, vars: Readonly<Record<string, TemplateValue>>): string | undefined {
+  for (const m of template.matchAll(PLACEHOLDER)) if (!Object.hasOwn(vars, m[1]!)) return m[1];
+  return undefined;
+}
+
+/** The message for a template that uses a var it was not given (option `vars`). */
+export const missingVarMessage = (name: string) => `has no value for {{ ${name} }}, which the template uses`;
+
+/** Renders the template (every placeholder must have its var: see missingVar). */
+export function fillTemplate(template: string, vars: Readonly<Record<string, TemplateValue>>): string | Secret {
   const secretNames: string[] = [];
   const text = template.replace(PLACEHOLDER, (_all, name: string) => {
-    if (!Object.hasOwn(vars, name)) r.fail('vars', `has no value for {{ ${name} }}, which the template uses`);
     const value = vars[name]!;
     if (isSecret(value)) {
       secretNames.push(name);

@@ -3,7 +3,7 @@
 // base64 on one line per secret, read by the script with `read -r` (which reads a pipe byte by byte,
 // so it takes exactly its line and leaves the rest) and decoded into the variable; the command's own
 // stdin follows those lines, or /dev/null when it has none.
-import type { OptionReader } from '../../runner/core/options.js';
+import { z } from 'zod';
 import { joinScripts, raw, type Script, sh } from '../../runner/core/quote.js';
 import { isSecret, type Secret } from '../../runner/core/secret.js';
 
@@ -12,30 +12,40 @@ export type EnvValue = string | Secret;
 /** Names the shell cannot take, or that would change how the command itself is found and run. */
 const RESERVED = new Set(['PATH', 'IFS', 'ENV', 'PS4', 'SHELLOPTS', 'BASH_ENV', 'LD_PRELOAD', 'LD_LIBRARY_PATH']);
 
-export function readEnv(r: OptionReader): Readonly<Record<string, EnvValue>> {
-  const v = r.opts.env;
-  if (v === undefined) return Object.freeze({});
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) r.fail('env', 'must be an object of NAME: value');
-  for (const [name, value] of Object.entries(v)) {
-    const at = `env.${name}`;
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-      r.fail(at, 'must be named with letters, digits and _ (not starting with a digit)');
-    if (RESERVED.has(name) || name.startsWith('__play_'))
-      r.fail(at, 'is reserved: it would change how the command is run');
-    if (isSecret(value)) continue;
-    if (typeof value !== 'string')
-      r.fail(at, `must be a string or a Secret, got ${value === null ? 'null' : typeof value}`);
-    if (value.includes('\0')) r.fail(at, 'must not contain a NUL byte');
-  }
-  return Object.freeze({ ...(v as Record<string, EnvValue>) });
+/** How a wrong value is named here: its type alone, as these messages always did. */
+const typeName = (v: unknown) => (v === null ? 'null' : typeof v);
+
+function envProblem(name: string, value: unknown): string | undefined {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    return 'must be named with letters, digits and _ (not starting with a digit)';
+  if (RESERVED.has(name) || name.startsWith('__play_')) return 'is reserved: it would change how the command is run';
+  if (isSecret(value)) return undefined;
+  if (typeof value !== 'string') return `must be a string or a Secret, got ${typeName(value)}`;
+  if (value.includes('\0')) return 'must not contain a NUL byte';
+  return undefined;
 }
 
-export function readStdin(r: OptionReader): string | Secret | undefined {
-  const v = r.opts.stdin;
-  if (v === undefined || isSecret(v)) return v;
-  if (typeof v !== 'string') r.fail('stdin', `must be a string or a Secret, got ${v === null ? 'null' : typeof v}`);
-  return v;
-}
+/** The `env` option: NAME: value, a value a string or a Secret; frozen. */
+export const commandEnv = () =>
+  z
+    .record(
+      z.string(),
+      z.custom<EnvValue>(() => true),
+      { error: 'must be an object of NAME: value' },
+    )
+    .superRefine((env, ctx) => {
+      for (const [name, value] of Object.entries(env)) {
+        const message = envProblem(name, value);
+        if (message !== undefined) return ctx.addIssue({ code: 'custom', path: [name], message });
+      }
+    })
+    .transform((env): Readonly<Record<string, EnvValue>> => Object.freeze({ ...env }));
+
+/** The `stdin` option: the command's standard input, a string or a Secret. */
+export const commandStdin = () =>
+  z.custom<string | Secret>((v) => typeof v === 'string' || isSecret(v), {
+    error: (iss) => `must be a string or a Secret, got ${typeName(iss.input)}`,
+  });
 
 /** `export NAME=value` for the plain values (what a guard's check may see too). */
 export function exportPlain(env: Readonly<Record<string, EnvValue>>): Script[] {

@@ -18,30 +18,69 @@
 import { unchanged } from '../../runner/core/applied.js';
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { RemoteError } from '../../runner/core/errors.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
 import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
 import { redact, type Secret } from '../../runner/core/secret.js';
-import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
-import { type EnvValue, exportPlain, readEnv, readSecrets, readStdin, stdinOf } from './command-env.js';
+import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
+import { z } from 'zod';
+import { absolutePath, describeValue, readOptions } from '../../runner/core/step-options.js';
+import { commandEnv, commandStdin, type EnvValue, exportPlain, readSecrets, stdinOf } from './command-env.js';
 import { ProbeLines } from './probe-lines.js';
 
-export type CommandOptions = {
-  command: string | readonly string[];
-  /** Absolute path whose existence means the command has already run. */
-  creates?: string;
-  /** Absolute path that must exist for the command to run (the command removes it). */
-  removes?: string;
-  /** Shell code whose exit 0 means nothing to do (read-only: it runs in every plan). */
-  unless?: string;
-  /** Absolute path of the working directory. */
-  chdir?: string;
-  /** Environment variables; a Secret value travels on stdin, never on the command line. */
-  env?: Readonly<Record<string, EnvValue>>;
-  /** The command's standard input. */
-  stdin?: string | Secret;
-  /** Decides, after a successful run, whether it changed anything (false: reported ok). */
-  changedWhen?: (result: CommandOutputs) => boolean;
-};
+const noNul = (v: string) => !v.includes('\0');
+
+const argv = z
+  .array(z.string().refine(noNul, { error: 'must not contain a NUL byte' }))
+  .min(1, { error: 'must have at least the program name' })
+  .refine((a) => typeof a[0] !== 'string' || (a[0] !== '' && !a[0].startsWith('-')), {
+    error: 'must be a program name (not empty, not starting with -)',
+    path: [0],
+  })
+  .readonly();
+
+const shellCode = z
+  .string()
+  .refine((c) => c.trim() !== '', { error: 'must not be empty' })
+  .refine(noNul, { error: 'must not contain a NUL byte' });
+
+const Options = z
+  .strictObject({
+    /** An argv array (run directly, each element one word) or shell code (run by /bin/sh -c). */
+    command: z.union([shellCode, argv], {
+      error: (iss) => `must be an argv array of strings or a shell string, got ${describeValue(iss.input)}`,
+    }),
+    /** Absolute path whose existence means the command has already run. */
+    creates: absolutePath().optional(),
+    /** Absolute path that must exist for the command to run (the command removes it). */
+    removes: absolutePath().optional(),
+    /** Shell code whose exit 0 means nothing to do (read-only: it runs in every plan). */
+    unless: z
+      .string()
+      .refine((u) => u.trim() !== '' && noNul(u), { error: 'must be shell code (not empty, no NUL byte)' })
+      .optional(),
+    /** Absolute path of the working directory. */
+    chdir: absolutePath().optional(),
+    /** Environment variables; a Secret value travels on stdin, never on the command line. */
+    env: commandEnv().default(Object.freeze({})),
+    /** The command's standard input. */
+    stdin: commandStdin().optional(),
+    /** Decides, after a successful run, whether it changed anything (false: reported ok). */
+    changedWhen: z
+      .custom<(result: CommandOutputs) => boolean>((v) => typeof v === 'function', {
+        error: (iss) =>
+          `must be a function of { stdout, stderr, code } returning true or false, got ${typeof iss.input}`,
+      })
+      .optional(),
+  })
+  .transform(({ command, changedWhen, ...rest }) => ({
+    desired: {
+      argv: typeof command === 'string' ? null : command,
+      shell: typeof command === 'string' ? command : null,
+      ...rest,
+    } satisfies CommandDesired,
+    changedWhen,
+  }));
+
+export type CommandOptions = z.input<typeof Options>;
 
 export interface CommandDesired {
   /** Exactly one of argv and shell is set. */
@@ -131,39 +170,9 @@ export function parseGuards(title: string, d: Readonly<CommandDesired>, result: 
   return hasGuard(d) ? { createsExists, removesExists, unlessCode } : null;
 }
 
-function readCommand(r: OptionReader): Pick<CommandDesired, 'argv' | 'shell'> {
-  const c = r.opts.command;
-  if (typeof c === 'string') {
-    if (c.trim() === '') r.fail('command', 'must not be empty');
-    if (c.includes('\0')) r.fail('command', 'must not contain a NUL byte');
-    return { argv: null, shell: c };
-  }
-  if (!Array.isArray(c))
-    r.fail(
-      'command',
-      `must be an argv array of strings or a shell string, got ${c === undefined ? 'nothing' : c === null ? 'null' : typeof c}`,
-    );
-  if (c.length === 0) r.fail('command', 'must have at least the program name');
-  c.forEach((v, i) => {
-    if (typeof v !== 'string') r.fail(`command[${i}]`, `must be a string, got ${v === null ? 'null' : typeof v}`);
-    if (v.includes('\0')) r.fail(`command[${i}]`, 'must not contain a NUL byte');
-  });
-  if (c[0] === '' || c[0].startsWith('-'))
-    r.fail('command[0]', 'must be a program name (not empty, not starting with -)');
-  return { argv: Object.freeze([...(c as string[])]), shell: null };
-}
-
 function tail(text: string): string {
   const t = redact(text).trimEnd();
   return t.length > STDERR_TAIL ? `…${t.slice(-STDERR_TAIL)}` : t;
-}
-
-function readChangedWhen(r: OptionReader): ((result: CommandOutputs) => boolean) | undefined {
-  const v = r.opts.changedWhen;
-  if (v === undefined) return undefined;
-  if (typeof v !== 'function')
-    r.fail('changedWhen', `must be a function of { stdout, stderr, code } returning true or false, got ${typeof v}`);
-  return v as (result: CommandOutputs) => boolean;
 }
 
 /** cd, the environment (secrets read from stdin first), then the command, which replaces the shell. */
@@ -191,25 +200,12 @@ function failure(title: string, result: ExecResult): RemoteError {
   return new RemoteError(`${title} ${how}${err ? `: ${err}` : ''}`, result.code, err);
 }
 
-export function command(options: CommandOptions): Step<CommandDesired, CommandActual, CommandOutputs> {
-  const r = new OptionReader(KIND, options as Options);
-  r.only(['command', 'creates', 'removes', 'unless', 'chdir', 'env', 'stdin', 'changedWhen']);
-  const unless = r.string('unless', 'optional');
-  if (unless !== undefined && (unless.trim() === '' || unless.includes('\0')))
-    r.fail('unless', 'must be shell code (not empty, no NUL byte)');
-  const desired: CommandDesired = Object.freeze({
-    ...readCommand(r),
-    creates: r.absolutePath('creates', 'optional'),
-    removes: r.absolutePath('removes', 'optional'),
-    unless,
-    chdir: r.absolutePath('chdir', 'optional'),
-    env: readEnv(r),
-    stdin: readStdin(r),
-  });
-  const changedWhen = readChangedWhen(r);
+export function command(options: CommandOptions): ShellStep<CommandDesired, CommandActual, CommandOutputs> {
+  const read = readOptions(KIND, Options, options);
+  const desired: CommandDesired = Object.freeze(read.desired);
+  const { changedWhen } = read;
   const shown = display(desired);
   const title = `command ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown}`;
-  const script = runScript(desired);
 
   return Object.freeze({
     kind: KIND,
@@ -220,13 +216,18 @@ export function command(options: CommandOptions): Step<CommandDesired, CommandAc
     diff: diffCommand,
     // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
     applyThenProbe: true,
-    async apply(remote: Remote, change: Change): Promise<CommandOutputs> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      _actual: CommandActual | null,
+      d: Readonly<CommandDesired>,
+    ): Promise<CommandOutputs> {
       let outputs: CommandOutputs = { stdout: '', stderr: '', code: null };
       let changed = true;
       await applyFields(change, ['command'], {
         command: async () => {
-          const stdin = stdinOf(desired.env, desired.stdin);
-          const result = await remote.run(script, stdin === undefined ? undefined : { stdin });
+          const stdin = stdinOf(d.env, d.stdin);
+          const result = await remote.run(runScript(d), stdin === undefined ? undefined : { stdin });
           if (result.code !== 0) throw failure(title, result);
           outputs = { stdout: result.stdout, stderr: result.stderr, code: result.code };
           if (changedWhen) {

@@ -4,21 +4,24 @@
 // on the target). A path held by anything else (a file, a dangling link, a socket) is never
 // replaced: the plan says `update exists` with a warning, and apply refuses without touching it.
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
 import { sh, type Script } from '../../runner/core/quote.js';
-import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
+import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
+import { z } from 'zod';
+import { absolutePath, fileMode, principal, readOptions } from '../../runner/core/step-options.js';
 import { fsProbeScript, parseFsProbe, principalMatches, type FsEntry } from './fs-probe.js';
 import { chgrpScript, chmodScript, chownScript, refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
 import { ProbeLines } from './probe-lines.js';
 
-export type DirectoryOptions = {
+const Options = z.strictObject({
   /** Absolute path; created with its missing parents (mkdir -p). */
-  path: string;
-  /** Octal mode as '0755'/'755' or 0o755. */
-  mode?: string | number;
-  owner?: string;
-  group?: string;
-};
+  path: absolutePath(),
+  /** Octal mode as a string, '0755' or '755'. */
+  mode: fileMode().optional(),
+  owner: principal().optional(),
+  group: principal().optional(),
+});
+
+export type DirectoryOptions = z.input<typeof Options>;
 
 export interface DirectoryDesired {
   readonly path: string;
@@ -62,15 +65,14 @@ function diffDirectory(d: Readonly<DirectoryDesired>, a: FsEntry | null): Change
   };
 }
 
-export function directory(options: DirectoryOptions): Step<DirectoryDesired, FsEntry> {
-  const r = new OptionReader(KIND, options as Options);
-  r.only(['path', 'mode', 'owner', 'group']);
+export function directory(options: DirectoryOptions): ShellStep<DirectoryDesired, FsEntry> {
+  const o = readOptions(KIND, Options, options);
   const desired: DirectoryDesired = Object.freeze({
-    path: r.absolutePath('path'),
+    path: o.path,
     exists: true as const,
-    mode: r.mode('mode'),
-    owner: r.principal('owner'),
-    group: r.principal('group'),
+    mode: o.mode,
+    owner: o.owner,
+    group: o.group,
   });
   const { path } = desired;
   const title = `directory ${path}`;
@@ -91,7 +93,8 @@ export function directory(options: DirectoryOptions): Step<DirectoryDesired, FsE
     diff: diffDirectory,
     // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
     applyThenProbe: true,
-    async apply(remote: Remote, change: Change, actual: FsEntry | null): Promise<void> {
+    async apply(remote: Remote, change: Change, actual: FsEntry | null, d: Readonly<DirectoryDesired>): Promise<void> {
+      const { path } = d;
       refuseWrongType(path, actual, 'directory');
       const scripts: Script[] = [];
       await applyFields(change, FIELDS, {
@@ -99,13 +102,13 @@ export function directory(options: DirectoryOptions): Step<DirectoryDesired, FsE
           scripts.push(sh`mkdir -p ${path}`);
         },
         mode: async () => {
-          scripts.push(chmodScript(path, desired.mode!, true));
+          scripts.push(chmodScript(path, d.mode!, true));
         },
         owner: async () => {
-          scripts.push(chownScript(path, desired.owner!));
+          scripts.push(chownScript(path, d.owner!));
         },
         group: async () => {
-          scripts.push(chgrpScript(path, desired.group!));
+          scripts.push(chgrpScript(path, d.group!));
         },
       });
       await runApply(remote, title, scripts);

@@ -10,10 +10,11 @@
 // A path held by a directory, a symbolic link or a special file is never replaced: the plan warns
 // and apply refuses.
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Script } from '../../runner/core/quote.js';
 import { isSecret, MASK, type Secret } from '../../runner/core/secret.js';
-import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
+import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
+import { z } from 'zod';
+import { filePath, fileMode, principal, readOptions, stringOrSecret } from '../../runner/core/step-options.js';
 import { fsProbeScript, parseFsProbe, principalMatches, sha256Hex, textOf, type FsEntry } from './fs-probe.js';
 import {
   atomicWriteScript,
@@ -26,20 +27,40 @@ import {
   wrongTypeChange,
 } from './fs-write.js';
 import { ProbeLines } from './probe-lines.js';
-import { readVars, renderTemplate, type TemplateValue } from '../common/template.js';
+import { fillTemplate, missingVar, missingVarMessage, templateVars } from '../common/template.js';
 import { unifiedDiff } from '../common/text-diff.js';
 
-export type FileOptions = {
-  path: string;
-  /** The whole content; a Secret stays masked everywhere. Exclusive with template. */
-  content?: string | Secret;
-  /** Text with `{{ name }}` placeholders filled from vars (see template.ts). */
-  template?: string;
-  vars?: Record<string, TemplateValue>;
-  mode?: string | number;
-  owner?: string;
-  group?: string;
-};
+const Options = z
+  .strictObject({
+    path: filePath(),
+    /** The whole content; a Secret stays masked everywhere. Exclusive with template. */
+    content: stringOrSecret().optional(),
+    /** Text with `{{ name }}` placeholders filled from vars (see template.ts). */
+    template: z.string().optional(),
+    vars: templateVars().optional(),
+    /** Octal mode as a string, '0644' or '644'. */
+    mode: fileMode().optional(),
+    owner: principal().optional(),
+    group: principal().optional(),
+  })
+  .superRefine((o, ctx) => {
+    const problem = (field: string, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
+    if (o.content !== undefined && o.template !== undefined)
+      problem('template', 'cannot be combined with content (give one of them)');
+    else if (o.content === undefined && o.template === undefined)
+      problem('content', 'is required (or template, with vars)');
+    else if (o.template === undefined && o.vars !== undefined) problem('vars', 'is only used with template');
+    else if (o.template !== undefined) {
+      const missing = missingVar(o.template, o.vars ?? {});
+      if (missing !== undefined) problem('vars', missingVarMessage(missing));
+    }
+  })
+  .transform(({ content, template, vars, ...rest }) => ({
+    ...rest,
+    content: content ?? fillTemplate(template!, vars ?? {}),
+  }));
+
+export type FileOptions = z.input<typeof Options>;
 
 export interface FileDesired {
   readonly path: string;
@@ -105,26 +126,17 @@ function diffFile(d: Readonly<FileDesired>, a: FsEntry | null): Change {
   };
 }
 
-export function file(options: FileOptions): Step<FileDesired, FsEntry> {
-  const r = new OptionReader(KIND, options as Options);
-  r.only(['path', 'content', 'template', 'vars', 'mode', 'owner', 'group']);
-  const path = r.absolutePath('path');
-  if (path === '/') r.fail('path', 'must name a file, not /');
-  const hasContent = r.opts.content !== undefined,
-    hasTemplate = r.opts.template !== undefined;
-  if (hasContent && hasTemplate) r.fail('template', 'cannot be combined with content (give one of them)');
-  if (!hasContent && !hasTemplate) r.fail('content', 'is required (or template, with vars)');
-  if (!hasTemplate && r.opts.vars !== undefined) r.fail('vars', 'is only used with template');
-  const content = hasContent ? r.stringOrSecret('content') : renderTemplate(r, r.string('template'), readVars(r));
+export function file(options: FileOptions): ShellStep<FileDesired, FsEntry> {
+  const { path, content, mode, owner, group } = readOptions(KIND, Options, options);
   const clear = isSecret(content) ? content.reveal() : content;
   const desired: FileDesired = Object.freeze({
     path,
     content,
     sha256: sha256Hex(clear),
     size: Buffer.byteLength(clear),
-    mode: r.mode('mode'),
-    owner: r.principal('owner'),
-    group: r.principal('group'),
+    mode,
+    owner,
+    group,
   });
   const title = `file ${path}`;
   // For secret content the old content is not fetched either (it is likely an older secret):
@@ -147,24 +159,25 @@ export function file(options: FileOptions): Step<FileDesired, FsEntry> {
     diff: diffFile,
     // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
     applyThenProbe: true,
-    async apply(remote: Remote, change: Change, actual: FsEntry | null): Promise<void> {
+    async apply(remote: Remote, change: Change, actual: FsEntry | null, d: Readonly<FileDesired>): Promise<void> {
+      const { path } = d;
       refuseWrongType(path, actual, 'file');
       const scripts: Script[] = [];
       let stdin: string | Secret | undefined;
       await applyFields(change, FIELDS, {
         content: async () => {
           // The new file gets its final attributes before it replaces the old one.
-          scripts.push(atomicWriteScript({ path, ...keptAttributes(actual, desired) }));
-          stdin = desired.content;
+          scripts.push(atomicWriteScript({ path, ...keptAttributes(actual, d) }));
+          stdin = d.content;
         },
         mode: async () => {
-          scripts.push(chmodScript(path, desired.mode!, false));
+          scripts.push(chmodScript(path, d.mode!, false));
         },
         owner: async () => {
-          scripts.push(chownScript(path, desired.owner!));
+          scripts.push(chownScript(path, d.owner!));
         },
         group: async () => {
-          scripts.push(chgrpScript(path, desired.group!));
+          scripts.push(chgrpScript(path, d.group!));
         },
       });
       await runApply(remote, title, scripts, stdin);

@@ -11,11 +11,12 @@
 // file stays as it was. Restarting keepalived is the service step's job (triggeredBy).
 import { posix } from 'node:path';
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { RemoteError } from '../../runner/core/errors.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { RemoteError, StepOptionError } from '../../runner/core/errors.js';
 import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
 import { MASK, type Secret } from '../../runner/core/secret.js';
-import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
+import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
+import { z } from 'zod';
+import { absolutePath, filePath, fileMode, principal, readOptions } from '../../runner/core/step-options.js';
 import {
   fsProbeScript,
   parseFsProbe,
@@ -43,17 +44,6 @@ import {
 } from './keepalived-model.js';
 import { ProbeLines } from './probe-lines.js';
 import { unifiedDiff } from '../common/text-diff.js';
-
-export type KeepalivedConfOptions = {
-  /** Default /etc/keepalived/keepalived.conf; its directory must exist. */
-  path?: string;
-  config: KeepalivedConfig;
-  /** Used for `keepalived -t`; default /usr/sbin/keepalived. */
-  keepalivedBin?: string;
-  mode?: string;
-  owner?: string;
-  group?: string;
-};
 
 export interface KeepalivedConfDesired {
   readonly path: string;
@@ -87,6 +77,34 @@ export const DEFAULT_KEEPALIVED_BIN = '/usr/sbin/keepalived';
 const MASKED_LIMIT = 64 * 1024;
 /** The temp file keepalived -t reads; its name appears in keepalived's messages. */
 const CHECK_PREFIX = '.play-check-';
+
+/** The config, checked by validateKeepalivedConfig; its error becomes an issue at the same field. */
+const configOption = z
+  .custom<KeepalivedConfig>(() => true)
+  .transform((input, ctx) => {
+    try {
+      return validateKeepalivedConfig(input, KIND, 'config');
+    } catch (e) {
+      if (!(e instanceof StepOptionError)) throw e;
+      const prefix = `${KIND}: option '${e.field}' `;
+      const at = e.field.startsWith('config.') ? [e.field.slice('config.'.length)] : [];
+      ctx.addIssue({ code: 'custom', path: at, message: e.message.slice(prefix.length) });
+      return z.NEVER;
+    }
+  });
+
+const Options = z.strictObject({
+  /** Default /etc/keepalived/keepalived.conf; its directory must exist. */
+  path: filePath().default(DEFAULT_KEEPALIVED_CONF),
+  config: configOption,
+  /** Used for `keepalived -t`; default /usr/sbin/keepalived. */
+  keepalivedBin: absolutePath().default(DEFAULT_KEEPALIVED_BIN),
+  mode: fileMode().default('0640'),
+  owner: principal().default('root'),
+  group: principal().default('root'),
+});
+
+export type KeepalivedConfOptions = z.input<typeof Options>;
 
 function diffConf(d: Readonly<KeepalivedConfDesired>, a: KeepalivedConfActual | null): Change {
   const warnings = [...d.warnings];
@@ -191,25 +209,19 @@ ${atomicWriteScript({ path: d.path, mode: d.mode, owner: d.owner, group: d.group
   ]);
 }
 
-export function keepalivedConf(options: KeepalivedConfOptions): Step<KeepalivedConfDesired, KeepalivedConfActual> {
-  const r = new OptionReader(KIND, options as Options);
-  r.only(['path', 'config', 'keepalivedBin', 'mode', 'owner', 'group']);
-  const path = r.absolutePath('path', 'optional') ?? DEFAULT_KEEPALIVED_CONF;
-  if (path === '/') r.fail('path', 'must name a file, not /');
-  const { config, warnings } = validateKeepalivedConfig(r.opts.config, KIND, 'config');
+export function keepalivedConf(options: KeepalivedConfOptions): ShellStep<KeepalivedConfDesired, KeepalivedConfActual> {
+  const { config: validated, ...o } = readOptions(KIND, Options, options);
+  const { config, warnings } = validated;
   const content = renderKeepalivedConf(config);
   const desired: KeepalivedConfDesired = Object.freeze({
-    path,
+    ...o,
     config,
     content,
     masked: renderKeepalivedConfMasked(config),
     sha256: sha256Hex(content.reveal()),
-    mode: r.mode('mode') ?? '0640',
-    owner: r.principal('owner') ?? 'root',
-    group: r.principal('group') ?? 'root',
-    keepalivedBin: r.absolutePath('keepalivedBin', 'optional') ?? DEFAULT_KEEPALIVED_BIN,
     warnings,
   });
+  const { path } = desired;
   const title = `keepalived.conf ${path}`;
 
   return Object.freeze({
@@ -226,24 +238,30 @@ export function keepalivedConf(options: KeepalivedConfOptions): Step<KeepalivedC
       },
     }),
     diff: diffConf,
-    async apply(remote: Remote, change: Change, actual: KeepalivedConfActual | null): Promise<void> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      actual: KeepalivedConfActual | null,
+      d: Readonly<KeepalivedConfDesired>,
+    ): Promise<void> {
+      const { path } = d;
       const current = actual?.file ?? null;
       refuseWrongType(path, current, 'file');
       const scripts: Script[] = [];
       let stdin: Secret | undefined;
       await applyFields(change, FIELDS, {
         content: async () => {
-          scripts.push(checkedWriteScript(desired, current?.sha256 ?? 'absent'));
-          stdin = desired.content;
+          scripts.push(checkedWriteScript(d, current?.sha256 ?? 'absent'));
+          stdin = d.content;
         },
         mode: async () => {
-          scripts.push(chmodScript(path, desired.mode, false));
+          scripts.push(chmodScript(path, d.mode, false));
         },
         owner: async () => {
-          scripts.push(chownScript(path, desired.owner));
+          scripts.push(chownScript(path, d.owner));
         },
         group: async () => {
-          scripts.push(chgrpScript(path, desired.group));
+          scripts.push(chgrpScript(path, d.group));
         },
       });
       try {

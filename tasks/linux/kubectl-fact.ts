@@ -9,26 +9,13 @@
 //    kubectl fails the probe with its message.
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { RemoteError } from '../../runner/core/errors.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
 import { sh, type Script } from '../../runner/core/quote.js';
 import { redact } from '../../runner/core/secret.js';
 import type { ExecResult, Remote, Step } from '../../runner/core/step.js';
 import { parseCidr } from '../common/ipv4.js';
+import { z } from 'zod';
+import { integer, nonEmpty, readOptions } from '../../runner/core/step-options.js';
 import { ProbeLines } from './probe-lines.js';
-
-export type KubectlNodeRegisteredOptions = {
-  /** Absolute path of kubectl on the host (or a program name found in PATH). */
-  kubectl: string;
-  node: string;
-  /** How long apply waits for the node to register (default 300). */
-  timeoutSec?: number;
-};
-
-export interface KubectlNodeRegisteredDesired {
-  readonly kubectl: string;
-  readonly node: string;
-  readonly timeoutSec: number;
-}
 
 export interface KubectlNodeActual {
   /** null: not registered (NotFound); '' registered without a pod CIDR yet. */
@@ -37,13 +24,6 @@ export interface KubectlNodeActual {
 
 export interface KubectlNodeRegisteredOutputs {
   podCidr: string;
-}
-
-export type KubectlValueOptions = { kubectl: string; args: readonly string[] };
-
-export interface KubectlValueDesired {
-  readonly kubectl: string;
-  readonly args: readonly string[];
 }
 
 export interface KubectlValueActual {
@@ -59,12 +39,40 @@ const VALUE_KIND = 'linux.kubectlValue';
 /** A Kubernetes node name: a DNS subdomain (lower case). */
 const NODE_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
-function readKubectl(r: OptionReader): string {
-  const k = r.nonEmpty('kubectl');
-  if (k.startsWith('-') || /\s|\0/.test(k))
-    r.fail('kubectl', `must be a path or program name (no spaces, not starting with -), got ${JSON.stringify(k)}`);
-  return k;
-}
+/** Absolute path of kubectl on the host (or a program name found in PATH). */
+const kubectlProgram = () =>
+  nonEmpty().refine((k) => !k.startsWith('-') && !/\s|\0/.test(k), {
+    error: (iss) => `must be a path or program name (no spaces, not starting with -), got ${JSON.stringify(iss.input)}`,
+  });
+
+const NodeRegisteredOptions = z.strictObject({
+  kubectl: kubectlProgram(),
+  node: nonEmpty().refine((n) => NODE_NAME.test(n), {
+    error: (iss) =>
+      `must be a Kubernetes node name (lower case letters, digits, '-', '.'), got ${JSON.stringify(iss.input)}`,
+  }),
+  /** How long apply waits for the node to register (default 300). */
+  timeoutSec: integer({ min: 1, max: 3600 }).default(300),
+});
+
+export type KubectlNodeRegisteredOptions = z.input<typeof NodeRegisteredOptions>;
+export type KubectlNodeRegisteredDesired = Readonly<z.output<typeof NodeRegisteredOptions>>;
+
+const ValueOptions = z.strictObject({
+  kubectl: kubectlProgram(),
+  args: z
+    .array(
+      z.string().refine((a) => !a.includes('\0'), { error: 'must be a string without NUL' }),
+      {
+        error: 'must be a non-empty array of strings',
+      },
+    )
+    .min(1, { error: 'must be a non-empty array of strings' })
+    .readonly(),
+});
+
+export type KubectlValueOptions = z.input<typeof ValueOptions>;
+export type KubectlValueDesired = Readonly<z.output<typeof ValueOptions>>;
 
 /**
  * Runs kubectl with its stdout and stderr merged and prints `rc N` then each output line as `out LINE`,
@@ -128,19 +136,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function kubectlNodeRegistered(
   options: KubectlNodeRegisteredOptions,
 ): Step<KubectlNodeRegisteredDesired, KubectlNodeActual, KubectlNodeRegisteredOutputs> {
-  const r: OptionReader = new OptionReader(NODE_KIND, options as Options);
-  r.only(['kubectl', 'node', 'timeoutSec']);
-  const kubectl = readKubectl(r);
-  const node = r.nonEmpty('node');
-  if (!NODE_NAME.test(node))
-    r.fail(
-      'node',
-      `must be a Kubernetes node name (lower case letters, digits, '-', '.'), got ${JSON.stringify(node)}`,
-    );
-  const timeoutSec = r.integer('timeoutSec', { min: 1, max: 3600 }, 'optional') ?? 300;
-  const desired: KubectlNodeRegisteredDesired = Object.freeze({ kubectl, node, timeoutSec });
+  const desired: KubectlNodeRegisteredDesired = Object.freeze(readOptions(NODE_KIND, NodeRegisteredOptions, options));
+  const { node } = desired;
   const title = `node ${node} registered`;
-  const script = kubectlScript(kubectl, ['get', 'node', node, '-o', 'jsonpath={.spec.podCIDR}']);
+  const scriptFor = (d: Readonly<KubectlNodeRegisteredDesired>) =>
+    kubectlScript(d.kubectl, ['get', 'node', d.node, '-o', 'jsonpath={.spec.podCIDR}']);
+  const script = scriptFor(desired);
   const read = (result: ExecResult) => nodePodCidr(title, parseKubectlRun(title, result));
 
   return Object.freeze({
@@ -149,11 +150,17 @@ export function kubectlNodeRegistered(
     desired,
     probe: () => ({ script, parse: read }),
     diff: diffNodeRegistered,
-    async apply(remote: Remote): Promise<void> {
+    async apply(
+      remote: Remote,
+      _change: Change,
+      _actual: KubectlNodeActual | null,
+      d: KubectlNodeRegisteredDesired,
+    ): Promise<void> {
+      const { timeoutSec } = d;
       const deadline = Date.now() + timeoutSec * 1000;
       let last = 'not registered';
       for (let attempt = 0; ; attempt++) {
-        const actual = read(await remote.run(script));
+        const actual = read(await remote.run(scriptFor(d)));
         if (actual.podCidr) return;
         last = actual.podCidr === null ? 'not registered' : 'registered without a pod CIDR';
         const left = deadline - Date.now();
@@ -174,15 +181,8 @@ export function kubectlNodeRegistered(
 export function kubectlValue(
   options: KubectlValueOptions,
 ): Step<KubectlValueDesired, KubectlValueActual, KubectlValueOutputs> {
-  const r: OptionReader = new OptionReader(VALUE_KIND, options as Options);
-  r.only(['kubectl', 'args']);
-  const kubectl = readKubectl(r);
-  const args = r.opts.args;
-  if (!Array.isArray(args) || args.length === 0) r.fail('args', 'must be a non-empty array of strings');
-  args.forEach((a, i) => {
-    if (typeof a !== 'string' || a.includes('\0')) r.fail(`args[${i}]`, 'must be a string without NUL');
-  });
-  const desired: KubectlValueDesired = Object.freeze({ kubectl, args: Object.freeze([...(args as string[])]) });
+  const desired: KubectlValueDesired = Object.freeze(readOptions(VALUE_KIND, ValueOptions, options));
+  const { kubectl } = desired;
   const title = `kubectl ${desired.args.join(' ')}`;
   const script = kubectlScript(kubectl, desired.args);
 

@@ -9,24 +9,42 @@
 // The file is read whole (up to 1 MiB of UTF-8 text), the new content is computed here, and the
 // write is atomic and guarded against changes made since the probe; mode and ownership are kept.
 import { NOOP, type Change } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
 import type { Script } from '../../runner/core/quote.js';
-import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
+import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
+import { z } from 'zod';
+import { filePath, readOptions } from '../../runner/core/step-options.js';
 import { refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
 import { editLineInFile } from './line-edit.js';
 import { ProbeLines } from './probe-lines.js';
 import { unifiedDiff } from '../common/text-diff.js';
 import { editableProbeScript, guardedWriteScript, parseEditable, type EditableFile } from './text-file.js';
 
-export type LineInFileOptions = {
-  path: string;
-  /** The whole line, without a newline. */
-  line: string;
+function regexpProblem(source: string): string | undefined {
+  try {
+    new RegExp(source);
+    return undefined;
+  } catch (e) {
+    return `is not a valid JavaScript regular expression: ${(e as Error).message}`;
+  }
+}
+
+const Options = z.strictObject({
+  path: filePath(),
+  /** The whole line, without a newline (nor a '\r': it is ignored at the end of the file's lines, so could never match). */
+  line: z.string().refine((l) => !/[\n\r\0]/.test(l), {
+    error: 'must be one line (no newline, carriage return or NUL)',
+  }),
   /** JavaScript RegExp source selecting the line to replace (the last match wins). */
-  regexp?: string;
+  regexp: z
+    .string()
+    .refine((v) => v !== '', { error: 'must not be empty (it would match every line)' })
+    .refine((v) => regexpProblem(v) === undefined, { error: (iss) => regexpProblem(iss.input as string) })
+    .optional(),
   /** Create the file (with just the line) when it does not exist. Default false. */
-  create?: boolean;
-};
+  create: z.boolean().default(false),
+});
+
+export type LineInFileOptions = z.input<typeof Options>;
 
 export interface LineInFileDesired {
   readonly path: string;
@@ -72,24 +90,9 @@ function diffLine(d: Readonly<LineInFileDesired>, a: EditableFile | null): Chang
   };
 }
 
-export function lineInFile(options: LineInFileOptions): Step<LineInFileDesired, EditableFile> {
-  const r = new OptionReader(KIND, options as Options);
-  r.only(['path', 'line', 'regexp', 'create']);
-  const path = r.absolutePath('path');
-  if (path === '/') r.fail('path', 'must name a file, not /');
-  const line = r.string('line');
-  // A '\r' is ignored at the end of the file's lines, so a line containing one could never match.
-  if (/[\n\r\0]/.test(line)) r.fail('line', 'must be one line (no newline, carriage return or NUL)');
-  const regexp = r.string('regexp', 'optional');
-  if (regexp === '') r.fail('regexp', 'must not be empty (it would match every line)');
-  if (regexp !== undefined) {
-    try {
-      new RegExp(regexp);
-    } catch (e) {
-      r.fail('regexp', `is not a valid JavaScript regular expression: ${(e as Error).message}`);
-    }
-  }
-  const desired: LineInFileDesired = Object.freeze({ path, line, regexp, create: r.boolean('create', false) });
+export function lineInFile(options: LineInFileOptions): ShellStep<LineInFileDesired, EditableFile> {
+  const { path, line, regexp, create } = readOptions(KIND, Options, options);
+  const desired: LineInFileDesired = Object.freeze({ path, line, regexp, create });
   const title = `line in ${path}`;
 
   return Object.freeze({
@@ -108,19 +111,19 @@ export function lineInFile(options: LineInFileOptions): Step<LineInFileDesired, 
     diff: diffLine,
     // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
     applyThenProbe: true,
-    async apply(remote: Remote, change: Change, actual: EditableFile | null): Promise<void> {
-      if (actual === null && !desired.create) throw new Error(`${missingMessage(path)}: set create: true to create it`);
-      refuseWrongType(path, actual?.entry ?? null, 'file');
+    async apply(remote: Remote, change: Change, actual: EditableFile | null, d: Readonly<LineInFileDesired>) {
+      if (actual === null && !d.create) throw new Error(`${missingMessage(d.path)}: set create: true to create it`);
+      refuseWrongType(d.path, actual?.entry ?? null, 'file');
       const scripts: Script[] = [];
       let stdin: string | undefined;
       await applyFields(change, ['line'], {
         line: async () => {
           stdin = editLineInFile(
             actual?.text ?? null,
-            line,
-            regexp === undefined ? undefined : new RegExp(regexp),
+            d.line,
+            d.regexp === undefined ? undefined : new RegExp(d.regexp),
           ).text;
-          scripts.push(guardedWriteScript(path, actual));
+          scripts.push(guardedWriteScript(d.path, actual));
         },
       });
       await runApply(remote, title, scripts, stdin);

@@ -9,25 +9,14 @@
 // when the package lists do not know the package yet), `dnf -y install`, `yum -y install`.
 // Removing packages and version pins are not supported.
 import { NOOP, type Change } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
 import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
 import { mustRun } from '../../runner/core/remote.js';
-import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
+import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
+import { z } from 'zod';
+import { nonEmpty, oneOf, readOptions } from '../../runner/core/step-options.js';
 import { ProbeLines } from './probe-lines.js';
 
-export type PackageManager = 'apt' | 'dnf' | 'yum';
-
-export type PackageOptions = {
-  name: string;
-  /** Default 'auto': the first of apt, dnf, yum the host has. */
-  manager?: 'auto' | PackageManager;
-};
-
-export interface PackageDesired {
-  readonly name: string;
-  readonly manager: 'auto' | PackageManager;
-  readonly installed: true;
-}
+export type PackageManager = (typeof MANAGERS)[number];
 
 export interface PackageActual {
   /** null: the host has none of the managers asked for. */
@@ -38,11 +27,25 @@ export interface PackageActual {
 }
 
 const KIND = 'linux.package';
-const MANAGERS: readonly PackageManager[] = ['apt', 'dnf', 'yum'];
+const MANAGERS = ['apt', 'dnf', 'yum'] as const;
 // Debian names are lowercase [a-z0-9+.-]; RPM names also allow capitals and '_'. Never a leading '-'.
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;
 /** apt-get's words for package lists that do not know the package (yet): worth one `apt-get update`. */
 const STALE_LISTS = ['Unable to locate package', 'has no installation candidate'];
+
+const Options = z
+  .strictObject({
+    name: nonEmpty().refine((n) => NAME.test(n), {
+      error: (iss) =>
+        `must be a package name (letters, digits, '.', '_', '+', '-'; not starting with '-'), got ${JSON.stringify(String(iss.input).slice(0, 60))}`,
+    }),
+    /** Default 'auto': the first of apt, dnf, yum the host has. */
+    manager: oneOf('auto', ...MANAGERS).default('auto'),
+  })
+  .transform((o) => ({ ...o, installed: true as const }));
+
+export type PackageOptions = z.input<typeof Options>;
+export type PackageDesired = Readonly<z.output<typeof Options>>;
 
 function diffPackage(d: Readonly<PackageDesired>, a: PackageActual | null): Change {
   if (a?.installed) return NOOP;
@@ -109,23 +112,9 @@ function installScript(manager: PackageManager, name: string): Script {
 fi`;
 }
 
-export function pkg(options: PackageOptions): Step<PackageDesired, PackageActual> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['name', 'manager']);
-  const name = r.nonEmpty('name');
-  if (!NAME.test(name))
-    r.fail(
-      'name',
-      `must be a package name (letters, digits, '.', '_', '+', '-'; not starting with '-'), got ${JSON.stringify(name.slice(0, 60))}`,
-    );
-  const manager = r.opts.manager ?? 'auto';
-  if (manager !== 'auto' && !(MANAGERS as readonly unknown[]).includes(manager))
-    r.fail('manager', `must be 'auto', 'apt', 'dnf' or 'yum', got ${JSON.stringify(manager)}`);
-  const desired: PackageDesired = Object.freeze({
-    name,
-    manager: manager as PackageDesired['manager'],
-    installed: true as const,
-  });
+export function pkg(options: PackageOptions): ShellStep<PackageDesired, PackageActual> {
+  const desired: PackageDesired = Object.freeze(readOptions(KIND, Options, options));
+  const { name } = desired;
   const title = `package ${name}`;
 
   return Object.freeze({
@@ -137,11 +126,11 @@ export function pkg(options: PackageOptions): Step<PackageDesired, PackageActual
       parse: (result: ExecResult) => parsePackageProbe(new ProbeLines(title, result)),
     }),
     diff: diffPackage,
-    async apply(remote: Remote, change: Change, actual: PackageActual | null): Promise<void> {
+    async apply(remote: Remote, change: Change, actual: PackageActual | null, d: Readonly<PackageDesired>) {
       await applyFields(change, ['installed'], {
         installed: async () => {
           if (!actual?.manager) throw new Error(`${title}: no supported package manager on this host`);
-          await mustRun(remote, installScript(actual.manager, name), `${title}: ${actual.manager} install`);
+          await mustRun(remote, installScript(actual.manager, d.name), `${title}: ${actual.manager} install`);
         },
       });
     },

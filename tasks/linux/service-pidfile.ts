@@ -12,7 +12,7 @@
 // hang it), then up to START_WAIT_S for the pidfile to name a live process. Stop: SIGTERM, up to
 // STOP_WAIT_S for it to exit, then SIGKILL (and its pidfiles are removed, since it could not).
 import { posix } from 'node:path';
-import type { OptionReader } from '../../runner/core/options.js';
+import { z } from 'zod';
 import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
 import type { ProbeLines } from './probe-lines.js';
 
@@ -39,41 +39,49 @@ export const START_WAIT_S = 5;
 export const STOP_WAIT_S = 10;
 const KILL_WAIT_S = 2;
 
-export function readPidfileSpec(r: OptionReader, field: string): PidfileSpec {
-  const v = r.opts[field];
-  if (v === null || typeof v !== 'object' || Array.isArray(v))
-    r.fail(field, 'must be an object { command, pidFile, logFile?, exe?, extraPidFiles? }');
-  const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) {
-    if (!['command', 'pidFile', 'logFile', 'exe', 'extraPidFiles'].includes(k))
-      r.fail(
-        `${field}.${k}`,
-        'is not an option of the pidfile manager (known: command, pidFile, logFile, exe, extraPidFiles)',
-      );
-  }
-  const path = (k: string, value: unknown): string => {
-    if (typeof value !== 'string' || !value.startsWith('/') || /[\n\0]/.test(value) || value.endsWith('/'))
-      r.fail(`${field}.${k}`, `must be an absolute file path, got ${JSON.stringify(value)}`);
-    return value;
-  };
-  const c = o.command;
-  if (!Array.isArray(c) || c.length === 0)
-    r.fail(`${field}.command`, "must be the daemon's argv, a non-empty array of strings");
-  c.forEach((w, i) => {
-    if (typeof w !== 'string' || w.includes('\0')) r.fail(`${field}.command[${i}]`, 'must be a string without NUL');
+const KEYS = ['command', 'pidFile', 'logFile', 'exe', 'extraPidFiles'] as const;
+
+/** An absolute file path as given (no trailing slash, no newline or NUL). */
+const filePathOption = () =>
+  z.custom<string>((v) => typeof v === 'string' && v.startsWith('/') && !/[\n\0]/.test(v) && !v.endsWith('/'), {
+    error: (iss) => `must be an absolute file path, got ${JSON.stringify(iss.input)}`,
   });
-  if (c[0] === '' || (c[0] as string).startsWith('-'))
-    r.fail(`${field}.command[0]`, 'must be a program (not empty, not starting with -)');
-  const extra = o.extraPidFiles ?? [];
-  if (!Array.isArray(extra)) r.fail(`${field}.extraPidFiles`, 'must be an array of absolute paths');
-  return Object.freeze({
-    command: Object.freeze([...(c as string[])]),
-    pidFile: path('pidFile', o.pidFile),
-    extraPidFiles: Object.freeze(extra.map((p, i) => path(`extraPidFiles[${i}]`, p))),
-    logFile: o.logFile === undefined ? '/dev/null' : path('logFile', o.logFile),
-    ...(o.exe === undefined ? {} : { exe: path('exe', o.exe) }),
-  });
-}
+
+const daemonArgv = z
+  .custom<readonly string[]>((v) => Array.isArray(v) && v.length > 0, {
+    error: "must be the daemon's argv, a non-empty array of strings",
+  })
+  .superRefine((argv, ctx) => {
+    const bad = argv.findIndex((w) => typeof w !== 'string' || w.includes('\0'));
+    if (bad >= 0) return ctx.addIssue({ code: 'custom', path: [bad], message: 'must be a string without NUL' });
+    if (argv[0] === '' || argv[0]!.startsWith('-'))
+      ctx.addIssue({ code: 'custom', path: [0], message: 'must be a program (not empty, not starting with -)' });
+  })
+  .transform((argv) => Object.freeze([...argv]));
+
+/** The pidfile manager's options (service's `pidfile`), normalized to a frozen PidfileSpec. */
+export const PidfileOptions = z
+  .strictObject(
+    {
+      command: daemonArgv,
+      pidFile: filePathOption(),
+      logFile: filePathOption().default('/dev/null'),
+      exe: filePathOption().optional(),
+      extraPidFiles: z
+        .array(filePathOption(), { error: 'must be an array of absolute paths' })
+        .readonly()
+        .default(Object.freeze([])),
+    },
+    {
+      error: (iss) =>
+        iss.code === 'unrecognized_keys'
+          ? `is not an option of the pidfile manager (known: ${KEYS.join(', ')})`
+          : iss.code === 'invalid_type'
+            ? `must be an object { command, pidFile, logFile?, exe?, extraPidFiles? }`
+            : undefined,
+    },
+  )
+  .transform(({ exe, ...spec }): PidfileSpec => Object.freeze({ ...spec, ...(exe === undefined ? {} : { exe }) }));
 
 /**
  * Shell functions shared by the probe and the actions, so that all judge a pid alike:

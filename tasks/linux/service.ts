@@ -10,45 +10,14 @@
 // running daemon (systemd's MainPID; the pidfile's pid), null when stopped.
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { RemoteError } from '../../runner/core/errors.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
 import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
 import { mustRun } from '../../runner/core/remote.js';
-import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
+import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
+import { z } from 'zod';
+import { nonEmpty, oneOf, readOptions } from '../../runner/core/step-options.js';
 import { ProbeLines } from './probe-lines.js';
-import {
-  parsePidfileProbe,
-  pidfileActionScript,
-  pidfileProbeScript,
-  readPidfileSpec,
-  type PidfileSpec,
-} from './service-pidfile.js';
+import { parsePidfileProbe, pidfileActionScript, pidfileProbeScript, PidfileOptions } from './service-pidfile.js';
 import { parseSystemdProbe, SYSTEMD_MARKER, systemdActionScript, systemdProbeScript } from './service-systemd.js';
-
-export type ServiceOptions = {
-  /** The systemd unit (`keepalived` or `keepalived.service`); a label for the pidfile manager. */
-  name: string;
-  state: 'running' | 'stopped';
-  enabled?: boolean;
-  restart?: boolean;
-  manager?: 'auto' | 'systemd' | 'pidfile';
-  /** Needed where systemd is not PID 1: see service-pidfile.ts (and keepalivedPidfile()). */
-  pidfile?: {
-    command: readonly string[];
-    pidFile: string;
-    logFile?: string;
-    exe?: string;
-    extraPidFiles?: readonly string[];
-  };
-};
-
-export interface ServiceDesired {
-  readonly name: string;
-  readonly state: 'running' | 'stopped';
-  readonly enabled?: boolean;
-  readonly restart: boolean;
-  readonly manager: 'auto' | 'systemd' | 'pidfile';
-  readonly pidfile?: PidfileSpec;
-}
 
 export interface ServiceActual {
   /** null: neither manager can be used on this host (the reason is in detail). */
@@ -68,6 +37,43 @@ export interface ServiceOutputs {
 
 const KIND = 'linux.service';
 const UNIT = /^[A-Za-z0-9:_.@\\-]{1,255}$/;
+
+const Options = z
+  .strictObject({
+    /** The systemd unit (`keepalived` or `keepalived.service`); a label for the pidfile manager. */
+    name: nonEmpty().refine((n) => UNIT.test(n) && !n.startsWith('-'), {
+      error: (iss) =>
+        `must be a service (unit) name such as keepalived or keepalived.service, got ${JSON.stringify(String(iss.input).slice(0, 60))}`,
+    }),
+    state: oneOf('running', 'stopped'),
+    enabled: z.boolean().optional(),
+    restart: z.boolean().default(false),
+    manager: oneOf('auto', 'systemd', 'pidfile').default('auto'),
+    /** Needed where systemd is not PID 1: see service-pidfile.ts (and keepalivedPidfile()). */
+    pidfile: PidfileOptions.optional(),
+  })
+  .superRefine((o, ctx) => {
+    if (o.restart && o.state !== 'running')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['restart'],
+        message: "needs state 'running' (a restart of a service that must be stopped)",
+      });
+    else if (o.manager === 'pidfile' && o.pidfile === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pidfile'],
+        message: "is required with manager 'pidfile' ({ command, pidFile, ... })",
+      });
+  })
+  .transform(({ enabled, pidfile, ...rest }) => ({
+    ...rest,
+    ...(enabled === undefined ? {} : { enabled }),
+    ...(pidfile === undefined ? {} : { pidfile }),
+  }));
+
+export type ServiceOptions = z.input<typeof Options>;
+export type ServiceDesired = Readonly<z.output<typeof Options>>;
 
 export function diffService(d: Readonly<ServiceDesired>, a: ServiceActual | null): Change {
   if (a === null) throw new Error('a service probe always reports a state');
@@ -146,35 +152,9 @@ function readPid(result: ExecResult, what: string): number | null {
 
 // Long because a step factory is one object: options read and checked, then probe, diff, apply and
 // outputs side by side (docs/adding-a-step.md), each short.
-export function service(options: ServiceOptions): Step<ServiceDesired, ServiceActual, ServiceOutputs> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['name', 'state', 'enabled', 'restart', 'manager', 'pidfile']);
-  const name = r.nonEmpty('name');
-  if (!UNIT.test(name) || name.startsWith('-'))
-    r.fail(
-      'name',
-      `must be a service (unit) name such as keepalived or keepalived.service, got ${JSON.stringify(name.slice(0, 60))}`,
-    );
-  const state = r.opts.state;
-  if (state !== 'running' && state !== 'stopped')
-    r.fail('state', `must be 'running' or 'stopped', got ${JSON.stringify(state)}`);
-  const manager = r.opts.manager ?? 'auto';
-  if (manager !== 'auto' && manager !== 'systemd' && manager !== 'pidfile')
-    r.fail('manager', `must be 'auto', 'systemd' or 'pidfile', got ${JSON.stringify(manager)}`);
-  const restart = r.boolean('restart', false);
-  if (restart && state !== 'running')
-    r.fail('restart', "needs state 'running' (a restart of a service that must be stopped)");
-  if (manager === 'pidfile' && r.opts.pidfile === undefined)
-    r.fail('pidfile', "is required with manager 'pidfile' ({ command, pidFile, ... })");
-  const enabled = r.opts.enabled === undefined ? undefined : r.boolean('enabled', false);
-  const desired: ServiceDesired = Object.freeze({
-    name,
-    state,
-    ...(enabled === undefined ? {} : { enabled }),
-    restart,
-    manager,
-    ...(r.opts.pidfile === undefined ? {} : { pidfile: readPidfileSpec(r, 'pidfile') }),
-  });
+export function service(options: ServiceOptions): ShellStep<ServiceDesired, ServiceActual, ServiceOutputs> {
+  const desired: ServiceDesired = Object.freeze(readOptions(KIND, Options, options));
+  const { name, restart } = desired;
   const title = `service ${name}`;
 
   return Object.freeze({
@@ -192,9 +172,14 @@ export function service(options: ServiceOptions): Step<ServiceDesired, ServiceAc
       },
     }),
     diff: diffService,
-    async apply(remote: Remote, change: Change, actual: ServiceActual | null): Promise<ServiceOutputs> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      actual: ServiceActual | null,
+      d: Readonly<ServiceDesired>,
+    ): Promise<ServiceOutputs> {
       if (!actual?.manager) throw new Error(`${title}: ${actual?.detail ?? 'not probed'}`);
-      const start = state === 'running';
+      const start = d.state === 'running';
       let enable: boolean | undefined,
         stateChange = false,
         restartNow = false;
@@ -203,7 +188,7 @@ export function service(options: ServiceOptions): Step<ServiceDesired, ServiceAc
           stateChange = true;
         },
         enabled: async () => {
-          enable = enabled;
+          enable = d.enabled;
         },
         restart: async () => {
           restartNow = true;
@@ -211,7 +196,7 @@ export function service(options: ServiceOptions): Step<ServiceDesired, ServiceAc
       });
       // The setters only collect: systemd does enable and start in one `enable --now`.
       if (actual.manager === 'systemd') {
-        const script = systemdActionScript(name, {
+        const script = systemdActionScript(d.name, {
           start: stateChange && start,
           stop: stateChange && !start,
           restart: restartNow,
@@ -223,7 +208,7 @@ export function service(options: ServiceOptions): Step<ServiceDesired, ServiceAc
       }
       if (!stateChange && !restartNow) return { pid: actual.pid };
       const action = restartNow ? 'restart' : start ? 'start' : 'stop';
-      const result = await mustRun(remote, pidfileActionScript(desired.pidfile!, name, action), `${title}: ${action}`);
+      const result = await mustRun(remote, pidfileActionScript(d.pidfile!, d.name, action), `${title}: ${action}`);
       return { pid: start ? readPid(result, title) : null };
     },
     outputs: (_d: Readonly<ServiceDesired>, a: ServiceActual | null): ServiceOutputs => ({

@@ -13,28 +13,52 @@
 // Probe output: `live <value>` | `live-absent` (no such parameter) | `live-unreadable`, then the fs records of the
 // file (see fs-probe.ts).
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
 import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
-import { applyFields, type ExecResult, type Remote, type Step } from '../../runner/core/step.js';
+import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
+import { z } from 'zod';
+import { absolutePath, describeValue, nonEmpty, readOptions } from '../../runner/core/step-options.js';
 import { refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
 import { ProbeLines } from './probe-lines.js';
 import { normalizeSysctlValue, persistedValue, setPersisted, SYSCTL_KEY } from './sysctl-d-file.js';
 import { unifiedDiff } from '../common/text-diff.js';
 import { editableProbeScript, guardedWriteScript, parseEditable, type EditableFile } from './text-file.js';
 
-export type SysctlOptions = {
-  key: string;
-  value: string | number;
-  /** Absolute path of the sysctl.d file holding the persisted value. */
-  file?: string;
+const KIND = 'linux.sysctl';
+export const DEFAULT_SYSCTL_FILE = '/etc/sysctl.d/99-play.conf';
+
+/** A value as given (a number is its decimal text), normalized; what is wrong with it otherwise. */
+function sysctlValue(v: unknown): { value: string } | { problem: string } {
+  if (typeof v === 'number')
+    return Number.isSafeInteger(v)
+      ? { value: String(v) }
+      : { problem: `must be an integer when given as a number, got ${v}` };
+  if (typeof v !== 'string') return { problem: `must be a string or a number, got ${describeValue(v)}` };
+  if (v.includes('\0')) return { problem: 'must not contain a NUL byte' };
+  const value = normalizeSysctlValue(v);
+  return value === '' ? { problem: 'must not be empty' } : { value };
+}
+
+const problemOf = (v: unknown) => {
+  const r = sysctlValue(v);
+  return 'problem' in r ? r.problem : undefined;
 };
 
-export interface SysctlDesired {
-  readonly key: string;
-  /** Normalized: trimmed, whitespace runs collapsed to one space. */
-  readonly value: string;
-  readonly file: string;
-}
+const Options = z.strictObject({
+  key: nonEmpty().refine((k) => SYSCTL_KEY.test(k), {
+    error: (iss) =>
+      `must be a dotted kernel parameter name such as net.ipv4.ip_forward, got ${JSON.stringify(String(iss.input).slice(0, 60))}`,
+  }),
+  value: z
+    .custom<string | number>((v) => problemOf(v) === undefined, { error: (iss) => problemOf(iss.input) })
+    .transform((v) => (sysctlValue(v) as { value: string }).value),
+  /** Absolute path of the sysctl.d file holding the persisted value. */
+  file: absolutePath().default(DEFAULT_SYSCTL_FILE),
+});
+
+export type SysctlOptions = z.input<typeof Options>;
+
+/** Normalized: the value trimmed, whitespace runs collapsed to one space. */
+export type SysctlDesired = Readonly<z.output<typeof Options>>;
 
 export interface SysctlActual {
   /** The live value, normalized; null when the kernel has no such key. */
@@ -43,9 +67,6 @@ export interface SysctlActual {
   readonly persisted: string | null;
   readonly file: EditableFile | null;
 }
-
-const KIND = 'linux.sysctl';
-export const DEFAULT_SYSCTL_FILE = '/etc/sysctl.d/99-play.conf';
 
 function procPath(key: string): string {
   return `/proc/sys/${key.replace(/\./g, '/')}`;
@@ -91,38 +112,9 @@ function diffSysctl(d: Readonly<SysctlDesired>, a: SysctlActual | null): Change 
   };
 }
 
-function readValue(r: OptionReader): string {
-  const v = r.opts.value;
-  if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v)) r.fail('value', `must be an integer when given as a number, got ${v}`);
-    return String(v);
-  }
-  if (typeof v !== 'string')
-    r.fail(
-      'value',
-      `must be a string or a number, got ${v === undefined ? 'nothing' : v === null ? 'null' : typeof v}`,
-    );
-  if (v.includes('\0')) r.fail('value', 'must not contain a NUL byte');
-  const value = normalizeSysctlValue(v);
-  if (value === '') r.fail('value', 'must not be empty');
-  return value;
-}
-
-export function sysctl(options: SysctlOptions): Step<SysctlDesired, SysctlActual> {
-  const r = new OptionReader(KIND, options as Options);
-  r.only(['key', 'value', 'file']);
-  const key = r.nonEmpty('key');
-  if (!SYSCTL_KEY.test(key))
-    r.fail(
-      'key',
-      `must be a dotted kernel parameter name such as net.ipv4.ip_forward, got ${JSON.stringify(key.slice(0, 60))}`,
-    );
-  const desired: SysctlDesired = Object.freeze({
-    key,
-    value: readValue(r),
-    file: r.absolutePath('file', 'optional') ?? DEFAULT_SYSCTL_FILE,
-  });
-  const { value, file } = desired;
+export function sysctl(options: SysctlOptions): ShellStep<SysctlDesired, SysctlActual> {
+  const desired: SysctlDesired = Object.freeze(readOptions(KIND, Options, options));
+  const { key, file } = desired;
   const proc = procPath(key);
   const title = `sysctl ${key}`;
 
@@ -152,18 +144,18 @@ export function sysctl(options: SysctlOptions): Step<SysctlDesired, SysctlActual
     diff: diffSysctl,
     // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
     applyThenProbe: true,
-    async apply(remote: Remote, change: Change, actual: SysctlActual | null): Promise<void> {
+    async apply(remote: Remote, change: Change, actual: SysctlActual | null, d: Readonly<SysctlDesired>) {
       const current = actual?.file ?? null;
       const scripts: Script[] = [];
       let stdin: string | undefined;
       await applyFields(change, ['live', 'persisted'], {
         live: async () => {
-          scripts.push(sh`printf '%s\\n' ${value} > ${proc}`);
+          scripts.push(sh`printf '%s\\n' ${d.value} > ${procPath(d.key)}`);
         },
         persisted: async () => {
-          refuseWrongType(file, current?.entry ?? null, 'file');
-          stdin = setPersisted(current?.text ?? null, key, value).text;
-          scripts.push(guardedWriteScript(file, current));
+          refuseWrongType(d.file, current?.entry ?? null, 'file');
+          stdin = setPersisted(current?.text ?? null, d.key, d.value).text;
+          scripts.push(guardedWriteScript(d.file, current));
         },
       });
       await runApply(remote, title, scripts, stdin);

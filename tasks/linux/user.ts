@@ -12,25 +12,12 @@
 // Probe output: `user-absent`, or `passwd NAME:x:UID:GID:COMMENT:HOME:SHELL` (getent), `primary GROUP`
 // and `groups G1 G2 ...` (id -gn, id -Gn: the primary group first, then the supplementary ones).
 import { diffFields, NOOP, type Change } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
 import { sh, type Script } from '../../runner/core/quote.js';
 import type { ExecResult, Remote, Step } from '../../runner/core/step.js';
+import { z } from 'zod';
+import { absolutePath, nonEmpty, oneOf, readOptions } from '../../runner/core/step-options.js';
 import { runApply } from './fs-write.js';
 import { ProbeLines } from './probe-lines.js';
-
-export type UserOptions = {
-  name: string;
-  /** Default 'present'. */
-  state?: 'present' | 'absent';
-  /** Absolute path of the login shell. */
-  shell?: string;
-  /** Absolute path of the home directory. */
-  home?: string;
-  /** Supplementary groups, the exact set (existing groups). */
-  groups?: readonly string[];
-  /** The GECOS field (a full name). */
-  comment?: string;
-};
 
 export interface UserDesired {
   readonly name: string;
@@ -53,6 +40,48 @@ const KIND = 'linux.user';
 // useradd's portable names (shadow-utils refuses others by default), at most 32 characters.
 const NAME = /^[a-z_][a-z0-9_-]{0,30}\$?$/;
 const MANAGED = ['shell', 'home', 'comment', 'groups'] as const;
+
+/** Supplementary groups, the exact set (existing groups): sorted, without duplicates. */
+const groupList = z
+  .custom<readonly string[]>((v) => Array.isArray(v), { error: 'must be a list of group names' })
+  .superRefine((groups, ctx) => {
+    const bad = groups.find((g) => typeof g !== 'string' || !NAME.test(g));
+    if (bad !== undefined)
+      ctx.addIssue({ code: 'custom', message: `must be a list of group names, got ${JSON.stringify(bad)}` });
+  })
+  .transform((groups) => Object.freeze([...new Set(groups)].sort()));
+
+const Options = z
+  .strictObject({
+    name: nonEmpty().refine((n) => NAME.test(n), {
+      error: (iss) => `must be a user name (lowercase letters, digits, _ and -), got ${JSON.stringify(iss.input)}`,
+    }),
+    state: oneOf('present', 'absent').default('present'),
+    /** Absolute path of the login shell. */
+    shell: absolutePath().optional(),
+    /** Absolute path of the home directory. */
+    home: absolutePath().optional(),
+    groups: groupList.optional(),
+    /** The GECOS field (a full name). */
+    comment: z
+      .string()
+      .refine((c) => !/[:\n\0]/.test(c), { error: 'must not contain a colon, a newline or a NUL byte' })
+      .optional(),
+  })
+  .superRefine((o, ctx) => {
+    if (o.state === 'absent' && MANAGED.some((f) => o[f] !== undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['state'],
+        message: "is 'absent': shell, home, groups and comment do not apply",
+      });
+  })
+  .transform(({ name, state, ...settings }): UserDesired => {
+    const given = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
+    return Object.freeze({ name, exists: state === 'present', ...given });
+  });
+
+export type UserOptions = z.input<typeof Options>;
 
 export function diffUser(d: Readonly<UserDesired>, a: UserActual | null): Change {
   if (!d.exists)
@@ -83,42 +112,8 @@ export function parseUserProbe(title: string, result: ExecResult): UserActual | 
   return { comment: entry[4]!, home: entry[5]!, shell: entry[6]!, groups };
 }
 
-function readGroups(r: OptionReader): readonly string[] | undefined {
-  const v = r.opts.groups;
-  if (v === undefined) return undefined;
-  if (!Array.isArray(v)) r.fail('groups', 'must be a list of group names');
-  for (const g of v)
-    if (typeof g !== 'string' || !NAME.test(g))
-      r.fail('groups', `must be a list of group names, got ${JSON.stringify(g)}`);
-  return Object.freeze([...new Set(v as string[])].sort());
-}
-
-function readOptions(options: UserOptions): UserDesired {
-  const r = new OptionReader(KIND, options as Options);
-  r.only(['name', 'state', 'shell', 'home', 'groups', 'comment']);
-  const name = r.nonEmpty('name');
-  if (!NAME.test(name))
-    r.fail('name', `must be a user name (lowercase letters, digits, _ and -), got ${JSON.stringify(name)}`);
-  const state = r.string('state', 'optional') ?? 'present';
-  if (state !== 'present' && state !== 'absent')
-    r.fail('state', `must be 'present' or 'absent', got ${JSON.stringify(state)}`);
-  const comment = r.string('comment', 'optional');
-  if (comment !== undefined && /[:\n\0]/.test(comment))
-    r.fail('comment', 'must not contain a colon, a newline or a NUL byte');
-  const settings = {
-    shell: r.absolutePath('shell', 'optional'),
-    home: r.absolutePath('home', 'optional'),
-    groups: readGroups(r),
-    comment,
-  };
-  if (state === 'absent' && Object.values(settings).some((v) => v !== undefined))
-    r.fail('state', "is 'absent': shell, home, groups and comment do not apply");
-  const defined = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
-  return Object.freeze({ name, exists: state === 'present', ...defined });
-}
-
 export function user(options: UserOptions): Step<UserDesired, UserActual | null> {
-  const desired = readOptions(options);
+  const desired = readOptions(KIND, Options, options);
   const { name } = desired;
   const title = `user ${name}`;
   const settingFlags = (d: Readonly<UserDesired>, fields: readonly string[]): Script[] => {
@@ -139,20 +134,18 @@ export function user(options: UserOptions): Step<UserDesired, UserActual | null>
     }),
     diff: diffUser,
     // One command for the changed fields (useradd, usermod or userdel), not one per field.
-    async apply(remote: Remote, change: Change): Promise<void> {
+    async apply(remote: Remote, change: Change, _actual: UserActual | null, d: Readonly<UserDesired>): Promise<void> {
       let script: Script;
       if (change.fields.includes('exists')) {
-        if (!desired.exists) script = sh`userdel ${name}`;
+        if (!d.exists) script = sh`userdel ${d.name}`;
         else {
           // -m only when a home is given: otherwise useradd's CREATE_HOME default decides, as by hand.
-          const home = desired.home !== undefined ? [sh`-m`] : [];
+          const home = d.home !== undefined ? [sh`-m`] : [];
           // An empty group list is useradd's default already (and `-G ''` names no group).
-          const given = MANAGED.filter(
-            (f) => desired[f] !== undefined && !(f === 'groups' && desired.groups!.length === 0),
-          );
-          script = sh`useradd ${[...home, ...settingFlags(desired, given)]} ${name}`;
+          const given = MANAGED.filter((f) => d[f] !== undefined && !(f === 'groups' && d.groups!.length === 0));
+          script = sh`useradd ${[...home, ...settingFlags(d, given)]} ${d.name}`;
         }
-      } else script = sh`usermod ${settingFlags(desired, change.fields)} ${name}`;
+      } else script = sh`usermod ${settingFlags(d, change.fields)} ${d.name}`;
       await runApply(remote, title, [script]);
     },
   });

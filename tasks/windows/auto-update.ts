@@ -4,17 +4,23 @@
 // NoAutoUpdate = 1 (the value that stops the client on Server 2016 and later; AUOptions is shown
 // in the plan but not managed). Field: enabled.
 import { NOOP, type Change } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { readOptions } from '../../runner/core/step-options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { invoke, probeCall } from './remote/calls.js';
 import type { ResultOf } from './remote/contract.js';
 import { GET_AUTO_UPDATE, SET_AUTO_UPDATE } from './remote/ps-system.js';
 
-export type AutoUpdateOptions = { enabled: boolean };
+const KIND = 'windows.autoUpdate';
 
-export interface AutoUpdateDesired {
-  readonly enabled: boolean;
-}
+const Options = z.strictObject({
+  enabled: z.boolean({
+    error: (iss) => (iss.input === undefined ? 'is required (false pins the OS build)' : undefined),
+  }),
+});
+
+export type AutoUpdateOptions = z.input<typeof Options>;
+export type AutoUpdateDesired = Readonly<z.output<typeof Options>>;
 
 export type AutoUpdateActual = Readonly<ResultOf<'Get-PlayAutoUpdate'>>;
 
@@ -33,20 +39,17 @@ export function diffAutoUpdate(d: Readonly<AutoUpdateDesired>, a: AutoUpdateActu
 }
 
 export function autoUpdate(options: AutoUpdateOptions): Step<AutoUpdateDesired, AutoUpdateActual> {
-  const r: OptionReader = new OptionReader('windows.autoUpdate', options as Options);
-  r.only(['enabled']);
-  if (r.opts.enabled === undefined) r.fail('enabled', 'is required (false pins the OS build)');
-  const enabled = r.boolean('enabled', false);
-  const desired: AutoUpdateDesired = Object.freeze({ enabled });
-  const title = `automatic updates ${enabled ? 'on' : 'off'}`;
+  const desired: AutoUpdateDesired = Object.freeze(readOptions(KIND, Options, options));
+  const title = `automatic updates ${desired.enabled ? 'on' : 'off'}`;
   return Object.freeze({
-    kind: 'windows.autoUpdate',
+    kind: KIND,
     title,
     desired,
     probe: () => probeCall(GET_AUTO_UPDATE, {}, (policy) => policy),
     diff: diffAutoUpdate,
-    async apply(remote: Remote, change: Change): Promise<void> {
-      if (change.fields.includes('enabled')) await invoke(remote, SET_AUTO_UPDATE, { enabled }, `${title}: wuauserv`);
+    async apply(remote: Remote, change: Change, _actual: AutoUpdateActual | null, d: AutoUpdateDesired): Promise<void> {
+      if (change.fields.includes('enabled'))
+        await invoke(remote, SET_AUTO_UPDATE, { enabled: d.enabled }, `${title}: wuauserv`);
     },
   });
 }

@@ -13,23 +13,24 @@
 import type { Change } from '../../runner/core/change.js';
 import { unchanged } from '../../runner/core/applied.js';
 import { RemoteError } from '../../runner/core/errors.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { nonEmpty, readOptions } from '../../runner/core/step-options.js';
 import { isSecret, redact } from '../../runner/core/secret.js';
 import { applyFields, type Remote, type Step } from '../../runner/core/step.js';
-import { windowsPath } from './options/win-options.js';
+import { checked, type Refuse } from './options/checked.js';
+import { normalizeWindowsPath, windowsPath } from './options/win-options.js';
 import { invokeFunction } from './remote/open-function.js';
 import { INVOKE_PROGRAM } from './remote/ps-escape.js';
 import { quoteWindowsArg, windowsCommandLine } from './remote/ps-native.js';
 import {
+  changedWhenOption,
   diffGuarded,
-  GUARD_OPTIONS,
   type GuardsActual,
   type GuardsDesired,
+  guardOptions,
   guardsProbe,
   hasGuard,
   judgeChanged,
-  readChangedWhen,
-  readGuards,
 } from './run-guards.js';
 
 export interface WinCommandResult {
@@ -37,16 +38,6 @@ export interface WinCommandResult {
   readonly stderr: string;
   readonly code: number;
 }
-
-export type WinCommandOptions = {
-  exe: string;
-  args?: readonly string[];
-  creates?: string;
-  removes?: string;
-  unless?: string;
-  chdir?: string;
-  changedWhen?: (result: WinCommandResult) => boolean;
-};
 
 export interface WinCommandDesired extends GuardsDesired {
   readonly exe: string;
@@ -66,38 +57,58 @@ const KIND = 'windows.command';
 const MAX_COMMAND_LINE = 32767;
 const TAIL = 2000;
 
-function readExe(r: OptionReader): string {
-  const exe = r.nonEmpty('exe');
-  if (/[\\/:]/.test(exe)) return windowsPath(r, 'exe', exe);
-  if (!/^[A-Za-z0-9_.-]+$/.test(exe))
-    r.fail(
-      'exe',
-      `must be a full path (C:\\k\\tool.exe) or a program name such as w32tm.exe, got ${JSON.stringify(exe)}`,
-    );
-  return exe;
-}
-
-function readArgs(r: OptionReader): readonly string[] {
-  const v = r.opts.args;
-  if (v === undefined) return Object.freeze([]);
-  if (!Array.isArray(v))
-    r.fail('args', `must be a list of strings (one per argument), got ${v === null ? 'null' : typeof v}`);
-  v.forEach((a: unknown, i) => {
-    if (isSecret(a))
-      r.fail(
-        `args[${i}]`,
-        'is a secret: a command line is visible to every process on the host; write it to a file with fileContent and pass the path',
-      );
-    if (typeof a !== 'string') r.fail(`args[${i}]`, `must be a string, got ${a === null ? 'null' : typeof a}`);
-    if (a.includes('\0')) r.fail(`args[${i}]`, 'must not contain a NUL byte');
-  });
-  return Object.freeze([...(v as string[])]);
-}
-
 /** The command line as Windows will pass it (the program's name quoted by the same rules). */
 export function commandLineOf(d: Pick<WinCommandDesired, 'exe' | 'args'>): string {
   return [quoteWindowsArg(d.exe), windowsCommandLine(d.args)].filter(Boolean).join(' ');
 }
+
+/** A full path (C:\\k\\tool.exe) or a program name found on the host's PATH (w32tm.exe). */
+const exe = () =>
+  checked(nonEmpty(), (v: string, refuse: Refuse) => {
+    if (/[\\/:]/.test(v)) return normalizeWindowsPath(v, refuse);
+    if (!/^[A-Za-z0-9_.-]+$/.test(v))
+      refuse(`must be a full path (C:\\k\\tool.exe) or a program name such as w32tm.exe, got ${JSON.stringify(v)}`);
+    return v;
+  });
+
+/** One argument as the program sees it; never a secret (a command line is visible to every process on the host). */
+const arg = () =>
+  checked(
+    z.custom<string>(() => true),
+    (a: unknown, refuse: Refuse): string => {
+      if (isSecret(a))
+        refuse(
+          'is a secret: a command line is visible to every process on the host; write it to a file with fileContent and pass the path',
+        );
+      if (typeof a !== 'string') refuse(`must be a string, got ${a === null ? 'null' : typeof a}`);
+      if (a.includes('\0')) refuse('must not contain a NUL byte');
+      return a;
+    },
+  );
+
+const Options = checked(
+  z.strictObject({
+    exe: exe(),
+    args: z
+      .array(arg(), {
+        error: (iss) =>
+          `must be a list of strings (one per argument), got ${iss.input === null ? 'null' : typeof iss.input}`,
+      })
+      .optional(),
+    chdir: windowsPath().optional(),
+    ...guardOptions(),
+    changedWhen: changedWhenOption<WinCommandResult>(),
+  }),
+  ({ changedWhen, ...o }, refuse: Refuse) => {
+    const desired: WinCommandDesired = Object.freeze({ ...o, args: Object.freeze(o.args ?? []) });
+    const line = commandLineOf(desired);
+    if (line.length >= MAX_COMMAND_LINE)
+      refuse(`make a command line of ${line.length} characters; Windows allows ${MAX_COMMAND_LINE - 1}`, 'args');
+    return { desired, changedWhen };
+  },
+);
+
+export type WinCommandOptions = z.input<typeof Options>;
 
 function failure(title: string, r: WinCommandResult): RemoteError {
   const text = redact((r.stderr || r.stdout).trimEnd());
@@ -106,16 +117,8 @@ function failure(title: string, r: WinCommandResult): RemoteError {
 }
 
 export function command(options: WinCommandOptions): Step<WinCommandDesired, GuardsActual, WinCommandOutputs> {
-  const r = new OptionReader(KIND, options as Options);
-  r.only(['exe', 'args', 'chdir', ...GUARD_OPTIONS]);
-  const exe = readExe(r);
-  const args = readArgs(r);
-  const chdir = r.opts.chdir === undefined ? undefined : windowsPath(r, 'chdir');
-  const desired: WinCommandDesired = Object.freeze({ exe, args, chdir, ...readGuards(r) });
-  const changedWhen = readChangedWhen<WinCommandResult>(r);
+  const { desired, changedWhen } = readOptions(KIND, Options, options);
   const line = commandLineOf(desired);
-  if (line.length >= MAX_COMMAND_LINE)
-    r.fail('args', `make a command line of ${line.length} characters; Windows allows ${MAX_COMMAND_LINE - 1}`);
   const title = `command ${line.length > 60 ? `${line.slice(0, 60)}…` : line}`;
 
   return Object.freeze({
@@ -125,7 +128,12 @@ export function command(options: WinCommandOptions): Step<WinCommandDesired, Gua
     converges: hasGuard(desired),
     probe: () => guardsProbe(desired, null),
     diff: (d: Readonly<WinCommandDesired>, a: GuardsActual | null) => diffGuarded(d, a, 'command', commandLineOf(d)),
-    async apply(remote: Remote, change: Change): Promise<WinCommandOutputs> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      _actual: GuardsActual | null,
+      d: WinCommandDesired,
+    ): Promise<WinCommandOutputs> {
       let outputs: WinCommandOutputs = { stdout: '', stderr: '', code: null };
       let changed = true;
       await applyFields(change, ['command'], {
@@ -133,7 +141,7 @@ export function command(options: WinCommandOptions): Step<WinCommandDesired, Gua
           const res = await invokeFunction(
             remote,
             INVOKE_PROGRAM,
-            { exe, argv: [...args], chdir: chdir ?? null },
+            { exe: d.exe, argv: [...d.args], chdir: d.chdir ?? null },
             title,
           );
           if (res.code !== 0) throw failure(title, res);

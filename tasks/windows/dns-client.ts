@@ -3,29 +3,45 @@
 // -SuffixSearchList`). Fields: primaryDomain, suffixSearchList (in order; DNS names compare
 // case-insensitively). The servers are per adapter: netAdapters' dnsServers.
 import { diffFields, type Change } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { readOptions } from '../../runner/core/step-options.js';
 import { applyFields, type Remote, type Step } from '../../runner/core/step.js';
 import { invoke, probeCall } from './remote/calls.js';
 import type { ResultOf } from './remote/contract.js';
 import { GET_DNS_CLIENT, SET_DNS_CLIENT } from './remote/ps-network.js';
-
-export type DnsClientOptions = { primaryDomain?: string; suffixSearchList?: readonly string[] };
-export interface DnsClientDesired {
-  readonly primaryDomain?: string;
-  readonly suffixSearchList?: readonly string[];
-}
-export type DnsClientActual = Readonly<ResultOf<'Get-PlayDnsClient'>>;
+import { accepted, checked, type Refuse } from './options/checked.js';
 
 const KIND = 'windows.dnsClient';
 const FIELDS = ['primaryDomain', 'suffixSearchList'] as const;
 const DNS_NAME =
   /^(?=.{1,253}$)([A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?)*$/;
 
-function dnsName(r: OptionReader, at: string, v: unknown): string {
-  if (typeof v !== 'string' || !DNS_NAME.test(v))
-    r.fail(at, `must be a DNS domain such as mylan.k8s, got ${JSON.stringify(v)}`);
-  return v.toLowerCase();
-}
+/** A DNS domain, lower-cased (DNS names are case-insensitive). */
+const dnsName = () =>
+  accepted<string>(
+    (v) => typeof v === 'string' && DNS_NAME.test(v),
+    (v) => `must be a DNS domain such as mylan.k8s, got ${JSON.stringify(v)}`,
+  ).transform((v) => v.toLowerCase());
+
+const Options = checked(
+  z.strictObject({
+    primaryDomain: dnsName().optional(),
+    suffixSearchList: z
+      .array(dnsName(), { error: 'must be a non-empty list of DNS domains' })
+      .min(1, { error: 'must be a non-empty list of DNS domains' })
+      .transform((list) => Object.freeze(list))
+      .optional(),
+  }),
+  (o, refuse: Refuse) => {
+    if (o.primaryDomain === undefined && o.suffixSearchList === undefined)
+      refuse('or suffixSearchList is required (a step that manages nothing is a mistake)', 'primaryDomain');
+    return o;
+  },
+);
+
+export type DnsClientOptions = z.input<typeof Options>;
+export type DnsClientDesired = Readonly<z.output<typeof Options>>;
+export type DnsClientActual = Readonly<ResultOf<'Get-PlayDnsClient'>>;
 
 /** Compared lower-cased (DNS names are case-insensitive); otherwise the common field diff. */
 export function diffDnsClient(d: Readonly<DnsClientDesired>, a: DnsClientActual | null): Change {
@@ -37,23 +53,7 @@ export function diffDnsClient(d: Readonly<DnsClientDesired>, a: DnsClientActual 
 }
 
 export function dnsClient(options: DnsClientOptions): Step<DnsClientDesired, DnsClientActual> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only([...FIELDS]);
-  const { primaryDomain, suffixSearchList } = r.opts;
-  if (primaryDomain === undefined && suffixSearchList === undefined)
-    r.fail('primaryDomain', 'or suffixSearchList is required (a step that manages nothing is a mistake)');
-  if (suffixSearchList !== undefined && (!Array.isArray(suffixSearchList) || suffixSearchList.length === 0))
-    r.fail('suffixSearchList', 'must be a non-empty list of DNS domains');
-  const desired: DnsClientDesired = Object.freeze({
-    ...(primaryDomain !== undefined ? { primaryDomain: dnsName(r, 'primaryDomain', primaryDomain) } : {}),
-    ...(suffixSearchList !== undefined
-      ? {
-          suffixSearchList: Object.freeze(
-            (suffixSearchList as unknown[]).map((x, i) => dnsName(r, `suffixSearchList[${i}]`, x)),
-          ),
-        }
-      : {}),
-  });
+  const desired: DnsClientDesired = Object.freeze(readOptions(KIND, Options, options));
   const title = 'DNS client suffixes';
   return Object.freeze({
     kind: KIND,
@@ -61,16 +61,16 @@ export function dnsClient(options: DnsClientOptions): Step<DnsClientDesired, Dns
     desired,
     probe: () => probeCall(GET_DNS_CLIENT, {}, (client) => client),
     diff: diffDnsClient,
-    async apply(remote: Remote, change: Change): Promise<void> {
+    async apply(remote: Remote, change: Change, _actual: DnsClientActual | null, d: DnsClientDesired): Promise<void> {
       await applyFields(change, FIELDS, {
         primaryDomain: async () => {
-          await invoke(remote, SET_DNS_CLIENT, { primaryDomain: desired.primaryDomain! }, `${title}: set NV Domain`);
+          await invoke(remote, SET_DNS_CLIENT, { primaryDomain: d.primaryDomain! }, `${title}: set NV Domain`);
         },
         suffixSearchList: async () => {
           await invoke(
             remote,
             SET_DNS_CLIENT,
-            { suffixSearchList: [...desired.suffixSearchList!] },
+            { suffixSearchList: [...d.suffixSearchList!] },
             `${title}: set the suffix search list`,
           );
         },

@@ -7,7 +7,8 @@
 // Compared as JSON (file-content.ts): key order and whitespace are not drift, a file that is not
 // valid JSON is. Written pretty-printed (2 spaces), UTF-8 without BOM (dockerd rejects a BOM), via
 // Set-PlayFile with the sha256 guard.
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { readOptions } from '../../runner/core/step-options.js';
 import { isSecret } from '../../runner/core/secret.js';
 import type { Step } from '../../runner/core/step.js';
 import {
@@ -17,54 +18,56 @@ import {
   type FileContentDesired,
   type FileContentOutputs,
 } from './file-content.js';
+import { accepted, checked, type Refuse } from './options/checked.js';
 
 export const DAEMON_JSON = 'C:\\ProgramData\\Docker\\config\\daemon.json';
 
-export type DockerDaemonConfigOptions = { config: Record<string, unknown> };
-
-/** Refuses what JSON cannot hold exactly (undefined, functions, NaN, secrets, class instances). */
-function checkJson(r: OptionReader, value: unknown, at: string): void {
+/** Refuses what JSON cannot hold exactly (undefined, functions, NaN, secrets, class instances), at its path. */
+function checkJson(refuse: Refuse, value: unknown, at: PropertyKey[]): void {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) r.fail(at, `must be a finite number, got ${value}`);
+    if (!Number.isFinite(value)) refuse(`must be a finite number, got ${value}`, ...at);
     return;
   }
   if (isSecret(value))
-    r.fail(at, 'must not be a secret: daemon.json is shown in plans (use fileContent for secret files)');
+    refuse('must not be a secret: daemon.json is shown in plans (use fileContent for secret files)', ...at);
   if (Array.isArray(value)) {
-    for (const [i, v] of value.entries()) checkJson(r, v, `${at}[${i}]`);
+    for (const [i, v] of value.entries()) checkJson(refuse, v, [...at, i]);
     return;
   }
   if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    for (const [k, v] of Object.entries(value)) checkJson(r, v, `${at}.${k}`);
+    for (const [k, v] of Object.entries(value)) checkJson(refuse, v, [...at, k]);
     return;
   }
-  r.fail(at, `must be a JSON value (string, number, boolean, null, array or plain object), got ${typeof value}`);
+  refuse(`must be a JSON value (string, number, boolean, null, array or plain object), got ${typeof value}`, ...at);
 }
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+
+const Options = checked(
+  z.strictObject({
+    config: checked(
+      accepted<Record<string, unknown>>(
+        isPlainObject,
+        (v) =>
+          `must be a JSON object such as { bridge: 'none' }, got ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v}`,
+      ),
+      (config, refuse: Refuse) => {
+        checkJson(refuse, config, []);
+        return config;
+      },
+    ),
+  }),
+  ({ config }, refuse: Refuse) =>
+    fileDesired(DAEMON_JSON, `${JSON.stringify(config, null, 2)}\n`, 'json', 'config', refuse),
+);
+
+export type DockerDaemonConfigOptions = z.input<typeof Options>;
 
 export function dockerDaemonConfig(
   options: DockerDaemonConfigOptions,
 ): Step<FileContentDesired, FileContentActual, FileContentOutputs> {
-  const r: OptionReader = new OptionReader('windows.dockerDaemonConfig', options as Options);
-  r.only(['config']);
-  const config = r.opts.config;
-  if (
-    config === null ||
-    typeof config !== 'object' ||
-    Array.isArray(config) ||
-    Object.getPrototypeOf(config) !== Object.prototype
-  ) {
-    r.fail(
-      'config',
-      `must be a JSON object such as { bridge: 'none' }, got ${config === null ? 'null' : Array.isArray(config) ? 'an array' : typeof config}`,
-    );
-  }
-  checkJson(r, config, 'config');
-  const content = `${JSON.stringify(config, null, 2)}\n`;
-  return contentStep(
-    'windows.dockerDaemonConfig',
-    `docker ${DAEMON_JSON}`,
-    'config',
-    fileDesired(r, DAEMON_JSON, content, 'json'),
-  );
+  const kind = 'windows.dockerDaemonConfig';
+  return contentStep(kind, `docker ${DAEMON_JSON}`, 'config', readOptions(kind, Options, options));
 }

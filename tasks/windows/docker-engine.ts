@@ -8,18 +8,28 @@
 // answers, else the client's; a daemon that does not answer is a warning in the plan (its state is
 // a windowsService task's business), not a reason to reinstall.
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { readOptions } from '../../runner/core/step-options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { invoke, probeCall } from './remote/calls.js';
 import type { ResultOf } from './remote/contract.js';
 import { engineVersion, parseDockerVersion } from './parse/docker-version.js';
 import { GET_DOCKER_ENGINE, INSTALL_DOCKER_ENGINE } from './remote/ps-docker.js';
 
-export type DockerEngineOptions = { version?: string };
+const KIND = 'windows.dockerEngine';
 
-export interface DockerEngineDesired {
-  readonly version: string | null;
-}
+const Options = z.strictObject({
+  version: z
+    .string()
+    .refine((v) => /^[0-9]+\.[0-9]+\.[0-9]+(?:[-.+][A-Za-z0-9.-]+)?$/.test(v), {
+      error: (iss) => `must be a Docker version such as 19.03.5, got ${JSON.stringify(iss.input)}`,
+    })
+    .optional()
+    .transform((v) => v ?? null),
+});
+
+export type DockerEngineOptions = z.input<typeof Options>;
+export type DockerEngineDesired = Readonly<z.output<typeof Options>>;
 
 export interface DockerEngineActual {
   readonly serviceExists: boolean;
@@ -33,8 +43,6 @@ export interface DockerEngineActual {
 export interface DockerEngineOutputs {
   rebootRequired: boolean;
 }
-
-const KIND = 'windows.dockerEngine';
 
 function readActual({ dockerVersion: text, serviceExists }: ResultOf<'Get-PlayDockerEngine'>): DockerEngineActual {
   if (text === null) return { serviceExists, clientVersion: null, engineVersion: null, problems: [] };
@@ -78,14 +86,8 @@ export function diffDockerEngine(d: Readonly<DockerEngineDesired>, a: DockerEngi
 export function dockerEngine(
   options: DockerEngineOptions = {},
 ): Step<DockerEngineDesired, DockerEngineActual, DockerEngineOutputs> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['version']);
-  const version = r.string('version', 'optional') ?? null;
-  if (version !== null && !/^[0-9]+\.[0-9]+\.[0-9]+(?:[-.+][A-Za-z0-9.-]+)?$/.test(version)) {
-    r.fail('version', `must be a Docker version such as 19.03.5, got ${JSON.stringify(version)}`);
-  }
-  const desired: DockerEngineDesired = Object.freeze({ version });
-  const title = `docker engine${version ? ` ${version}` : ''}`;
+  const desired: DockerEngineDesired = Object.freeze(readOptions(KIND, Options, options));
+  const title = `docker engine${desired.version ? ` ${desired.version}` : ''}`;
 
   return Object.freeze({
     kind: KIND,
@@ -93,9 +95,19 @@ export function dockerEngine(
     desired,
     probe: () => probeCall(GET_DOCKER_ENGINE, {}, readActual),
     diff: diffDockerEngine,
-    async apply(remote: Remote, change: Change): Promise<DockerEngineOutputs> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      _actual: DockerEngineActual | null,
+      d: DockerEngineDesired,
+    ): Promise<DockerEngineOutputs> {
       if (change.fields.length === 0) return { rebootRequired: false };
-      const result = await invoke(remote, INSTALL_DOCKER_ENGINE, { version }, `${title}: Install-Package docker`);
+      const result = await invoke(
+        remote,
+        INSTALL_DOCKER_ENGINE,
+        { version: d.version },
+        `${title}: Install-Package docker`,
+      );
       return { rebootRequired: result.restartNeeded };
     },
     outputs: (): DockerEngineOutputs => ({ rebootRequired: false }),

@@ -16,29 +16,21 @@
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { nonEmpty, oneOf, readOptions, stringOrSecret } from '../../runner/core/step-options.js';
 import { isSecret, MASK, Secret } from '../../runner/core/secret.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { sha256Hex, textOf } from '../common/content.js';
-import { readVars, renderTemplate, type TemplateValue } from '../common/template.js';
+import { fillTemplate, missingVar, missingVarMessage, templateVars } from '../common/template.js';
 import { unifiedDiff } from '../common/text-diff.js';
 import { invoke, probeCall } from './remote/calls.js';
 import { bufferPieces, sendPieces, UPLOAD_CHUNK } from './send-pieces.js';
 import type { ResultOf } from './remote/contract.js';
 import { GET_FILE, SET_FILE } from './remote/ps-files.js';
+import { checked, type Refuse } from './options/checked.js';
 import { windowsPath } from './options/win-options.js';
 
 export type FileFormat = 'text' | 'json';
-
-export type FileContentOptions = {
-  path: string;
-  content?: string | Secret;
-  template?: string;
-  vars?: Record<string, TemplateValue>;
-  /** A file on the machine running play, sent as is. */
-  localFile?: string;
-  format?: FileFormat;
-};
 
 export interface FileContentDesired {
   readonly path: string;
@@ -127,29 +119,27 @@ export function readFileActual(value: ResultOf<'Get-PlayFile'>): FileContentActu
   return { sha256, size, content: contentBase64 === null ? null : Buffer.from(contentBase64, 'base64') };
 }
 
-/** The desired state of a file, from its content; a json file's content must parse. */
+/**
+ * The desired state of a file, from its content; a json file's content must parse (else it is
+ * refused on `source`, the option the content came from).
+ */
 export function fileDesired(
-  r: OptionReader,
   path: string,
   content: string | Secret | Buffer,
   format: FileFormat,
+  source: string,
+  refuse: Refuse,
 ): FileContentDesired {
   const clear = isSecret(content) ? content.reveal() : content;
   let json: unknown;
-  if (format === 'json' && Buffer.isBuffer(clear)) r.fail('localFile', 'is not UTF-8 text (format json reads text)');
+  if (format === 'json' && Buffer.isBuffer(clear)) refuse('is not UTF-8 text (format json reads text)', source);
   if (format === 'json' && !Buffer.isBuffer(clear)) {
     try {
       json = JSON.parse(clear);
     } catch (e) {
-      r.fail(
-        isSecret(content)
-          ? 'content'
-          : r.opts.template !== undefined
-            ? 'template'
-            : r.opts.localFile !== undefined
-              ? 'localFile'
-              : 'content',
+      refuse(
         `is not valid JSON (format 'json'): ${isSecret(content) ? 'the secret does not parse' : (e as Error).message}`,
+        isSecret(content) ? 'content' : source,
       );
     }
   }
@@ -177,55 +167,78 @@ export function contentStep(
     desired,
     probe: () => probeCall(GET_FILE, { path: desired.path, maxBytes: secret ? 0 : FILE_TEXT_LIMIT }, readFileActual),
     diff: diffContent(field),
-    async apply(remote: Remote, change: Change, actual: FileContentActual | null): Promise<FileContentOutputs> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      actual: FileContentActual | null,
+      d: FileContentDesired,
+    ): Promise<FileContentOutputs> {
       if (!change.fields.includes(field)) return { changed: false };
-      const content = desired.content;
+      const content = d.content;
       const bytes = Buffer.isBuffer(content)
         ? content
         : Buffer.from(isSecret(content) ? content.reveal() : content, 'utf8');
       const secretSource = isSecret(content) ? content.source : undefined;
       const expectedSha256 = actual?.sha256 ?? null;
       if (bytes.length > UPLOAD_CHUNK) {
-        const target = { path: desired.path, sha256: desired.sha256, expectedSha256, secretSource };
+        const target = { path: d.path, sha256: d.sha256, expectedSha256, secretSource };
         await sendPieces(remote, target, bufferPieces(bytes), title);
         return { changed: true };
       }
       const b64 = bytes.toString('base64');
       const contentBase64 = secretSource === undefined ? b64 : new Secret(b64, secretSource);
-      await invoke(remote, SET_FILE, { path: desired.path, contentBase64, expectedSha256 }, `${title}: Set-PlayFile`);
+      await invoke(remote, SET_FILE, { path: d.path, contentBase64, expectedSha256 }, `${title}: Set-PlayFile`);
       return { changed: true };
     },
     outputs: (): FileContentOutputs => ({ changed: false }),
   });
 }
 
+const SOURCES = ['content', 'template', 'localFile'] as const;
+
+/** The bytes of a local file: UTF-8 text is compared and shown as text, other bytes (UTF-16LE...) are sent as they are. */
+function readLocal(file: string, refuse: Refuse): string | Buffer {
+  try {
+    const bytes = readFileSync(file);
+    return textOf(bytes) ?? bytes;
+  } catch (e) {
+    return refuse(`cannot be read: ${(e as Error).message}`, 'localFile');
+  }
+}
+
+const Options = checked(
+  z.strictObject({
+    path: windowsPath(),
+    content: stringOrSecret().optional(),
+    template: z.string().optional(),
+    vars: templateVars().optional(),
+    /** A file on the machine running play, sent as is. */
+    localFile: nonEmpty().optional(),
+    format: oneOf('text', 'json').default('text'),
+  }),
+  (o, refuse: Refuse): FileContentDesired => {
+    const sources = SOURCES.filter((k) => o[k] !== undefined);
+    if (sources.length === 0) refuse('is required (or template with vars, or localFile)', 'content');
+    if (sources.length > 1)
+      refuse(`cannot be combined with ${sources[0]} (give one of content, template, localFile)`, sources[1]!);
+    if (o.vars !== undefined && sources[0] !== 'template') refuse('is only used with template', 'vars');
+    let content: string | Secret | Buffer;
+    if (o.content !== undefined) content = o.content;
+    else if (o.template !== undefined) {
+      const vars = o.vars ?? {};
+      const missing = missingVar(o.template, vars);
+      if (missing !== undefined) refuse(missingVarMessage(missing), 'vars');
+      content = fillTemplate(o.template, vars);
+    } else content = readLocal(o.localFile!, refuse);
+    return fileDesired(o.path, content, o.format, sources[0]!, refuse);
+  },
+);
+
+export type FileContentOptions = z.input<typeof Options>;
+
 export function fileContent(
   options: FileContentOptions,
 ): Step<FileContentDesired, FileContentActual, FileContentOutputs> {
-  const r: OptionReader = new OptionReader('windows.fileContent', options as Options);
-  r.only(['path', 'content', 'template', 'vars', 'localFile', 'format']);
-  const path = windowsPath(r, 'path');
-  const sources = (['content', 'template', 'localFile'] as const).filter((k) => r.opts[k] !== undefined);
-  if (sources.length === 0) r.fail('content', 'is required (or template with vars, or localFile)');
-  if (sources.length > 1)
-    r.fail(sources[1]!, `cannot be combined with ${sources[0]} (give one of content, template, localFile)`);
-  if (r.opts.vars !== undefined && sources[0] !== 'template') r.fail('vars', 'is only used with template');
-  const format = r.opts.format ?? 'text';
-  if (format !== 'text' && format !== 'json')
-    r.fail('format', `must be 'text' or 'json', got ${JSON.stringify(format)}`);
-  let content: string | Secret | Buffer;
-  if (sources[0] === 'content') content = r.stringOrSecret('content');
-  else if (sources[0] === 'template') content = renderTemplate(r, r.string('template'), readVars(r));
-  else {
-    const local = r.nonEmpty('localFile');
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(local);
-    } catch (e) {
-      r.fail('localFile', `cannot be read: ${(e as Error).message}`);
-    }
-    // UTF-8 text is compared and shown as text; other bytes (UTF-16LE...) are sent as they are.
-    content = textOf(bytes) ?? bytes;
-  }
-  return contentStep('windows.fileContent', `file ${path}`, 'content', fileDesired(r, path, content, format));
+  const desired = readOptions('windows.fileContent', Options, options);
+  return contentStep('windows.fileContent', `file ${desired.path}`, 'content', desired);
 }

@@ -8,34 +8,55 @@
 // Fields: endpoint (network, ipAddress, gateway: HNS cannot change them, so a difference replaces
 // the endpoint), compartmentId, forwarding. Output: { id }.
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { integer, readOptions } from '../../runner/core/step-options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { formatCidr } from '../common/ipv4.js';
 import { invoke, probeCall } from './remote/calls.js';
 import type { ResultOf } from './remote/contract.js';
 import { HNS_NAME, hostInside, ipv4, networkPrefix, sameAddress } from './options/hns-address.js';
 import { GET_HNS_ENDPOINT, NEW_HNS_ENDPOINT, REMOVE_HNS_ENDPOINT, SET_HNS_ENDPOINT_HOST } from './remote/ps-hns.js';
-import { matching } from './options/win-options.js';
+import { checked, type Refuse } from './options/checked.js';
+import { textMatching } from './options/win-options.js';
 
-export type HnsHostEndpointOptions = {
-  name: string;
-  network: string;
-  addressPrefix: string;
-  ipAddress: string;
-  gateway?: string;
-  compartmentId?: number;
-  forwarding?: boolean;
-};
+/** 0.0.0.0: directly connected, no gateway. */
+const NO_GATEWAY = { text: '0.0.0.0', n: 0 };
 
-export interface HnsHostEndpointDesired {
-  readonly name: string;
-  readonly network: string;
-  readonly addressPrefix: string;
-  readonly ipAddress: string;
-  readonly gateway: string;
-  readonly compartmentId: number;
-  readonly forwarding: boolean;
-}
+const Options = checked(
+  z.strictObject({
+    name: textMatching(HNS_NAME, 'an HNS endpoint name such as cbr0 (letters, digits, _ . -)'),
+    network: textMatching(HNS_NAME, 'the name of an HNS network such as l2bridge'),
+    addressPrefix: networkPrefix(),
+    ipAddress: ipv4(),
+    gateway: ipv4().optional(),
+    compartmentId: integer({ min: 1 })
+      .refine((v) => v === 1, {
+        error: (iss) =>
+          `must be 1, the host's default compartment (other compartments belong to containers), got ${String(iss.input)}`,
+      })
+      .default(1),
+    forwarding: z.boolean().default(true),
+  }),
+  (o, refuse: Refuse) => {
+    const ip = o.ipAddress;
+    const gateway = o.gateway ?? NO_GATEWAY;
+    hostInside(refuse, 'ipAddress', ip, o.addressPrefix, 'addressPrefix');
+    if (gateway.n !== 0) hostInside(refuse, 'gateway', gateway, o.addressPrefix, 'addressPrefix');
+    if (gateway.n === ip.n) refuse(`is the endpoint's own address ${ip.text}`, 'gateway');
+    return {
+      name: o.name,
+      network: o.network,
+      addressPrefix: formatCidr(o.addressPrefix),
+      ipAddress: ip.text,
+      gateway: gateway.text,
+      compartmentId: o.compartmentId,
+      forwarding: o.forwarding,
+    };
+  },
+);
+
+export type HnsHostEndpointOptions = z.input<typeof Options>;
+export type HnsHostEndpointDesired = Readonly<z.output<typeof Options>>;
 
 export interface HnsHostEndpointActual {
   readonly id: string;
@@ -100,31 +121,8 @@ function readActual(e: ResultOf<'Get-PlayHnsEndpoint'>): HnsHostEndpointActual |
 export function hnsHostEndpoint(
   options: HnsHostEndpointOptions,
 ): Step<HnsHostEndpointDesired, HnsHostEndpointActual, HnsHostEndpointOutputs> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['name', 'network', 'addressPrefix', 'ipAddress', 'gateway', 'compartmentId', 'forwarding']);
-  const name = matching(r, 'name', HNS_NAME, 'an HNS endpoint name such as cbr0 (letters, digits, _ . -)');
-  const network = matching(r, 'network', HNS_NAME, 'the name of an HNS network such as l2bridge');
-  const prefix = networkPrefix(r, 'addressPrefix');
-  const ip = ipv4(r, 'ipAddress');
-  hostInside(r, 'ipAddress', ip, prefix, 'addressPrefix');
-  const gateway = ipv4(r, 'gateway', '0.0.0.0');
-  if (gateway.n !== 0) hostInside(r, 'gateway', gateway, prefix, 'addressPrefix');
-  if (gateway.n === ip.n) r.fail('gateway', `is the endpoint's own address ${ip.text}`);
-  const compartmentId = r.integer('compartmentId', { min: 1 }, 'optional') ?? 1;
-  if (compartmentId !== 1)
-    r.fail(
-      'compartmentId',
-      `must be 1, the host's default compartment (other compartments belong to containers), got ${compartmentId}`,
-    );
-  const desired: HnsHostEndpointDesired = Object.freeze({
-    name,
-    network,
-    addressPrefix: formatCidr(prefix),
-    ipAddress: ip.text,
-    gateway: gateway.text,
-    compartmentId,
-    forwarding: r.boolean('forwarding', true),
-  });
+  const desired: HnsHostEndpointDesired = Object.freeze(readOptions(KIND, Options, options));
+  const { name } = desired;
   const title = `HNS host endpoint ${name}`;
 
   return Object.freeze({
@@ -137,14 +135,16 @@ export function hnsHostEndpoint(
       remote: Remote,
       change: Change,
       actual: HnsHostEndpointActual | null,
+      d: HnsHostEndpointDesired,
     ): Promise<Partial<HnsHostEndpointOutputs>> {
       let id: string | undefined;
+      const { name, compartmentId, forwarding } = d;
       if (change.fields.includes('endpoint')) {
         if (actual !== null) await invoke(remote, REMOVE_HNS_ENDPOINT, { name }, `${title}: Remove-PlayHnsEndpoint`);
         const created = await invoke(
           remote,
           NEW_HNS_ENDPOINT,
-          { name, networkName: network, ipAddress: ip.text, gateway: gateway.text },
+          { name, networkName: d.network, ipAddress: d.ipAddress, gateway: d.gateway },
           `${title}: New-PlayHnsEndpoint`,
         );
         id = created.id;
@@ -153,7 +153,7 @@ export function hnsHostEndpoint(
         await invoke(
           remote,
           SET_HNS_ENDPOINT_HOST,
-          { name, compartmentId, forwarding: desired.forwarding },
+          { name, compartmentId, forwarding },
           `${title}: attach and forwarding`,
         );
       }

@@ -9,7 +9,8 @@
 // our own connection (docs/domain.md#step-8-hns-network): apply then treats the call as maybe applied, waits for the host
 // to answer again and lets the runner's probe after apply decide (connection-loss.ts).
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { readOptions } from '../../runner/core/step-options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { formatCidr } from '../common/ipv4.js';
 import { invoke, probeCall, stepFailure } from './remote/calls.js';
@@ -26,25 +27,29 @@ import {
   samePrefix,
 } from './options/hns-address.js';
 import { GET_HNS_NETWORK, NEW_HNS_NETWORK, REMOVE_HNS_NETWORK } from './remote/ps-hns.js';
-import { matching } from './options/win-options.js';
+import { accepted, checked, type Refuse } from './options/checked.js';
+import { textMatching } from './options/win-options.js';
 
-export type HnsNetworkOptions = {
-  name: string;
-  type: 'L2Bridge';
-  addressPrefix: string;
-  gateway: string;
-  adapterName: string;
-  allowReplace?: boolean;
-};
+const Options = checked(
+  z.strictObject({
+    name: textMatching(HNS_NAME, 'an HNS network name such as l2bridge (letters, digits, _ . -)'),
+    type: accepted<'L2Bridge'>(
+      (v) => v === 'L2Bridge',
+      (v) => `must be 'L2Bridge' (the only network type this step manages), got ${JSON.stringify(v)}`,
+    ),
+    addressPrefix: networkPrefix(),
+    gateway: ipv4(),
+    adapterName: textMatching(ADAPTER_NAME, 'a network adapter name such as eth1'),
+    allowReplace: z.boolean().default(false),
+  }),
+  (o, refuse: Refuse) => {
+    hostInside(refuse, 'gateway', o.gateway, o.addressPrefix, 'addressPrefix');
+    return { ...o, addressPrefix: formatCidr(o.addressPrefix), gateway: o.gateway.text };
+  },
+);
 
-export interface HnsNetworkDesired {
-  readonly name: string;
-  readonly type: 'L2Bridge';
-  readonly addressPrefix: string;
-  readonly gateway: string;
-  readonly adapterName: string;
-  readonly allowReplace: boolean;
-}
+export type HnsNetworkOptions = z.input<typeof Options>;
+export type HnsNetworkDesired = Readonly<z.output<typeof Options>>;
 
 export type HnsNetworkActual = Readonly<NonNullable<ResultOf<'Get-PlayHnsNetwork'>>>;
 
@@ -97,31 +102,9 @@ export function hnsNetwork(
   options: HnsNetworkOptions,
   clock: Clock = REAL_CLOCK,
 ): Step<HnsNetworkDesired, HnsNetworkActual, HnsNetworkOutputs> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['name', 'type', 'addressPrefix', 'gateway', 'adapterName', 'allowReplace']);
-  const name = matching(r, 'name', HNS_NAME, 'an HNS network name such as l2bridge (letters, digits, _ . -)');
-  if (r.opts.type !== 'L2Bridge')
-    r.fail('type', `must be 'L2Bridge' (the only network type this step manages), got ${JSON.stringify(r.opts.type)}`);
-  const prefix = networkPrefix(r, 'addressPrefix');
-  const gateway = ipv4(r, 'gateway');
-  hostInside(r, 'gateway', gateway, prefix, 'addressPrefix');
-  const adapterName = matching(r, 'adapterName', ADAPTER_NAME, 'a network adapter name such as eth1');
-  const desired: HnsNetworkDesired = Object.freeze({
-    name,
-    type: 'L2Bridge',
-    addressPrefix: formatCidr(prefix),
-    gateway: gateway.text,
-    adapterName,
-    allowReplace: r.boolean('allowReplace', false),
-  });
+  const desired: HnsNetworkDesired = Object.freeze(readOptions(KIND, Options, options));
+  const { name } = desired;
   const title = `HNS network ${name}`;
-  const args = {
-    name,
-    type: desired.type,
-    addressPrefix: desired.addressPrefix,
-    gateway: desired.gateway,
-    adapterName,
-  };
 
   return Object.freeze({
     kind: KIND,
@@ -129,19 +112,25 @@ export function hnsNetwork(
     desired,
     probe: () => probeCall(GET_HNS_NETWORK, { name }, (network) => network),
     diff: diffHnsNetwork,
-    async apply(remote: Remote, change: Change): Promise<Partial<HnsNetworkOutputs>> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      _actual: HnsNetworkActual | null,
+      d: HnsNetworkDesired,
+    ): Promise<Partial<HnsNetworkOutputs>> {
       if (change.action === 'noop') return {};
+      const { allowReplace, ...args } = d;
       if (change.action === 'replace') {
-        if (!desired.allowReplace)
+        if (!allowReplace)
           throw stepFailure(
             title,
             `differs in ${change.fields.join(', ')} and HNS cannot change a network in place; set allowReplace: true to remove and create it again`,
           );
-        await invoke(remote, REMOVE_HNS_NETWORK, { name }, `${title}: Remove-PlayHnsNetwork`);
+        await invoke(remote, REMOVE_HNS_NETWORK, { name: d.name }, `${title}: Remove-PlayHnsNetwork`);
       }
       const outcome = await surviveConnectionLoss(
         () => invoke(remote, NEW_HNS_NETWORK, args, `${title}: New-PlayHnsNetwork`),
-        () => invoke(remote, GET_HNS_NETWORK, { name }, `${title}: Get-PlayHnsNetwork`),
+        () => invoke(remote, GET_HNS_NETWORK, { name: d.name }, `${title}: Get-PlayHnsNetwork`),
         clock,
       );
       // Maybe applied: the id comes from the probe after apply (outputs()).

@@ -12,7 +12,8 @@
 //   -2146498523 (0x800f0825)   a permanent package: it cannot be uninstalled
 //   anything else              fails, with the code and DISM's text
 import { NOOP, type Change } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { nonEmpty, readOptions } from '../../runner/core/step-options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { exitCodeText } from './hotfix.js';
 import { waitForReboot } from './reboot-wait.js';
@@ -23,14 +24,20 @@ import { isConnectionProblem } from './remote/connection-loss.js';
 import type { ResultOf } from './remote/contract.js';
 import { GET_HOTFIX_PACKAGE, REMOVE_HOTFIX } from './remote/ps-hotfix-removal.js';
 import { GET_OS_INFO, RESTART_COMPUTER } from './remote/ps-os.js';
+import { kbNumber } from './options/win-options.js';
 
-export type HotfixRemovalOptions = { kb: string; packageName?: string };
+const KIND = 'windows.hotfixRemoval';
 
-export interface HotfixRemovalDesired {
-  readonly kb: string;
+const Options = z.strictObject({
+  kb: kbNumber(),
   /** The identity to remove; null: the one the hotfix step recorded on the host. */
-  readonly packageName: string | null;
-}
+  packageName: nonEmpty()
+    .optional()
+    .transform((v) => v ?? null),
+});
+
+export type HotfixRemovalOptions = z.input<typeof Options>;
+export type HotfixRemovalDesired = Readonly<z.output<typeof Options>>;
 
 export type HotfixRemovalActual = Readonly<ResultOf<'Get-PlayHotfixPackage'>>;
 
@@ -38,7 +45,6 @@ export interface HotfixRemovalOutputs {
   rebootRequired: boolean;
 }
 
-const KIND = 'windows.hotfixRemoval';
 export const DISM_REMOVE = { ok: 0, rebootRequired: 3010, unknown: -2146498555, permanent: -2146498523 } as const;
 
 /** What DISM's exit code for /remove-package means: whether a reboot completes it, or the error (with DISM's text). */
@@ -88,13 +94,8 @@ async function removePackage(
 export function hotfixRemoval(
   options: HotfixRemovalOptions,
 ): Step<HotfixRemovalDesired, HotfixRemovalActual, HotfixRemovalOutputs> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['kb', 'packageName']);
-  const kb = r.nonEmpty('kb').toUpperCase();
-  if (!/^KB[0-9]{6,8}$/.test(kb))
-    r.fail('kb', `must be a KB number such as KB4549949, got ${JSON.stringify(r.opts.kb)}`);
-  const packageName = r.opts.packageName === undefined ? null : r.nonEmpty('packageName');
-  const desired: HotfixRemovalDesired = Object.freeze({ kb, packageName });
+  const desired: HotfixRemovalDesired = Object.freeze(readOptions(KIND, Options, options));
+  const { kb } = desired;
   const title = `remove hotfix ${kb}`;
   return Object.freeze({
     kind: KIND,
@@ -104,12 +105,17 @@ export function hotfixRemoval(
     converges: false,
     probe: () => probeCall(GET_HOTFIX_PACKAGE, { kb }, (v) => v),
     diff: diffHotfixRemoval,
-    async apply(remote: Remote, change: Change, actual: HotfixRemovalActual | null): Promise<HotfixRemovalOutputs> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      actual: HotfixRemovalActual | null,
+      d: HotfixRemovalDesired,
+    ): Promise<HotfixRemovalOutputs> {
       if (!change.fields.includes('installed')) return { rebootRequired: false };
-      const name = packageName ?? actual?.packageName ?? null;
+      const name = d.packageName ?? actual?.packageName ?? null;
       if (name === null)
-        throw stepFailure(title, `no package identity of ${kb} is recorded on the host: give packageName`);
-      return removePackage(remote, title, kb, name);
+        throw stepFailure(title, `no package identity of ${d.kb} is recorded on the host: give packageName`);
+      return removePackage(remote, title, d.kb, name);
     },
     outputs: (): HotfixRemovalOutputs => ({ rebootRequired: false }),
   });

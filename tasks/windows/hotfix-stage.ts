@@ -11,32 +11,38 @@
 // (usually superseded: the install in the window would fail with 0x800F081E). A KB already installed
 // (Get-HotFix, or DISM's state Installed / Install Pending) needs no staging: noop, said in a warning.
 import { NOOP, type Change } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { readOptions } from '../../runner/core/step-options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { invoke, probeCall, stepFailure } from './remote/calls.js';
 import type { ResultOf } from './remote/contract.js';
 import { EXPAND_HOTFIX_STAGE, GET_HOTFIX_STAGE } from './remote/ps-hotfix-stage.js';
 import { type DismPackageInfo, parseDismPackageInfo } from './parse/dism-package-info.js';
 import { exitCodeText } from './hotfix.js';
-import { localFileFacts, sendFile } from './uploaded-file.js';
-import { windowsPath } from './options/win-options.js';
+import { localFile, sendFile } from './uploaded-file.js';
+import { kbNumber, msuPath, windowsPath } from './options/win-options.js';
 
-export type HotfixStageOptions = {
-  kb: string;
-  /** The .msu on the host, where the hotfix step installs it from. */
-  msuPath: string;
-  /** The .msu on the machine running play: uploaded to msuPath unless the host has the same bytes. */
-  localMsu?: string;
-  /** Where the .msu is expanded (default: play-stage-<KB> beside the .msu). */
-  stageDir?: string;
-};
+const Options = z
+  .strictObject({
+    kb: kbNumber(),
+    /** The .msu on the host, where the hotfix step installs it from. */
+    msuPath: msuPath(),
+    /** The .msu on the machine running play: uploaded to msuPath unless the host has the same bytes. */
+    localMsu: localFile()
+      .optional()
+      .transform((v) => (v === undefined ? null : Object.freeze(v))),
+    /** Where the .msu is expanded (default: play-stage-<KB> beside the .msu). */
+    stageDir: windowsPath().optional(),
+  })
+  .transform((o) => ({
+    kb: o.kb,
+    msuPath: o.msuPath,
+    localMsu: o.localMsu,
+    stageDir: o.stageDir ?? `${o.msuPath.replace(/\\[^\\]*$/, '')}\\play-stage-${o.kb}`,
+  }));
 
-export interface HotfixStageDesired {
-  readonly kb: string;
-  readonly msuPath: string;
-  readonly localMsu: { readonly localFile: string; readonly size: number; readonly sha256: string } | null;
-  readonly stageDir: string;
-}
+export type HotfixStageOptions = z.input<typeof Options>;
+export type HotfixStageDesired = Readonly<z.output<typeof Options>>;
 
 /** The probe's facts, DISM's text read into DismPackageInfo (null: not staged, or DISM could not tell). */
 export interface HotfixStageActual {
@@ -158,39 +164,32 @@ function verdict(d: Readonly<HotfixStageDesired>, exitCode: number, output: stri
 export function hotfixStage(
   options: HotfixStageOptions,
 ): Step<HotfixStageDesired, HotfixStageActual, HotfixStageOutputs> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['kb', 'msuPath', 'localMsu', 'stageDir']);
-  const kb = r.nonEmpty('kb').toUpperCase();
-  if (!/^KB[0-9]{6,8}$/.test(kb))
-    r.fail('kb', `must be a KB number such as KB4549949, got ${JSON.stringify(r.opts.kb)}`);
-  const msuPath = windowsPath(r, 'msuPath');
-  if (!/\.msu$/i.test(msuPath)) r.fail('msuPath', `must name an .msu file, got ${JSON.stringify(msuPath)}`);
-  const stageDir =
-    r.opts.stageDir === undefined
-      ? `${msuPath.replace(/\\[^\\]*$/, '')}\\play-stage-${kb}`
-      : windowsPath(r, 'stageDir');
-  const local = r.opts.localMsu === undefined ? null : r.nonEmpty('localMsu');
-  const localMsu = local === null ? null : { localFile: local, ...localFileFacts(r, 'localMsu', local) };
-  const desired: HotfixStageDesired = Object.freeze({ kb, msuPath, localMsu, stageDir });
-  const title = `stage hotfix ${kb}`;
-  const where = { kb, msuPath, stageDir };
+  const desired: HotfixStageDesired = Object.freeze(readOptions(KIND, Options, options));
+  const where = (d: HotfixStageDesired) => ({ kb: d.kb, msuPath: d.msuPath, stageDir: d.stageDir });
+  const title = `stage hotfix ${desired.kb}`;
 
   return Object.freeze({
     kind: KIND,
     title,
     desired,
-    probe: () => probeCall(GET_HOTFIX_STAGE, where, readActual),
+    probe: () => probeCall(GET_HOTFIX_STAGE, where(desired), readActual),
     diff: diffHotfixStage,
-    async apply(remote: Remote, change: Change, actual: HotfixStageActual | null): Promise<HotfixStageOutputs> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      actual: HotfixStageActual | null,
+      d: HotfixStageDesired,
+    ): Promise<HotfixStageOutputs> {
       const a = actual!;
-      const short = diskShortfall(desired, a);
+      const { msuPath, localMsu } = d;
+      const short = diskShortfall(d, a);
       if (short) throw stepFailure(title, short);
       const upload = change.fields.includes('msu') && localMsu !== null;
       if (upload) await sendFile(remote, { ...localMsu, path: msuPath }, `${title}: upload`);
       else if (a.msuSha256 === null)
         throw stepFailure(title, `the update package ${msuPath} is not on the host: copy it there first`);
-      const staged = await invoke(remote, EXPAND_HOTFIX_STAGE, where, `${title}: expand and verify`);
-      const wrong = verdict(desired, staged.packageInfo.exitCode, staged.packageInfo.output);
+      const staged = await invoke(remote, EXPAND_HOTFIX_STAGE, where(d), `${title}: expand and verify`);
+      const wrong = verdict(d, staged.packageInfo.exitCode, staged.packageInfo.output);
       if (wrong) throw stepFailure(title, wrong.message);
       return { uploaded: upload };
     },

@@ -18,31 +18,30 @@
 // not applicable; the recorded exit code is what makes such a host converge instead of failing
 // "not converged" or running DISM again on every run.
 import { NOOP, type Change } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { oneOf, readOptions } from '../../runner/core/step-options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { invoke, probeCall, stepFailure } from './remote/calls.js';
 import type { ResultOf } from './remote/contract.js';
 import { GET_FILE } from './remote/ps-files.js';
 import { GET_HOTFIX, INSTALL_HOTFIX, TEST_PATH } from './remote/ps-os.js';
-import { localFileFacts, sendFile } from './uploaded-file.js';
-import { windowsPath } from './options/win-options.js';
+import { localFile, sendFile } from './uploaded-file.js';
+import { kbNumber, msuPath } from './options/win-options.js';
 
-export type HotfixOptions = {
-  kb: string;
+const Options = z.strictObject({
+  kb: kbNumber(),
   /** The .msu on the host, e.g. C:\k\windows10.0-kb4549949-x64_....msu */
-  msuPath: string;
+  msuPath: msuPath(),
   /** The .msu on the machine running play: uploaded to msuPath first unless the host has the same file. */
-  localMsu?: string;
-  notApplicable?: 'fail' | 'satisfied';
-};
+  localMsu: localFile()
+    .optional()
+    .transform((v) => (v === undefined ? null : Object.freeze(v))),
+  notApplicable: oneOf('fail', 'satisfied').default('fail'),
+});
 
-export interface HotfixDesired {
-  readonly kb: string;
-  readonly msuPath: string;
-  /** The local .msu with its size and SHA-256, or null: the .msu must already be on the host. */
-  readonly localMsu: { readonly localFile: string; readonly size: number; readonly sha256: string } | null;
-  readonly notApplicable: 'fail' | 'satisfied';
-}
+export type HotfixOptions = z.input<typeof Options>;
+/** localMsu: the local .msu with its size and SHA-256, or null: the .msu must already be on the host. */
+export type HotfixDesired = Readonly<z.output<typeof Options>>;
 
 export type HotfixActual = Readonly<ResultOf<'Get-PlayHotfix'>>;
 
@@ -140,29 +139,23 @@ async function uploadUnlessThere(
 }
 
 export function hotfix(options: HotfixOptions): Step<HotfixDesired, HotfixActual, HotfixOutputs> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['kb', 'msuPath', 'localMsu', 'notApplicable']);
-  const kb = r.nonEmpty('kb').toUpperCase();
-  if (!/^KB[0-9]{6,8}$/.test(kb))
-    r.fail('kb', `must be a KB number such as KB4549949, got ${JSON.stringify(r.opts.kb)}`);
-  const msuPath = windowsPath(r, 'msuPath');
-  if (!/\.msu$/i.test(msuPath)) r.fail('msuPath', `must name an .msu file, got ${JSON.stringify(msuPath)}`);
-  const notApplicable = r.opts.notApplicable ?? 'fail';
-  if (notApplicable !== 'fail' && notApplicable !== 'satisfied')
-    r.fail('notApplicable', `must be 'fail' or 'satisfied', got ${JSON.stringify(notApplicable)}`);
-  const local = r.opts.localMsu === undefined ? null : r.nonEmpty('localMsu');
-  const localMsu = local === null ? null : { localFile: local, ...localFileFacts(r, 'localMsu', local) };
-  const desired: HotfixDesired = Object.freeze({ kb, msuPath, localMsu, notApplicable });
-  const title = `hotfix ${kb}`;
+  const desired: HotfixDesired = Object.freeze(readOptions(KIND, Options, options));
+  const title = `hotfix ${desired.kb}`;
 
   return Object.freeze({
     kind: KIND,
     title,
     desired,
-    probe: () => probeCall(GET_HOTFIX, { kb, msuPath }, (fix) => fix),
+    probe: () => probeCall(GET_HOTFIX, { kb: desired.kb, msuPath: desired.msuPath }, (fix) => fix),
     diff: diffHotfix,
-    async apply(remote: Remote, change: Change): Promise<HotfixOutputs> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      _actual: HotfixActual | null,
+      d: HotfixDesired,
+    ): Promise<HotfixOutputs> {
       if (!change.fields.includes('installed')) return { rebootRequired: false };
+      const { kb, msuPath, localMsu } = d;
       if (localMsu) await uploadUnlessThere(remote, { ...localMsu, path: msuPath }, title);
       const path = await invoke(remote, TEST_PATH, { path: msuPath }, `${title}: Test-PlayPath`);
       if (!path.exists)
@@ -172,7 +165,7 @@ export function hotfix(options: HotfixOptions): Step<HotfixDesired, HotfixActual
         );
       if (path.isDirectory) throw stepFailure(title, `${msuPath} is a directory, not an .msu file`);
       const result = await invoke(remote, INSTALL_HOTFIX, { kb, msuPath }, `${title}: DISM`);
-      const outcome = dismOutcome(desired, result.exitCode, result.output);
+      const outcome = dismOutcome(d, result.exitCode, result.output);
       if (outcome instanceof Error) throw stepFailure(title, outcome.message);
       return { ...outcome, packageName: result.packageName };
     },

@@ -98,15 +98,6 @@ export {
 } from './registry-value.js';
 export { parseScQc, parseScQueryex, type ScQc, type ScQueryex } from './parse/sc-output.js';
 export {
-  ntpServers,
-  timeZone,
-  type NtpActual,
-  type NtpServersDesired,
-  type NtpServersOptions,
-  type TimeZoneDesired,
-  type TimeZoneOptions,
-} from './time-settings.js';
-export {
   windowsCapability,
   windowsFeature,
   type ComponentActual,
@@ -138,6 +129,11 @@ export {
   type WinCommandResult,
 } from './command.js';
 export type { GuardsActual, GuardsDesired } from './run-guards.js';
+export { notAsked } from './not-asked.js';
+// The step folders (tasks/windows/steps/<step>/: docs/adding-a-step.md).
+export * from './steps/index.js';
+// A rolling run's check of a Windows node's pod network after Ready (docs/rolling.md#pod-network-gate).
+export { podNetworkGate, type PodNetworkGateOptions } from '../../runner/rolling/gate/pod-network.js';
 // Windows steps of one's own (docs/own-repository.md): PowerShell functions with a zod contract.
 export { z } from 'zod';
 export {

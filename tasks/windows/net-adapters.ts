@@ -11,34 +11,14 @@
 // is refused before anything changes: the node would become unreachable halfway through the run,
 // and the field note's fix for that is a console login.
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { readOptions } from '../../runner/core/step-options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { cidrContains, parseCidr, parseIPv4 } from '../common/ipv4.js';
 import { invoke, probeCall, stepFailure } from './remote/calls.js';
 import type { ResultOf } from './remote/contract.js';
 import { GET_NET_ADAPTERS, SET_NET_ADAPTER } from './remote/ps-network.js';
-
-export type NetAdapterSpec = {
-  mac: string;
-  name?: string;
-  ipv4?: string | readonly string[];
-  gateway?: string;
-  dnsServers?: readonly string[];
-};
-export type NetAdaptersOptions = { adapters: readonly NetAdapterSpec[]; keepAddress?: string };
-
-export interface NetAdapterDesired {
-  /** Windows' form: 00-15-5D-D3-D8-DE */
-  readonly mac: string;
-  readonly name?: string;
-  readonly ipv4?: readonly string[];
-  readonly gateway?: string;
-  readonly dnsServers?: readonly string[];
-}
-export interface NetAdaptersDesired {
-  readonly adapters: readonly NetAdapterDesired[];
-  readonly keepAddress?: string;
-}
+import { accepted, checked, type Refuse } from './options/checked.js';
 
 export interface NetAdapterActual {
   readonly name: string;
@@ -57,77 +37,103 @@ const KIND = 'windows.netAdapters';
 const MANAGED = ['name', 'ipv4', 'gateway', 'dnsServers'] as const;
 type Managed = (typeof MANAGED)[number];
 
-/** Accepts 00:15:5d:00:00:01, 00-15-5D-00-00-01 or 00155D000001. */
-function readMac(r: OptionReader, at: string, v: unknown): string {
-  const hex = typeof v === 'string' ? v.replace(/[-:]/g, '') : '';
-  if (
-    !/^[0-9A-Fa-f]{12}$/.test(hex) ||
-    (typeof v === 'string' && !/^[0-9A-Fa-f]{2}([-:]?)[0-9A-Fa-f]{2}(\1[0-9A-Fa-f]{2}){4}$/.test(v))
-  ) {
-    r.fail(at, `must be a MAC address such as 00-15-5D-00-00-01, got ${JSON.stringify(v)}`);
-  }
-  return hex.toUpperCase().match(/../g)!.join('-');
+/** Accepts 00:15:5d:00:00:01, 00-15-5D-00-00-01 or 00155D000001; Windows' form: 00-15-5D-D3-D8-DE. */
+const macAddress = () =>
+  accepted<string>(
+    (v) =>
+      typeof v === 'string' &&
+      /^[0-9A-Fa-f]{12}$/.test(v.replace(/[-:]/g, '')) &&
+      /^[0-9A-Fa-f]{2}([-:]?)[0-9A-Fa-f]{2}(\1[0-9A-Fa-f]{2}){4}$/.test(v),
+    (v) => `must be a MAC address such as 00-15-5D-00-00-01, got ${JSON.stringify(v)}`,
+  ).transform((v) => v.replace(/[-:]/g, '').toUpperCase().match(/../g)!.join('-'));
+
+const ipv4Address = () =>
+  accepted<string>(
+    (v) => typeof v === 'string' && parseIPv4(v) !== null,
+    (v) => `must be an IPv4 address such as 100.100.126.205, got ${JSON.stringify(v)}`,
+  );
+
+const adapterName = () =>
+  accepted<string>(
+    (v) => typeof v === 'string' && /^[^*?[\]\r\n\0"]{1,64}$/.test(v) && !/^vEthernet \(/i.test(v),
+    (v) =>
+      `must be an adapter name such as eth0 (no wildcards or quotes, not a vEthernet name), got ${JSON.stringify(v)}`,
+  );
+
+/** One address/prefix or a list of them: each a host address with its prefix length. */
+function readAddresses(v: string | readonly string[], refuse: Refuse): readonly string[] {
+  const list: readonly unknown[] = Array.isArray(v) ? v : [v];
+  if (list.length === 0)
+    refuse('must list at least one address/prefix (leave it out to keep DHCP or the current addresses)');
+  list.forEach((x, j) => {
+    const c = typeof x === 'string' ? parseCidr(x) : null;
+    if (c === null || c.prefix < 1 || c.prefix > 32 || (c.address === c.network && c.prefix < 31))
+      refuse(`must be a host address with its prefix length such as 100.100.126.216/23, got ${JSON.stringify(x)}`, j);
+  });
+  return Object.freeze([...(list as string[])]);
 }
 
-function readIPv4(r: OptionReader, at: string, v: unknown): string {
-  if (typeof v !== 'string' || parseIPv4(v) === null)
-    r.fail(at, `must be an IPv4 address such as 100.100.126.205, got ${JSON.stringify(v)}`);
-  return v;
-}
+const NON_EMPTY_DNS = 'must be a non-empty list of IPv4 addresses, primary first';
 
-function readSpec(r: OptionReader, i: number, v: unknown): NetAdapterDesired {
-  const at = `adapters[${i}]`;
-  if (v === null || typeof v !== 'object' || Array.isArray(v))
-    r.fail(at, 'must be an object { mac, name?, ipv4?, gateway?, dnsServers? }');
-  const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o))
-    if (!['mac', 'name', ...MANAGED].includes(k))
-      r.fail(`${at}.${k}`, 'is not an adapter option (mac, name, ipv4, gateway, dnsServers)');
-  const spec: { -readonly [K in keyof NetAdapterDesired]: NetAdapterDesired[K] } = {
-    mac: readMac(r, `${at}.mac`, o.mac),
-  };
-  if (o.name !== undefined) {
-    if (typeof o.name !== 'string' || !/^[^*?[\]\r\n\0"]{1,64}$/.test(o.name) || /^vEthernet \(/i.test(o.name)) {
-      r.fail(
-        `${at}.name`,
-        `must be an adapter name such as eth0 (no wildcards or quotes, not a vEthernet name), got ${JSON.stringify(o.name)}`,
+const AdapterSpec = checked(
+  z.strictObject(
+    {
+      mac: macAddress(),
+      name: adapterName().optional(),
+      ipv4: checked(
+        z.custom<string | readonly string[]>(() => true),
+        readAddresses,
+      ).optional(),
+      gateway: ipv4Address().optional(),
+      dnsServers: z
+        .array(ipv4Address(), { error: NON_EMPTY_DNS })
+        .min(1, { error: NON_EMPTY_DNS })
+        .transform((v) => Object.freeze(v))
+        .optional(),
+    },
+    {
+      error: (iss) =>
+        iss.code === 'unrecognized_keys'
+          ? 'is not an adapter option (mac, name, ipv4, gateway, dnsServers)'
+          : 'must be an object { mac, name?, ipv4?, gateway?, dnsServers? }',
+    },
+  ),
+  (spec, refuse: Refuse) => {
+    const { gateway, ipv4 } = spec;
+    if (gateway !== undefined && ipv4 && !ipv4.some((x) => cidrContains(parseCidr(x)!, parseIPv4(gateway)!)))
+      refuse(`${gateway} is not in any subnet of the adapter's addresses (${ipv4.join(', ')})`, 'gateway');
+    return Object.freeze(spec);
+  },
+);
+
+const NON_EMPTY_ADAPTERS = 'must be a non-empty list of { mac, name?, ipv4?, gateway?, dnsServers? }';
+
+const Options = checked(
+  z.strictObject({
+    adapters: z.array(AdapterSpec, { error: NON_EMPTY_ADAPTERS }).min(1, { error: NON_EMPTY_ADAPTERS }),
+    keepAddress: ipv4Address().optional(),
+  }),
+  (o, refuse: Refuse) => {
+    const { adapters } = o;
+    adapters.forEach((a, i) => {
+      const j = adapters.findIndex(
+        (b) => b.mac === a.mac || (a.name !== undefined && b.name?.toLowerCase() === a.name.toLowerCase()),
       );
-    }
-    spec.name = o.name;
-  }
-  if (o.ipv4 !== undefined) {
-    const list = Array.isArray(o.ipv4) ? o.ipv4 : [o.ipv4];
-    if (list.length === 0)
-      r.fail(
-        `${at}.ipv4`,
-        'must list at least one address/prefix (leave it out to keep DHCP or the current addresses)',
-      );
-    spec.ipv4 = list.map((x, j) => {
-      const c = typeof x === 'string' ? parseCidr(x) : null;
-      if (c === null || c.prefix < 1 || c.prefix > 32 || (c.address === c.network && c.prefix < 31)) {
-        r.fail(
-          `${at}.ipv4[${j}]`,
-          `must be a host address with its prefix length such as 100.100.126.216/23, got ${JSON.stringify(x)}`,
+      if (j !== i)
+        refuse(
+          `has the same ${adapters[j]!.mac === a.mac ? `MAC ${a.mac}` : `name ${a.name}`} as adapters[${j}]`,
+          'adapters',
+          i,
         );
-      }
-      return x as string;
     });
-  }
-  if (o.gateway !== undefined) {
-    const gw = readIPv4(r, `${at}.gateway`, o.gateway);
-    const nets = (spec.ipv4 ?? []).map((x) => parseCidr(x)!);
-    if (spec.ipv4 && !nets.some((c) => cidrContains(c, parseIPv4(gw)!))) {
-      r.fail(`${at}.gateway`, `${gw} is not in any subnet of the adapter's addresses (${spec.ipv4.join(', ')})`);
-    }
-    spec.gateway = gw;
-  }
-  if (o.dnsServers !== undefined) {
-    if (!Array.isArray(o.dnsServers) || o.dnsServers.length === 0)
-      r.fail(`${at}.dnsServers`, 'must be a non-empty list of IPv4 addresses, primary first');
-    spec.dnsServers = o.dnsServers.map((x, j) => readIPv4(r, `${at}.dnsServers[${j}]`, x));
-  }
-  return Object.freeze(spec);
-}
+    return { ...o, adapters: Object.freeze(adapters) };
+  },
+);
+
+export type NetAdapterSpec = z.input<typeof AdapterSpec>;
+export type NetAdaptersOptions = z.input<typeof Options>;
+export type NetAdapterDesired = z.output<typeof AdapterSpec>;
+export type NetAdaptersDesired = Readonly<z.output<typeof Options>>;
 
 const label = (d: NetAdapterDesired) => d.name ?? d.mac;
 const sameSet = (a: readonly string[], b: readonly string[]) =>
@@ -184,26 +190,8 @@ function readActual(value: ResultOf<'Get-PlayNetAdapters'>): NetAdaptersActual {
 }
 
 export function netAdapters(options: NetAdaptersOptions): Step<NetAdaptersDesired, NetAdaptersActual> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['adapters', 'keepAddress']);
-  if (!Array.isArray(r.opts.adapters) || r.opts.adapters.length === 0)
-    r.fail('adapters', 'must be a non-empty list of { mac, name?, ipv4?, gateway?, dnsServers? }');
-  const adapters = (r.opts.adapters as unknown[]).map((v, i) => readSpec(r, i, v));
-  adapters.forEach((a, i) => {
-    const j = adapters.findIndex(
-      (b) => b.mac === a.mac || (a.name !== undefined && b.name?.toLowerCase() === a.name.toLowerCase()),
-    );
-    if (j !== i)
-      r.fail(
-        `adapters[${i}]`,
-        `has the same ${adapters[j]!.mac === a.mac ? `MAC ${a.mac}` : `name ${a.name}`} as adapters[${j}]`,
-      );
-  });
-  const keepAddress = r.opts.keepAddress === undefined ? undefined : readIPv4(r, 'keepAddress', r.opts.keepAddress);
-  const desired: NetAdaptersDesired = Object.freeze({
-    adapters: Object.freeze(adapters),
-    ...(keepAddress ? { keepAddress } : {}),
-  });
+  const desired: NetAdaptersDesired = Object.freeze(readOptions(KIND, Options, options));
+  const { adapters } = desired;
   const title = `network adapters ${adapters.map(label).join(', ')}`;
 
   return Object.freeze({
@@ -212,8 +200,14 @@ export function netAdapters(options: NetAdaptersOptions): Step<NetAdaptersDesire
     desired,
     probe: () => probeCall(GET_NET_ADAPTERS, { macAddresses: adapters.map((a) => a.mac) }, readActual),
     diff: diffNetAdapters,
-    async apply(remote: Remote, change: Change, actual: NetAdaptersActual | null): Promise<void> {
-      const plans = adapters.map((spec) => ({
+    async apply(
+      remote: Remote,
+      change: Change,
+      actual: NetAdaptersActual | null,
+      d: NetAdaptersDesired,
+    ): Promise<void> {
+      const { keepAddress } = d;
+      const plans = d.adapters.map((spec) => ({
         spec,
         a: actual?.adapters[spec.mac],
         fields: change.fields.filter((f) => f === label(spec) || f.startsWith(`${label(spec)}.`)),

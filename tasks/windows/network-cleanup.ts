@@ -8,25 +8,38 @@
 // the node; the same token again is a noop, a new token runs it again. `netcfg -d` itself is left out:
 // it clears every adapter's IP configuration at the next boot, the SSH session's own included.
 import { NOOP, type Change } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { readOptions } from '../../runner/core/step-options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { invoke, probeCall } from './remote/calls.js';
 import type { ResultOf } from './remote/contract.js';
 import { GET_NETWORK_CLEANUP, INVOKE_NETWORK_CLEANUP } from './remote/ps-network.js';
+import { checked, type Refuse } from './options/checked.js';
 import { oneLine } from './options/win-options.js';
 
-export type NetworkCleanupOptions = { token: string; removeHnsNetworks?: boolean; removeGhostAdapters?: boolean };
-export interface NetworkCleanupDesired {
-  readonly token: string;
-  readonly removeHnsNetworks: boolean;
-  readonly removeGhostAdapters: boolean;
-}
+const KIND = 'windows.networkCleanup';
+
+const Options = checked(
+  z.strictObject({
+    token: oneLine().refine((v) => v.length <= 200, {
+      error: 'must be at most 200 characters (it is recorded in the registry)',
+    }),
+    removeHnsNetworks: z.boolean().default(true),
+    removeGhostAdapters: z.boolean().default(true),
+  }),
+  (o, refuse: Refuse) => {
+    if (!o.removeHnsNetworks && !o.removeGhostAdapters)
+      refuse('and removeGhostAdapters are both false: there is nothing to clean up', 'removeHnsNetworks');
+    return o;
+  },
+);
+
+export type NetworkCleanupOptions = z.input<typeof Options>;
+export type NetworkCleanupDesired = Readonly<z.output<typeof Options>>;
 export type NetworkCleanupActual = Readonly<ResultOf<'Get-PlayNetworkCleanup'>>;
 export interface NetworkCleanupOutputs {
   rebootRequired: boolean;
 }
-
-const KIND = 'windows.networkCleanup';
 
 export function diffNetworkCleanup(d: Readonly<NetworkCleanupDesired>, a: NetworkCleanupActual | null): Change {
   if (a?.token === d.token) return NOOP;
@@ -48,27 +61,22 @@ export function diffNetworkCleanup(d: Readonly<NetworkCleanupDesired>, a: Networ
 export function networkCleanup(
   options: NetworkCleanupOptions,
 ): Step<NetworkCleanupDesired, NetworkCleanupActual, NetworkCleanupOutputs> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['token', 'removeHnsNetworks', 'removeGhostAdapters']);
-  const token = oneLine(r, 'token')!;
-  if (token.length > 200) r.fail('token', 'must be at most 200 characters (it is recorded in the registry)');
-  const desired: NetworkCleanupDesired = Object.freeze({
-    token,
-    removeHnsNetworks: r.boolean('removeHnsNetworks', true),
-    removeGhostAdapters: r.boolean('removeGhostAdapters', true),
-  });
-  if (!desired.removeHnsNetworks && !desired.removeGhostAdapters)
-    r.fail('removeHnsNetworks', 'and removeGhostAdapters are both false: there is nothing to clean up');
-  const title = `network clean-up ${JSON.stringify(token)}`;
+  const desired: NetworkCleanupDesired = Object.freeze(readOptions(KIND, Options, options));
+  const title = `network clean-up ${JSON.stringify(desired.token)}`;
   return Object.freeze({
     kind: KIND,
     title,
     desired,
     probe: () => probeCall(GET_NETWORK_CLEANUP, {}, (cleanup) => cleanup),
     diff: diffNetworkCleanup,
-    async apply(remote: Remote, change: Change): Promise<void> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      _actual: NetworkCleanupActual | null,
+      d: NetworkCleanupDesired,
+    ): Promise<void> {
       if (change.fields.length === 0) return;
-      await invoke(remote, INVOKE_NETWORK_CLEANUP, { ...desired }, title);
+      await invoke(remote, INVOKE_NETWORK_CLEANUP, { ...d }, title);
     },
     outputs: (_d: Readonly<NetworkCleanupDesired>, a: NetworkCleanupActual | null): NetworkCleanupOutputs => ({
       rebootRequired: a?.rebootPending ?? false,

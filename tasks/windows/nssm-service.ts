@@ -10,29 +10,29 @@
 // without regard to case (Windows paths), appParameters exactly (it may hold `--resolv-conf=""`,
 // which Invoke-Native passes to nssm unchanged), dependOnService as a set.
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { readOptions } from '../../runner/core/step-options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { invoke, probeCall, type CallArgs } from './remote/calls.js';
 import type { ArgsOf, ResultOf } from './remote/contract.js';
 import { parseNssmGet, parseNssmList } from './parse/nssm-output.js';
 import { GET_NSSM_SERVICE, SET_NSSM_SERVICE } from './remote/ps-services.js';
-import { matching, oneLine, SERVICE_NAME, stringList, windowsPath } from './options/win-options.js';
+import { listedServiceName, listOf, oneLine, serviceName, windowsPath } from './options/win-options.js';
 
-export type NssmServiceOptions = {
-  name: string;
-  application: string;
-  appParameters: string;
-  appDirectory?: string;
-  dependOnService?: readonly string[];
-};
+const Options = z.strictObject({
+  name: serviceName(),
+  application: windowsPath(),
+  appParameters: oneLine(
+    z.string({ error: (iss) => (iss.input === undefined ? "is required ('' for none)" : undefined) }),
+  ),
+  appDirectory: windowsPath().optional(),
+  dependOnService: listOf(listedServiceName())
+    .transform((v) => Object.freeze(v))
+    .optional(),
+});
 
-export interface NssmServiceDesired {
-  readonly name: string;
-  readonly application: string;
-  readonly appParameters: string;
-  readonly appDirectory?: string;
-  readonly dependOnService?: readonly string[];
-}
+export type NssmServiceOptions = z.input<typeof Options>;
+export type NssmServiceDesired = Readonly<z.output<typeof Options>>;
 
 export interface NssmServiceActual {
   readonly application: string;
@@ -85,34 +85,23 @@ function readActual(value: ResultOf<'Get-PlayNssmService'>): NssmServiceActual |
 }
 
 export function nssmService(options: NssmServiceOptions): Step<NssmServiceDesired, NssmServiceActual> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['name', 'application', 'appParameters', 'appDirectory', 'dependOnService']);
-  const name = matching(r, 'name', SERVICE_NAME, 'a service name such as kubelet (letters, digits, _ . -)');
-  const application = windowsPath(r, 'application');
-  const appParameters = oneLine(r, 'appParameters', 'optional');
-  if (appParameters === undefined) r.fail('appParameters', "is required ('' for none)");
-  const appDirectory = r.opts.appDirectory === undefined ? undefined : windowsPath(r, 'appDirectory');
-  const dependOnService = stringList(r, 'dependOnService', (v, at) => {
-    if (typeof v !== 'string' || !SERVICE_NAME.test(v)) r.fail(at, `must be a service name, got ${JSON.stringify(v)}`);
-    return v;
-  });
-  const desired: NssmServiceDesired = Object.freeze({
-    name,
-    application,
-    appParameters,
-    appDirectory,
-    dependOnService: dependOnService && Object.freeze(dependOnService),
-  });
-  const title = `nssm service ${name}`;
+  const desired: NssmServiceDesired = Object.freeze(readOptions(KIND, Options, options));
+  const title = `nssm service ${desired.name}`;
 
   return Object.freeze({
     kind: KIND,
     title,
     desired,
-    probe: () => probeCall(GET_NSSM_SERVICE, { name }, readActual),
+    probe: () => probeCall(GET_NSSM_SERVICE, { name: desired.name }, readActual),
     diff: diffNssmService,
-    async apply(remote: Remote, change: Change, actual: NssmServiceActual | null): Promise<void> {
-      const args: CallArgs<ArgsOf<'Set-PlayNssmService'>> = { name, install: actual === null };
+    async apply(
+      remote: Remote,
+      change: Change,
+      actual: NssmServiceActual | null,
+      d: NssmServiceDesired,
+    ): Promise<void> {
+      const { application, appParameters, appDirectory, dependOnService } = d;
+      const args: CallArgs<ArgsOf<'Set-PlayNssmService'>> = { name: d.name, install: actual === null };
       for (const f of change.fields) {
         if (f === 'application') args.application = application;
         else if (f === 'appParameters') args.appParameters = appParameters;

@@ -4,26 +4,30 @@
 // does change the build: the hotfix step for that revision, and the reboot that completes it.
 // Output: { build } such as '10.0.17763.1158'.
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { integer, nonEmpty, readOptions } from '../../runner/core/step-options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { probeCall, stepFailure } from './remote/calls.js';
 import type { ResultOf } from './remote/contract.js';
 import { GET_OS_INFO } from './remote/ps-os.js';
 
-export type OsBuildOptions = { version: string; revision: number };
+const KIND = 'windows.osBuild';
 
-export interface OsBuildDesired {
-  readonly version: string;
-  readonly revision: number;
-}
+const Options = z.strictObject({
+  version: nonEmpty().refine((v) => /^[0-9]+\.[0-9]+\.[0-9]+$/.test(v), {
+    error: (iss) => `must be major.minor.build such as 10.0.17763, got ${JSON.stringify(iss.input)}`,
+  }),
+  revision: integer({ min: 0 }),
+});
+
+export type OsBuildOptions = z.input<typeof Options>;
+export type OsBuildDesired = Readonly<z.output<typeof Options>>;
 
 export type OsInfo = Readonly<ResultOf<'Get-PlayOsInfo'>>;
 
 export interface OsBuildOutputs {
   build: string;
 }
-
-const KIND = 'windows.osBuild';
 
 export function diffOsBuild(d: Readonly<OsBuildDesired>, a: OsInfo | null): Change {
   if (a === null) throw new Error('an OS probe always reports a state');
@@ -46,14 +50,8 @@ export function diffOsBuild(d: Readonly<OsBuildDesired>, a: OsInfo | null): Chan
 }
 
 export function osBuild(options: OsBuildOptions): Step<OsBuildDesired, OsInfo, OsBuildOutputs> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['version', 'revision']);
-  const version = r.nonEmpty('version');
-  if (!/^[0-9]+\.[0-9]+\.[0-9]+$/.test(version))
-    r.fail('version', `must be major.minor.build such as 10.0.17763, got ${JSON.stringify(version)}`);
-  const revision = r.integer('revision', { min: 0 });
-  const desired: OsBuildDesired = Object.freeze({ version, revision });
-  const title = `OS build ${version}.${revision}`;
+  const desired: OsBuildDesired = Object.freeze(readOptions(KIND, Options, options));
+  const title = `OS build ${desired.version}.${desired.revision}`;
 
   return Object.freeze({
     kind: KIND,
@@ -61,7 +59,8 @@ export function osBuild(options: OsBuildOptions): Step<OsBuildDesired, OsInfo, O
     desired,
     probe: () => probeCall(GET_OS_INFO, {}, (info) => info),
     diff: diffOsBuild,
-    async apply(_remote: Remote, _change: Change, actual: OsInfo | null): Promise<never> {
+    async apply(_remote: Remote, _change: Change, actual: OsInfo | null, d: OsBuildDesired): Promise<never> {
+      const { version, revision } = d;
       const running = actual ? `${actual.version}.${actual.revision}` : 'an unknown build';
       const why = actual?.pendingReboot
         ? 'A reboot is pending: reboot the host (a reboot task with ifPending: true) and check again.'

@@ -14,21 +14,22 @@
 // hostOut }, the output objects as JSON values (depth 2) and what Write-Host wrote.
 import type { Change } from '../../runner/core/change.js';
 import { unchanged } from '../../runner/core/applied.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { nonEmpty, readOptions } from '../../runner/core/step-options.js';
 import { isSecret } from '../../runner/core/secret.js';
 import { applyFields, type Remote, type Step } from '../../runner/core/step.js';
 import { invokeFunction } from './remote/open-function.js';
 import { INVOKE_SCRIPT } from './remote/ps-escape.js';
+import { accepted, checked, type Refuse } from './options/checked.js';
 import {
+  changedWhenOption,
   diffGuarded,
-  GUARD_OPTIONS,
   type GuardsActual,
   type GuardsDesired,
+  guardOptions,
   guardsProbe,
   hasGuard,
   judgeChanged,
-  readChangedWhen,
-  readGuards,
 } from './run-guards.js';
 
 export type PowershellParameter = string | number | boolean | null | string[];
@@ -42,15 +43,6 @@ export interface PowershellResult {
   readonly changed: boolean;
 }
 
-export type PowershellOptions = {
-  script: string;
-  parameters?: Readonly<Record<string, PowershellParameter>>;
-  creates?: string;
-  removes?: string;
-  unless?: string;
-  changedWhen?: (result: PowershellResult) => boolean;
-};
-
 export interface PowershellDesired extends GuardsDesired {
   readonly script: string;
   readonly parameters: Readonly<Record<string, PowershellParameter>>;
@@ -63,27 +55,44 @@ export interface PowershellOutputs {
 
 const KIND = 'windows.powershell';
 
-function readParameters(r: OptionReader): Readonly<Record<string, PowershellParameter>> {
-  const v = r.opts.parameters;
-  if (v === undefined) return Object.freeze({});
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) r.fail('parameters', 'must be an object of name: value');
-  for (const [name, value] of Object.entries(v)) {
-    const at = `parameters.${name}`;
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-      r.fail(at, 'must be named as a PowerShell parameter (letters, digits, _)');
-    if (isSecret(value))
-      r.fail(
-        at,
-        'is a secret: parameters travel as JSON data, where PowerShell errors may quote them; write the secret with fileContent and read the file',
-      );
-    const ok =
-      value === null ||
-      ['string', 'number', 'boolean'].includes(typeof value) ||
-      (Array.isArray(value) && value.every((x) => typeof x === 'string'));
-    if (!ok) r.fail(at, 'must be a string, number, boolean, null or a list of strings');
-  }
-  return Object.freeze({ ...(v as Record<string, PowershellParameter>) });
+function isParameterValue(v: unknown): v is PowershellParameter {
+  return (
+    v === null ||
+    ['string', 'number', 'boolean'].includes(typeof v) ||
+    (Array.isArray(v) && v.every((x) => typeof x === 'string'))
+  );
 }
+
+/** Values the script reads with param(): data, never secrets (PowerShell errors may quote them). */
+const parameters = () =>
+  checked(
+    accepted<Readonly<Record<string, PowershellParameter>>>(
+      (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
+      () => 'must be an object of name: value',
+    ),
+    (v, refuse: Refuse) => {
+      for (const [name, value] of Object.entries(v)) {
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+          refuse('must be named as a PowerShell parameter (letters, digits, _)', name);
+        if (isSecret(value))
+          refuse(
+            'is a secret: parameters travel as JSON data, where PowerShell errors may quote them; write the secret with fileContent and read the file',
+            name,
+          );
+        if (!isParameterValue(value)) refuse('must be a string, number, boolean, null or a list of strings', name);
+      }
+      return Object.freeze({ ...v });
+    },
+  );
+
+const Options = z.strictObject({
+  script: nonEmpty().refine((v) => !v.includes('\0'), { error: 'must not contain a NUL byte' }),
+  parameters: parameters().optional(),
+  ...guardOptions(),
+  changedWhen: changedWhenOption<PowershellResult>(),
+});
+
+export type PowershellOptions = z.input<typeof Options>;
 
 function firstLine(script: string): string {
   const line = script.trim().split(/\r?\n/)[0]!;
@@ -96,27 +105,28 @@ function parseOutput(text: string): unknown[] {
 }
 
 export function powershell(options: PowershellOptions): Step<PowershellDesired, GuardsActual, PowershellOutputs> {
-  const r = new OptionReader(KIND, options as Options);
-  r.only(['script', 'parameters', ...GUARD_OPTIONS]);
-  const script = r.nonEmpty('script');
-  if (script.includes('\0')) r.fail('script', 'must not contain a NUL byte');
-  const desired: PowershellDesired = Object.freeze({ script, parameters: readParameters(r), ...readGuards(r) });
-  const changedWhen = readChangedWhen<PowershellResult>(r);
-  const title = `powershell ${firstLine(script)}`;
+  const { changedWhen, ...o } = readOptions(KIND, Options, options);
+  const desired: PowershellDesired = Object.freeze({ ...o, parameters: o.parameters ?? Object.freeze({}) });
+  const title = `powershell ${firstLine(desired.script)}`;
 
   return Object.freeze({
     kind: KIND,
     title,
     desired,
     converges: hasGuard(desired),
-    probe: () => guardsProbe(desired, script),
+    probe: () => guardsProbe(desired, desired.script),
     diff: (d: Readonly<PowershellDesired>, a: GuardsActual | null) => diffGuarded(d, a, 'script', firstLine(d.script)),
-    async apply(remote: Remote, change: Change): Promise<PowershellOutputs> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      _actual: GuardsActual | null,
+      d: PowershellDesired,
+    ): Promise<PowershellOutputs> {
       let outputs: PowershellOutputs = { output: [], hostOut: [] };
       let changed = true;
       await applyFields(change, ['script'], {
         script: async () => {
-          const r = await invokeFunction(remote, INVOKE_SCRIPT, { script, parameters: desired.parameters }, title);
+          const r = await invokeFunction(remote, INVOKE_SCRIPT, { script: d.script, parameters: d.parameters }, title);
           outputs = { output: parseOutput(r.output), hostOut: r.hostOut };
           changed = judgeChanged(KIND, changedWhen, { ...outputs, changed: r.changed }, r.changed);
         },

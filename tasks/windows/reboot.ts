@@ -12,7 +12,8 @@
 // timeoutSec must allow for the wait. A rebooted host no longer needs the reboot, but `required`
 // still says true on this run: the step never claims convergence (converges: false).
 import { NOOP, type Change } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { integer, readOptions } from '../../runner/core/step-options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { invoke, probeCall } from './remote/calls.js';
 import { REAL_CLOCK, type Clock } from './remote/clock.js';
@@ -20,21 +21,22 @@ import { isConnectionProblem } from './remote/connection-loss.js';
 import type { OsInfo } from './os-build.js';
 import { RESTART_COMPUTER, GET_OS_INFO } from './remote/ps-os.js';
 import { waitForReboot } from './reboot-wait.js';
-import { SERVICE_NAME, stringList } from './options/win-options.js';
+import { listedServiceName, listOf } from './options/win-options.js';
 
-export type RebootOptions = {
-  required: boolean;
-  ifPending?: boolean;
-  timeoutSec?: number;
-  waitForServices?: readonly string[];
-};
+const Options = z.strictObject({
+  required: z.boolean({
+    error: (iss) =>
+      `must be true or false (typically an earlier step's rebootRequired output), got ${iss.input === undefined ? 'nothing' : JSON.stringify(iss.input)}`,
+  }),
+  ifPending: z.boolean().default(false),
+  timeoutSec: integer({ min: 30, max: 7200 }).default(900),
+  waitForServices: listOf(listedServiceName())
+    .optional()
+    .transform((v) => Object.freeze(v ?? [])),
+});
 
-export interface RebootDesired {
-  readonly required: boolean;
-  readonly ifPending: boolean;
-  readonly timeoutSec: number;
-  readonly waitForServices: readonly string[];
-}
+export type RebootOptions = z.input<typeof Options>;
+export type RebootDesired = Readonly<z.output<typeof Options>>;
 
 export interface RebootOutputs {
   rebooted: boolean;
@@ -62,25 +64,7 @@ export function diffReboot(d: Readonly<RebootDesired>, a: OsInfo | null): Change
 }
 
 export function reboot(options: RebootOptions, clock: Clock = REAL_CLOCK): Step<RebootDesired, OsInfo, RebootOutputs> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['required', 'ifPending', 'timeoutSec', 'waitForServices']);
-  if (typeof r.opts.required !== 'boolean')
-    r.fail(
-      'required',
-      `must be true or false (typically an earlier step's rebootRequired output), got ${r.opts.required === undefined ? 'nothing' : JSON.stringify(r.opts.required)}`,
-    );
-  const waitForServices =
-    stringList(r, 'waitForServices', (v, at) => {
-      if (typeof v !== 'string' || !SERVICE_NAME.test(v))
-        r.fail(at, `must be a service name, got ${JSON.stringify(v)}`);
-      return v;
-    }) ?? [];
-  const desired: RebootDesired = Object.freeze({
-    required: r.opts.required as boolean,
-    ifPending: r.boolean('ifPending', false),
-    timeoutSec: r.integer('timeoutSec', { min: 30, max: 7200 }, 'optional') ?? 900,
-    waitForServices: Object.freeze(waitForServices),
-  });
+  const desired: RebootDesired = Object.freeze(readOptions(KIND, Options, options));
   const title = 'reboot';
 
   return Object.freeze({
@@ -90,10 +74,10 @@ export function reboot(options: RebootOptions, clock: Clock = REAL_CLOCK): Step<
     converges: false,
     probe: () => probeCall(GET_OS_INFO, {}, (info) => info),
     diff: diffReboot,
-    async apply(remote: Remote, change: Change, actual: OsInfo | null): Promise<RebootOutputs> {
+    async apply(remote: Remote, change: Change, actual: OsInfo | null, d: RebootDesired): Promise<RebootOutputs> {
       if (!change.fields.includes('reboot') || actual === null)
         return { rebooted: false, lastBootUpTime: actual?.lastBootUpTime ?? null };
-      const deadline = clock.now() + desired.timeoutSec * 1000;
+      const deadline = clock.now() + d.timeoutSec * 1000;
       try {
         await invoke(
           remote,
@@ -110,7 +94,7 @@ export function reboot(options: RebootOptions, clock: Clock = REAL_CLOCK): Step<
         before: actual.lastBootUpTime,
         deadline,
         clock,
-        services: desired.waitForServices,
+        services: d.waitForServices,
       });
       return { rebooted: true, lastBootUpTime };
     },

@@ -6,23 +6,16 @@
 // non-empty strings, Binary bytes as a hex string ('0aff') or an array of numbers.
 import { isDeepStrictEqual } from 'node:util';
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { readOptions } from '../../runner/core/step-options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { invoke, probeCall } from './remote/calls.js';
 import { REGISTRY_TYPE, type RegistryType, type ResultOf } from './remote/contract.js';
 import { GET_REGISTRY_VALUE, SET_REGISTRY_VALUE } from './remote/ps-files.js';
+import { accepted, checked, type Refuse } from './options/checked.js';
 import { registryPath } from './options/win-options.js';
 
 export type RegistryData = string | number | readonly string[] | readonly number[];
-
-export type RegistryValueOptions = { path: string; name: string; type: RegistryType; data: RegistryData };
-
-export interface RegistryValueDesired {
-  readonly path: string;
-  readonly name: string;
-  readonly type: RegistryType;
-  readonly data: string | number | readonly string[];
-}
 
 export interface RegistryValueActual {
   readonly type: string;
@@ -32,10 +25,10 @@ export interface RegistryValueActual {
 const KIND = 'windows.registryValue';
 const TYPES: readonly RegistryType[] = REGISTRY_TYPE.options;
 
-function readData(r: OptionReader, type: RegistryType): string | number | string[] {
-  const v = r.opts.data;
+/** data as its type wants it: a Binary's bytes as lower-case hex. */
+function readData(v: unknown, type: RegistryType, refuse: Refuse): string | number | string[] {
   const bad = (expected: string): never =>
-    r.fail('data', `must be ${expected} for type ${type}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`);
+    refuse(`must be ${expected} for type ${type}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`, 'data');
   switch (type) {
     case 'String':
     case 'ExpandString':
@@ -64,6 +57,29 @@ function readData(r: OptionReader, type: RegistryType): string | number | string
   }
 }
 
+const Options = checked(
+  z.strictObject({
+    path: registryPath(),
+    name: z
+      .string()
+      .refine((v) => !/[\0\r\n]/.test(v), { error: 'must not contain a line break or NUL' })
+      .transform((v) => (v === '' ? '(default)' : v)),
+    type: accepted<RegistryType>(
+      (v) => TYPES.includes(v as RegistryType),
+      (v) => `must be one of ${TYPES.join(', ')}, got ${JSON.stringify(v)}`,
+    ),
+    // Checked with type below; optional here so that a missing data is refused in those words.
+    data: z.custom<RegistryData>(() => true).optional(),
+  }),
+  (o, refuse: Refuse) => {
+    const data = readData(o.data, o.type, refuse);
+    return { ...o, data: Array.isArray(data) ? Object.freeze(data) : (data as string | number | readonly string[]) };
+  },
+);
+
+export type RegistryValueOptions = z.input<typeof Options> & { data: RegistryData };
+export type RegistryValueDesired = Readonly<z.output<typeof Options>>;
+
 export function diffRegistryValue(d: Readonly<RegistryValueDesired>, a: RegistryValueActual | null): Change {
   const after: Fields = { type: d.type, data: d.data };
   if (a === null) return { action: 'create', fields: ['type', 'data'], before: null, after };
@@ -81,21 +97,8 @@ function readActual(value: ResultOf<'Get-PlayRegistryValue'>): RegistryValueActu
 }
 
 export function registryValue(options: RegistryValueOptions): Step<RegistryValueDesired, RegistryValueActual> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['path', 'name', 'type', 'data']);
-  const path = registryPath(r, 'path');
-  const rawName = r.string('name');
-  if (/[\0\r\n]/.test(rawName)) r.fail('name', 'must not contain a line break or NUL');
-  const name = rawName === '' ? '(default)' : rawName;
-  const type = r.opts.type as RegistryType;
-  if (!TYPES.includes(type)) r.fail('type', `must be one of ${TYPES.join(', ')}, got ${JSON.stringify(r.opts.type)}`);
-  const data = readData(r, type);
-  const desired: RegistryValueDesired = Object.freeze({
-    path,
-    name,
-    type,
-    data: Array.isArray(data) ? Object.freeze(data) : data,
-  });
+  const desired: RegistryValueDesired = Object.freeze(readOptions(KIND, Options, options));
+  const { path, name } = desired;
   const title = `registry ${path} ${name}`;
 
   return Object.freeze({
@@ -104,12 +107,18 @@ export function registryValue(options: RegistryValueOptions): Step<RegistryValue
     desired,
     probe: () => probeCall(GET_REGISTRY_VALUE, { path, name }, readActual),
     diff: diffRegistryValue,
-    async apply(remote: Remote, change: Change): Promise<void> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      _actual: RegistryValueActual | null,
+      d: RegistryValueDesired,
+    ): Promise<void> {
       if (change.fields.length === 0) return;
+      const { data } = d;
       await invoke(
         remote,
         SET_REGISTRY_VALUE,
-        { path, name, type, data: Array.isArray(data) ? [...data] : data },
+        { path: d.path, name: d.name, type: d.type, data: typeof data === 'object' ? [...data] : data },
         `${title}: set`,
       );
     },

@@ -3,8 +3,9 @@
 // host's other calls), the plan they give (noop, or `run`), and changedWhen, which decides after
 // the run whether it changed anything (the report then says ok, not changed: runner/core/applied.ts).
 import { type Change, NOOP } from '../../runner/core/change.js';
-import type { OptionReader } from '../../runner/core/options.js';
+import { nonEmpty } from '../../runner/core/step-options.js';
 import type { Probe } from '../../runner/core/step.js';
+import { accepted } from './options/checked.js';
 import { windowsPath } from './options/win-options.js';
 import { probeFunction } from './remote/open-function.js';
 import { TEST_GUARDS } from './remote/ps-escape.js';
@@ -24,27 +25,23 @@ export interface GuardsActual {
   readonly unlessSucceeded: boolean | null;
 }
 
-export const GUARD_OPTIONS = ['creates', 'removes', 'unless', 'changedWhen'] as const;
-
-export function readGuards(r: OptionReader): GuardsDesired {
-  const creates = r.opts.creates === undefined ? undefined : windowsPath(r, 'creates');
-  const removes = r.opts.removes === undefined ? undefined : windowsPath(r, 'removes');
-  const unless = r.opts.unless === undefined ? undefined : r.nonEmpty('unless');
-  return { creates, removes, unless };
-}
+/** The guard options, for a step's schema. */
+export const guardOptions = () => ({
+  creates: windowsPath().optional(),
+  removes: windowsPath().optional(),
+  unless: nonEmpty().optional(),
+});
 
 export function hasGuard(g: GuardsDesired): boolean {
   return g.creates !== undefined || g.removes !== undefined || g.unless !== undefined;
 }
 
 /** The user's predicate, checked to be a function when the step is built. */
-export function readChangedWhen<R>(r: OptionReader): ((result: R) => boolean) | undefined {
-  const v = r.opts.changedWhen;
-  if (v === undefined) return undefined;
-  if (typeof v !== 'function')
-    r.fail('changedWhen', `must be a function of the result returning true or false, got ${typeof v}`);
-  return v as (result: R) => boolean;
-}
+export const changedWhenOption = <R>() =>
+  accepted<(result: R) => boolean>(
+    (v) => typeof v === 'function',
+    (v) => `must be a function of the result returning true or false, got ${typeof v}`,
+  ).optional();
 
 /** The probe: the script (if any) is parsed on the host too, so a syntax error fails the plan, not the apply. */
 export function guardsProbe(g: GuardsDesired, script: string | null): Probe<GuardsActual> {

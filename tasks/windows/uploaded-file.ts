@@ -10,27 +10,15 @@ import { statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { Change } from '../../runner/core/change.js';
 import { NOOP } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { nonEmpty, readOptions } from '../../runner/core/step-options.js';
 import type { Remote, Step } from '../../runner/core/step.js';
 import { probeCall } from './remote/calls.js';
 import { readFileActual, type FileContentActual } from './file-content.js';
 import { GET_FILE } from './remote/ps-files.js';
 import { pieces, sendPieces } from './send-pieces.js';
+import { checked, type Refuse } from './options/checked.js';
 import { windowsPath } from './options/win-options.js';
-
-export type UploadedFileOptions = {
-  /** The file on the machine running play. */
-  localFile: string;
-  /** Where it goes on the host, e.g. C:\Users\Administrator\Downloads\windows10.0-kb4551853-x64.msu */
-  path: string;
-};
-
-export interface UploadedFileDesired {
-  readonly localFile: string;
-  readonly path: string;
-  readonly sha256: string;
-  readonly size: number;
-}
 
 export interface UploadedFileOutputs {
   uploaded: boolean;
@@ -43,17 +31,17 @@ export { UPLOAD_CHUNK } from './send-pieces.js';
  *  once per run, not once per host the step is built for). */
 const facts = new Map<string, { size: number; sha256: string }>();
 
-/** The local file's size and SHA-256; a missing or unreadable file, or a directory, fails the option. */
-export function localFileFacts(r: OptionReader, field: string, file: string): { size: number; sha256: string } {
+/** The local file's size and SHA-256; a missing or unreadable file, or a directory, is refused. */
+function localFileFacts(file: string, refuse: Refuse): { size: number; sha256: string } {
   let st: ReturnType<typeof statSync>;
   try {
     st = statSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === undefined) throw e;
-    return r.fail(field, `cannot read ${file} (${code})`);
+    return refuse(`cannot read ${file} (${code})`);
   }
-  if (!st.isFile()) return r.fail(field, `${file} is not a file`);
+  if (!st.isFile()) return refuse(`${file} is not a file`);
   const key = `${file}\0${st.size}\0${st.mtimeMs}`;
   let f = facts.get(key);
   if (!f) {
@@ -64,6 +52,27 @@ export function localFileFacts(r: OptionReader, field: string, file: string): { 
   }
   return f;
 }
+
+/** A file on the machine running play, with its size and SHA-256 (read when the step is built). */
+export const localFile = () =>
+  checked(nonEmpty(), (file: string, refuse: Refuse) => ({ localFile: file, ...localFileFacts(file, refuse) }));
+
+const Options = z
+  .strictObject({
+    /** The file on the machine running play. */
+    localFile: localFile(),
+    /** Where it goes on the host, e.g. C:\Users\Administrator\Downloads\windows10.0-kb4551853-x64.msu */
+    path: windowsPath(),
+  })
+  .transform(({ localFile: local, path }) => ({
+    localFile: local.localFile,
+    path,
+    sha256: local.sha256,
+    size: local.size,
+  }));
+
+export type UploadedFileOptions = z.input<typeof Options>;
+export type UploadedFileDesired = Readonly<z.output<typeof Options>>;
 
 /** Sends the local file to path on the host, one piece in memory at a time. */
 export function sendFile(
@@ -88,12 +97,8 @@ export function diffUploadedFile(d: Readonly<UploadedFileDesired>, a: FileConten
 export function uploadedFile(
   options: UploadedFileOptions,
 ): Step<UploadedFileDesired, FileContentActual, UploadedFileOutputs> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['localFile', 'path']);
-  const localFile = r.nonEmpty('localFile');
-  const path = windowsPath(r, 'path');
-  const { size, sha256 } = localFileFacts(r, 'localFile', localFile);
-  const desired: UploadedFileDesired = Object.freeze({ localFile, path, sha256, size });
+  const desired: UploadedFileDesired = Object.freeze(readOptions(KIND, Options, options));
+  const { path } = desired;
   const title = `uploaded file ${path}`;
   return Object.freeze({
     kind: KIND,
@@ -101,9 +106,14 @@ export function uploadedFile(
     desired,
     probe: () => probeCall(GET_FILE, { path, maxBytes: 0 }, readFileActual),
     diff: diffUploadedFile,
-    async apply(remote: Remote, change: Change): Promise<UploadedFileOutputs> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      _actual: FileContentActual | null,
+      d: UploadedFileDesired,
+    ): Promise<UploadedFileOutputs> {
       if (!change.fields.includes('sha256')) return { uploaded: false };
-      await sendFile(remote, desired, title);
+      await sendFile(remote, d, title);
       return { uploaded: true };
     },
     outputs: (): UploadedFileOutputs => ({ uploaded: false }),

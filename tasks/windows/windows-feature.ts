@@ -5,7 +5,8 @@
 // component's state is InstallPending, so a reboot task can still see it).
 // A name the host does not know probes as absent: the plan says so, and apply fails.
 import { NOOP, type Change } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { readOptions } from '../../runner/core/step-options.js';
 import type { Probe, Remote, Step } from '../../runner/core/step.js';
 import { invoke, probeCall, stepFailure } from './remote/calls.js';
 import {
@@ -14,13 +15,13 @@ import {
   GET_WINDOWS_FEATURE,
   INSTALL_WINDOWS_FEATURE,
 } from './remote/ps-os.js';
-import { matching } from './options/win-options.js';
+import { textMatching } from './options/win-options.js';
 
-export type ComponentOptions = { name: string };
+const componentOptions = (pattern: RegExp, description: string) =>
+  z.strictObject({ name: textMatching(pattern, description) });
 
-export interface ComponentDesired {
-  readonly name: string;
-}
+export type ComponentOptions = z.input<ReturnType<typeof componentOptions>>;
+export type ComponentDesired = Readonly<z.output<ReturnType<typeof componentOptions>>>;
 
 export interface ComponentActual {
   /** false: the host has no component of that name. */
@@ -71,22 +72,25 @@ function component(
   spec: ComponentKind,
   options: ComponentOptions,
 ): Step<ComponentDesired, ComponentActual, ComponentOutputs> {
-  const r: OptionReader = new OptionReader(spec.kind, options as Options);
-  r.only(['name']);
-  const name = matching(r, 'name', spec.pattern, `a ${spec.what} name such as ${spec.example}`);
-  const desired: ComponentDesired = Object.freeze({ name });
-  const title = `${spec.what} ${name}`;
+  const schema = componentOptions(spec.pattern, `a ${spec.what} name such as ${spec.example}`);
+  const desired: ComponentDesired = Object.freeze(readOptions(spec.kind, schema, options));
+  const title = `${spec.what} ${desired.name}`;
 
   return Object.freeze({
     kind: spec.kind,
     title,
     desired,
-    probe: () => spec.probe(name),
+    probe: () => spec.probe(desired.name),
     diff: diffComponent(spec.what),
-    async apply(remote: Remote, change: Change, actual: ComponentActual | null): Promise<ComponentOutputs> {
+    async apply(
+      remote: Remote,
+      change: Change,
+      actual: ComponentActual | null,
+      d: ComponentDesired,
+    ): Promise<ComponentOutputs> {
       if (!change.fields.includes('installed')) return { rebootRequired: false };
-      if (actual && !actual.known) throw stepFailure(title, `this host has no ${spec.what} named ${name}`);
-      const result = await spec.install(remote, name, title);
+      if (actual && !actual.known) throw stepFailure(title, `this host has no ${spec.what} named ${d.name}`);
+      const result = await spec.install(remote, d.name, title);
       return { rebootRequired: result.restartNeeded };
     },
     outputs: (_d: Readonly<ComponentDesired>, a: ComponentActual | null): ComponentOutputs => ({

@@ -16,41 +16,50 @@
 // design; the remote half stops the running dependents first and starts them again (field note B).
 // Stopping a service whose dependents run fails, naming them.
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { OptionReader, type Options } from '../../runner/core/options.js';
+import { z } from 'zod';
+import { oneOf, readOptions } from '../../runner/core/step-options.js';
 import { isSecret, type Secret } from '../../runner/core/secret.js';
 import { applyFields, type Remote, type Step } from '../../runner/core/step.js';
 import { invoke, probeCall, type CallArgs } from './remote/calls.js';
 import type { ArgsOf, ResultOf, ServiceStartMode, ServiceState } from './remote/contract.js';
 import { SET_SERVICE, SET_SERVICE_STATE, GET_SERVICE } from './remote/ps-services.js';
 import { parseScQc, parseScQueryex, type ScQc, type ScQueryex } from './parse/sc-output.js';
-import { matching, oneLine, SERVICE_NAME, stringList } from './options/win-options.js';
+import { accepted, checked, type Refuse } from './options/checked.js';
+import { listedServiceName, listOf, oneLine, serviceName } from './options/win-options.js';
 
 export type StartMode = 'auto' | 'manual' | 'disabled';
 
-export type WindowsServiceOptions = {
-  name: string;
-  binPath: string;
-  displayName?: string;
-  startMode?: StartMode;
-  dependencies?: readonly string[];
-  /** e.g. 'LocalSystem', 'NT AUTHORITY\\NetworkService', '.\\svcuser' */
-  account?: string;
-  password?: Secret;
-  state?: 'running' | 'stopped';
-  restart?: boolean;
-};
+const Options = checked(
+  z.strictObject({
+    name: serviceName(),
+    binPath: oneLine().refine((v) => v.trim() === v, {
+      error: 'must not start or end with spaces (sc qc would not show them)',
+    }),
+    displayName: oneLine(z.string()).optional(),
+    startMode: oneOf('auto', 'manual', 'disabled').optional(),
+    dependencies: listOf(listedServiceName()).optional(),
+    /** e.g. 'LocalSystem', 'NT AUTHORITY\\NetworkService', '.\\svcuser' */
+    account: oneLine(z.string()).optional(),
+    password: accepted<Secret>(
+      isSecret,
+      () => 'must be a Secret (from the environment), never a plain string',
+    ).optional(),
+    state: oneOf('running', 'stopped').optional(),
+    restart: z.boolean().default(false),
+  }),
+  (o, refuse: Refuse) => {
+    o.dependencies?.forEach((v, i) => {
+      if (v.toLowerCase() === o.name.toLowerCase()) refuse('a service cannot depend on itself', 'dependencies', i);
+    });
+    if (o.password !== undefined && o.account === undefined) refuse('is only used with account', 'password');
+    if (o.restart && o.state !== 'running')
+      refuse("needs state 'running' (a restart of a service that is not meant to run)", 'restart');
+    return { ...o, ...(o.dependencies ? { dependencies: Object.freeze(o.dependencies) } : {}) };
+  },
+);
 
-export interface WindowsServiceDesired {
-  readonly name: string;
-  readonly binPath: string;
-  readonly displayName?: string;
-  readonly startMode?: StartMode;
-  readonly dependencies?: readonly string[];
-  readonly account?: string;
-  readonly password?: Secret;
-  readonly state?: 'running' | 'stopped';
-  readonly restart: boolean;
-}
+export type WindowsServiceOptions = z.input<typeof Options>;
+export type WindowsServiceDesired = Readonly<z.output<typeof Options>>;
 
 export interface WindowsServiceActual {
   readonly config: ScQc;
@@ -142,48 +151,13 @@ function readActual(value: ResultOf<'Get-PlayService'>): WindowsServiceActual | 
   return { config: parseScQc(value.qc), status: parseScQueryex(value.queryex), dependents: value.dependents };
 }
 
-// Long because a step factory is one object: options read and checked, then probe, diff, apply and
-// outputs side by side (docs/adding-a-step.md), each short.
+// Long because a step factory is one object: probe, diff, apply and outputs side by side
+// (docs/adding-a-step.md), each short.
 export function windowsService(
   options: WindowsServiceOptions,
 ): Step<WindowsServiceDesired, WindowsServiceActual, WindowsServiceOutputs> {
-  const r: OptionReader = new OptionReader(KIND, options as Options);
-  r.only(['name', 'binPath', 'displayName', 'startMode', 'dependencies', 'account', 'password', 'state', 'restart']);
-  const name = matching(r, 'name', SERVICE_NAME, 'a service name such as kubelet (letters, digits, _ . -)');
-  const binPath = oneLine(r, 'binPath')!;
-  if (binPath.trim() !== binPath) r.fail('binPath', 'must not start or end with spaces (sc qc would not show them)');
-  const displayName = oneLine(r, 'displayName', 'optional');
-  const startMode = r.opts.startMode;
-  if (startMode !== undefined && startMode !== 'auto' && startMode !== 'manual' && startMode !== 'disabled') {
-    r.fail('startMode', `must be 'auto', 'manual' or 'disabled', got ${JSON.stringify(startMode)}`);
-  }
-  const dependencies = stringList(r, 'dependencies', (v, at) => {
-    if (typeof v !== 'string' || !SERVICE_NAME.test(v)) r.fail(at, `must be a service name, got ${JSON.stringify(v)}`);
-    if (v.toLowerCase() === name.toLowerCase()) r.fail(at, 'a service cannot depend on itself');
-    return v;
-  });
-  const account = oneLine(r, 'account', 'optional');
-  const password = r.opts.password;
-  if (password !== undefined && !isSecret(password))
-    r.fail('password', 'must be a Secret (from the environment), never a plain string');
-  if (password !== undefined && account === undefined) r.fail('password', 'is only used with account');
-  const state = r.opts.state;
-  if (state !== undefined && state !== 'running' && state !== 'stopped')
-    r.fail('state', `must be 'running' or 'stopped', got ${JSON.stringify(state)}`);
-  const restart = r.boolean('restart', false);
-  if (restart && state !== 'running')
-    r.fail('restart', "needs state 'running' (a restart of a service that is not meant to run)");
-  const desired: WindowsServiceDesired = Object.freeze({
-    name,
-    binPath,
-    displayName,
-    startMode,
-    dependencies: dependencies && Object.freeze(dependencies),
-    account,
-    password,
-    state,
-    restart,
-  });
+  const desired: WindowsServiceDesired = Object.freeze(readOptions(KIND, Options, options));
+  const { name, restart } = desired;
   const title = `service ${name}`;
 
   return Object.freeze({
@@ -193,8 +167,14 @@ export function windowsService(
     converges: !restart,
     probe: () => probeCall(GET_SERVICE, { name }, readActual),
     diff: diffWindowsService,
-    async apply(remote: Remote, change: Change, actual: WindowsServiceActual | null): Promise<WindowsServiceOutputs> {
-      const config: CallArgs<ArgsOf<'Set-PlayService'>> = { name, create: actual === null };
+    async apply(
+      remote: Remote,
+      change: Change,
+      actual: WindowsServiceActual | null,
+      d: WindowsServiceDesired,
+    ): Promise<WindowsServiceOutputs> {
+      const { binPath, displayName, startMode, dependencies, account, password, state } = d;
+      const config: CallArgs<ArgsOf<'Set-PlayService'>> = { name: d.name, create: actual === null };
       let action = null as 'start' | 'stop' | 'restart' | null;
       await applyFields(change, ORDER, {
         binPath: async () => {
@@ -224,7 +204,7 @@ export function windowsService(
       if (Object.keys(config).length > 2 || config.create)
         await invoke(remote, SET_SERVICE, config, `${title}: sc.exe ${config.create ? 'create' : 'config'}`);
       if (action === null) return outputsOf(actual);
-      const result = await invoke(remote, SET_SERVICE_STATE, { name, action }, `${title}: ${action}`);
+      const result = await invoke(remote, SET_SERVICE_STATE, { name: d.name, action }, `${title}: ${action}`);
       return {
         pid: result.pid > 0 ? result.pid : null,
         state: result.state,

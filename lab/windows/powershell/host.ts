@@ -8,6 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { WindowsError } from '../errors.js';
+import { stepMockModules } from '../step-simulators.js';
 
 /** PLAY_PWSH_HOST_DIR: another build of the host (its out/ and mock/), to try a change beside the one in use. */
 const HOST_DIR =
@@ -68,14 +69,17 @@ export class PowerShellHost {
     this.#exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   }
 
-  /** Starts a host with every mock module (lab/windows/pwsh-host/mock/*.psm1) and a virtual clock. */
+  /** Starts a host with every mock module (lab/windows/pwsh-host/mock/*.psm1, the step folders' simulators) and a virtual clock. */
   static async start(): Promise<PowerShellHost> {
     const problem = missingHost();
     if (problem) throw new Error(`the simulated Windows node needs real PowerShell: ${problem}`);
-    const modules = readdirSync(MOCK_DIR)
-      .filter((f) => f.endsWith('.psm1'))
-      .sort()
-      .flatMap((f) => ['--module', `${MOCK_DIR}${f}`]);
+    const modules = [
+      ...readdirSync(MOCK_DIR)
+        .filter((f) => f.endsWith('.psm1'))
+        .sort()
+        .map((f) => `${MOCK_DIR}${f}`),
+      ...stepMockModules(),
+    ].flatMap((m) => ['--module', m]);
     const child = spawn('dotnet', [HOST_DLL, ...modules, '--virtual-clock'], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' },

@@ -9,6 +9,8 @@
 // from the arguments' JSON, so a field is never named `playSecret` (that object stands for a secret).
 // Long because it is the whole contract in one table: one entry per remote function, each a few lines.
 import { z } from 'zod';
+import * as STEP_REMOTES from '../steps/remote.js';
+import { mergeRemotes } from '../steps/step-remote.js';
 
 export const SERVICE_START_MODE = z.enum(['Auto', 'Manual', 'Disabled']);
 export const SERVICE_STATE = z.enum(['Running', 'Stopped', 'StartPending', 'StopPending', 'Paused']);
@@ -341,28 +343,12 @@ export const CONTRACT = {
     result: DONE,
   },
 
-  // --- Firewall, time, updates ---------------------------------------------------------------
+  // --- Firewall, updates (time: tasks/windows/steps/) ---------------------------------------------------------------
   'Get-PlayFirewallRule': {
     args: z.strictObject({ name: z.string() }),
     result: z.strictObject(FIREWALL_RULE).nullable(),
   },
   'Set-PlayFirewallRule': { args: z.strictObject(FIREWALL_RULE), result: DONE },
-  'Get-PlayTimeZone': { args: NO_ARGS, result: z.strictObject({ id: z.string() }) },
-  'Set-PlayTimeZone': { args: z.strictObject({ id: z.string() }), result: DONE },
-  /** DateTime\Servers values 1..n and (default), w32time start mode, w32tm manual peer list and flags. */
-  'Get-PlayNtp': {
-    args: NO_ARGS,
-    result: z.strictObject({
-      servers: psList(z.string()),
-      defaultIndex: z.string().nullable(),
-      manualPeerList: z.string(),
-      syncFromFlags: z.string(),
-      w32timeStartMode: SERVICE_START_MODE,
-      /** W32Time runs now (Set-PlayNtp starts it). */
-      w32timeRunning: z.boolean(),
-    }),
-  },
-  'Set-PlayNtp': { args: z.strictObject({ servers: z.array(z.string()) }), result: DONE },
   /** HKLM:\SOFTWARE\Policies\Microsoft\Windows\WindowsUpdate\AU NoAutoUpdate / AUOptions. */
   'Get-PlayAutoUpdate': {
     args: NO_ARGS,
@@ -441,6 +427,9 @@ export const CONTRACT = {
     args: z.strictObject({ token: z.string(), removeHnsNetworks: z.boolean(), removeGhostAdapters: z.boolean() }),
     result: z.strictObject({ removedNetworks: psList(z.string()), removedAdapters: psList(z.string()) }),
   },
+
+  // --- The step folders' functions (tasks/windows/steps/<step>/remote.ts) ---------------------------
+  ...mergeRemotes(STEP_REMOTES),
 } satisfies Record<string, { args: z.ZodType; result: z.ZodType }>;
 
 export type PlayFunctionName = keyof typeof CONTRACT;

@@ -1,6 +1,9 @@
 // Every PowerShell function of the contract with its definition: the type makes a missing one a
-// compile error, and the tests syntax-check each definition and each program the steps send.
-import type { PlayFunction } from './calls.js';
+// compile error, and the tests syntax-check each definition and each program the steps send. The
+// step folders' functions (tasks/windows/steps/<step>/remote.ts) come with their bodies.
+import * as STEP_REMOTES from '../steps/remote.js';
+import { mergeRemotes } from '../steps/step-remote.js';
+import { playFunction, type PlayFunction } from './calls.js';
 import type { PlayFunctionName } from './contract.js';
 import { GET_DOCKER_ENGINE, GET_DOCKER_IMAGE, INSTALL_DOCKER_ENGINE, INVOKE_DOCKER_PULL } from './ps-docker.js';
 import {
@@ -42,18 +45,20 @@ import {
 } from './ps-network.js';
 import { GET_HOTFIX_PACKAGE, REMOVE_HOTFIX } from './ps-hotfix-removal.js';
 import { GET_NSSM_SERVICE, GET_SERVICE, SET_NSSM_SERVICE, SET_SERVICE, SET_SERVICE_STATE } from './ps-services.js';
-import {
-  GET_AUTO_UPDATE,
-  GET_FIREWALL_RULE,
-  GET_NTP,
-  GET_TIME_ZONE,
-  SET_AUTO_UPDATE,
-  SET_FIREWALL_RULE,
-  SET_NTP,
-  SET_TIME_ZONE,
-} from './ps-system.js';
+import { GET_AUTO_UPDATE, GET_FIREWALL_RULE, SET_AUTO_UPDATE, SET_FIREWALL_RULE } from './ps-system.js';
+
+export type StepFunctionName = keyof ReturnType<typeof mergeRemotes<typeof STEP_REMOTES>> & PlayFunctionName;
+
+/** The step folders' functions, each made from its body. */
+const STEP_FUNCTIONS = Object.fromEntries(
+  Object.entries(mergeRemotes(STEP_REMOTES)).map(([name, spec]) => [
+    name,
+    playFunction(name as StepFunctionName, spec.body),
+  ]),
+) as { readonly [F in StepFunctionName]: PlayFunction<F> };
 
 export const PLAY_FUNCTIONS: { readonly [F in PlayFunctionName]: PlayFunction<F> } = Object.freeze({
+  ...STEP_FUNCTIONS,
   'Get-PlayOsInfo': GET_OS_INFO,
   'Get-PlayHotfix': GET_HOTFIX,
   'Install-PlayHotfix': INSTALL_HOTFIX,
@@ -91,10 +96,6 @@ export const PLAY_FUNCTIONS: { readonly [F in PlayFunctionName]: PlayFunction<F>
   'Set-PlayHnsEndpointHost': SET_HNS_ENDPOINT_HOST,
   'Get-PlayFirewallRule': GET_FIREWALL_RULE,
   'Set-PlayFirewallRule': SET_FIREWALL_RULE,
-  'Get-PlayTimeZone': GET_TIME_ZONE,
-  'Set-PlayTimeZone': SET_TIME_ZONE,
-  'Get-PlayNtp': GET_NTP,
-  'Set-PlayNtp': SET_NTP,
   'Get-PlayAutoUpdate': GET_AUTO_UPDATE,
   'Set-PlayAutoUpdate': SET_AUTO_UPDATE,
   'Get-PlayNetAdapters': GET_NET_ADAPTERS,

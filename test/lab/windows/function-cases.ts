@@ -1,13 +1,18 @@
 // Every remote function of tasks/windows/remote/contract.ts with two cases to run under real PowerShell on
 // a fresh simulated node: its happy path and its main failure (an error it throws, or the absent
 // answer a probe gives). The Record type makes a function without cases a compile error, so a new
-// function cannot be forgotten. Used by every-function.test.ts and `npm run test:powershell`.
+// function cannot be forgotten. A step folder's functions have theirs in the folder
+// (tasks/windows/steps/<step>/cases.ts, found by that name; its own type makes one missing a compile
+// error there). Used by every-function.test.ts and `npm run test:powershell`.
 // Long because it is a table: two cases for each of the contract's functions.
+import { existsSync, readdirSync } from 'node:fs';
 import { DOWNLOADS } from '../../../lab/windows/defaults.js';
 import { writeFile } from '../../../lab/windows/file-store.js';
 import type { NodeState } from '../../../lab/windows/node-state.js';
 import { withDocker } from '../../tasks/windows/sim-node.js';
 import type { PlayFunctionName } from '../../../tasks/windows/remote/contract.js';
+import type { StepFunctionName } from '../../../tasks/windows/remote/functions.js';
+import type { StepCases, StepRemote } from '../../../tasks/windows/steps/step-remote.js';
 
 export interface FunctionCase {
   /** Sets the node up before the call (a fresh default node otherwise). */
@@ -32,7 +37,9 @@ const l2bridge = {
 };
 const endpoint = { name: 'cbr0_ep', networkName: 'cbr0', ipAddress: '10.244.9.2', gateway: '10.244.9.1' };
 
-export const FUNCTION_CASES: { readonly [F in PlayFunctionName]: { happy: FunctionCase; failure: FunctionCase } } = {
+type Cases<F extends string> = { readonly [N in F]: { happy: FunctionCase; failure: FunctionCase } };
+
+const CONTRACT_CASES: Cases<Exclude<PlayFunctionName, StepFunctionName>> = {
   'Get-PlayOsInfo': {
     happy: { args: {}, expect: (v) => v.build === 17763 && v.revision === 973 && v.pendingReboot === false },
     failure: {
@@ -360,34 +367,6 @@ export const FUNCTION_CASES: { readonly [F in PlayFunctionName]: { happy: Functi
       expect: /Sideways/,
     },
   },
-  'Get-PlayTimeZone': {
-    happy: { args: {}, expect: (v) => v.id === 'UTC' },
-    failure: {
-      seed: (s) => (s.timeZone = 'China Standard Time'),
-      args: {},
-      expect: (v) => v.id === 'China Standard Time',
-    },
-  },
-  'Set-PlayTimeZone': {
-    happy: { args: { id: 'China Standard Time' }, expect: (v) => typeof v === 'object' },
-    failure: { args: { id: 'Mars/Olympus' }, expect: /Mars\/Olympus/ },
-  },
-  'Get-PlayNtp': {
-    happy: { args: {}, expect: (v) => v.servers[0] === 'time.windows.com' && v.defaultIndex === '1' },
-    failure: {
-      seed: (s) => delete s.registry['hklm:\\software\\microsoft\\windows\\currentversion\\datetime\\servers'],
-      args: {},
-      expect: (v) => v.servers.length === 0 && v.defaultIndex === null,
-    },
-  },
-  'Set-PlayNtp': {
-    happy: { args: { servers: ['10.0.0.1', '10.0.0.2'] }, expect: (v) => typeof v === 'object' },
-    failure: {
-      seed: (s) => (s.services['w32time']!.startMode = 'Disabled'),
-      args: { servers: ['10.0.0.1'] },
-      expect: (v) => typeof v === 'object',
-    },
-  },
   'Get-PlayAutoUpdate': {
     happy: {
       before: [{ fn: 'Set-PlayAutoUpdate', args: { enabled: false } }],
@@ -457,3 +436,16 @@ export const FUNCTION_CASES: { readonly [F in PlayFunctionName]: { happy: Functi
     },
   },
 };
+
+const STEPS = new URL('../../../tasks/windows/steps/', import.meta.url);
+/** Every step folder's cases.ts. */
+const folderCases = await Promise.all(
+  readdirSync(STEPS, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(new URL(`${d.name}/cases.ts`, STEPS)))
+    .map(
+      async (d) =>
+        ((await import(new URL(`${d.name}/cases.ts`, STEPS).href)) as { CASES: StepCases<StepRemote> }).CASES,
+    ),
+);
+
+export const FUNCTION_CASES = Object.assign({}, CONTRACT_CASES, ...folderCases) as Cases<PlayFunctionName>;

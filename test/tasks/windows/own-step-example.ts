@@ -1,7 +1,7 @@
 // The Windows step of one's own that docs/own-repository.md shows, word for word apart from the
 // imports (a user writes `from 'play'` and `from 'play/windows'`): escape-hatches.test.ts runs it.
-import { type Change, diffFields, OptionReader, type Remote, type Step } from '../../../runner/index.js';
-import { defineFunction, invokeFunction, probeFunction, z } from '../../../tasks/windows/index.js';
+import { type Change, diffFields, nonEmpty, readOptions, type Remote, type Step, z } from '../../../runner/index.js';
+import { defineFunction, invokeFunction, probeFunction } from '../../../tasks/windows/index.js';
 
 const GET = defineFunction({
   name: 'Get-PlayContosoSetting',
@@ -26,12 +26,13 @@ const SET = defineFunction({
 `,
 });
 
-type Desired = { name: string; value: string };
+// The options: a wrong one is a StepOptionError naming the kind and field (`contoso.setting: option
+// 'name' must not be empty`), and an unknown one is refused with the known ones listed.
+const Options = z.strictObject({ name: nonEmpty(), value: z.string() });
+type Desired = z.output<typeof Options>;
 
-export function contosoSetting(options: Desired): Step<Desired, Desired> {
-  const r = new OptionReader('contoso.setting', options);
-  r.only(['name', 'value']);
-  const desired = Object.freeze({ name: r.nonEmpty('name'), value: r.string('value') });
+export function contosoSetting(options: z.input<typeof Options>): Step<Desired, Desired> {
+  const desired = Object.freeze(readOptions('contoso.setting', Options, options));
   return Object.freeze({
     kind: 'contoso.setting',
     title: `contoso setting ${desired.name}`,
@@ -39,8 +40,8 @@ export function contosoSetting(options: Desired): Step<Desired, Desired> {
     probe: () =>
       probeFunction(GET, { name: desired.name }, (v) => (v.value === null ? null : { ...desired, value: v.value })),
     diff: (d: Desired, a: Desired | null): Change => diffFields(d, a, ['value']),
-    async apply(remote: Remote, change: Change) {
-      if (change.fields.includes('value')) await invokeFunction(remote, SET, desired, this.title);
+    async apply(remote: Remote, change: Change, _actual: Desired | null, d: Desired) {
+      if (change.fields.includes('value')) await invokeFunction(remote, SET, d, this.title);
     },
   });
 }

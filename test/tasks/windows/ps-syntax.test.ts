@@ -7,9 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import test from 'ava';
-import type { PsCall } from '../../../runner/core/ps-call.js';
 import { isSecret, Secret } from '../../../runner/core/secret.js';
-import type { AnyStep } from '../../../runner/core/step.js';
+import type { AnyStep, CallProbe } from '../../../runner/core/step.js';
 import { BOOTSTRAP } from '../../../runner/transport/powershell/bootstrap.js';
 import { program } from '../../../runner/transport/powershell/program.js';
 import * as windows from '../../../tasks/windows/index.js';
@@ -373,7 +372,7 @@ test('every program every step sends (probe and apply, hostile values) parses, a
 test('a batch of every probe in one program (as a host session sends it) parses', async (t) => {
   const calls = Object.values(CASES)
     .flat()
-    .map((make) => make().probe().script as PsCall);
+    .map((make) => (make().probe() as CallProbe<unknown>).call);
   const text = program(calls);
   const { errors } = await parsePowerShell(text);
   t.deepEqual(errors, [], describeErrors(text, errors));

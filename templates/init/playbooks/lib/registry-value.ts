@@ -3,8 +3,8 @@
 // the probe reads the value (batched with the host's other probes), the apply writes it; arguments and
 // results are checked against their zod schemas and travel as JSON data, never as code. The bodies run
 // on Windows PowerShell 5.1 (no `??`, `?.` or `&&`). test/registry-value.test.ts runs it three times.
-import { type Change, diffFields, OptionReader, type Remote, type Step } from 'play';
-import { defineFunction, invokeFunction, probeFunction, z } from 'play/windows';
+import { type Change, diffFields, nonEmpty, readOptions, type Remote, type Step, z } from 'play';
+import { defineFunction, invokeFunction, probeFunction } from 'play/windows';
 
 const GET = defineFunction({
   name: 'Get-PlayExampleRegistryValue',
@@ -29,13 +29,14 @@ const SET = defineFunction({
 `,
 });
 
-export type RegistryValue = { key: string; name: string; value: string };
+// What the step accepts, as a zod schema: readOptions turns a wrong option into one error naming the
+// step and the field (`example.registryValue: option 'key' must not be empty`).
+const Options = z.strictObject({ key: nonEmpty(), name: nonEmpty(), value: z.string() });
+export type RegistryValue = z.output<typeof Options>;
 
 /** The string value `name` under registry key `key` (e.g. `HKLM:\SOFTWARE\Example`) is `value`. */
-export function registryValue(options: RegistryValue): Step<RegistryValue, RegistryValue> {
-  const r = new OptionReader('example.registryValue', options);
-  r.only(['key', 'name', 'value']);
-  const desired = Object.freeze({ key: r.nonEmpty('key'), name: r.nonEmpty('name'), value: r.string('value') });
+export function registryValue(options: z.input<typeof Options>): Step<RegistryValue, RegistryValue> {
+  const desired = Object.freeze(readOptions('example.registryValue', Options, options));
   const where = { key: desired.key, name: desired.name };
   return Object.freeze({
     kind: 'example.registryValue',
@@ -43,8 +44,8 @@ export function registryValue(options: RegistryValue): Step<RegistryValue, Regis
     desired,
     probe: () => probeFunction(GET, where, (v) => (v.value === null ? null : { ...desired, value: v.value })),
     diff: (d: RegistryValue, a: RegistryValue | null): Change => diffFields(d, a, ['value']),
-    async apply(remote: Remote, change: Change) {
-      if (change.fields.includes('value')) await invokeFunction(remote, SET, desired, this.title);
+    async apply(remote: Remote, change: Change, _actual: RegistryValue | null, d: RegistryValue) {
+      if (change.fields.includes('value')) await invokeFunction(remote, SET, d, this.title);
     },
   });
 }

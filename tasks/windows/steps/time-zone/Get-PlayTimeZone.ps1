@@ -1,0 +1,1 @@
+  [ordered]@{ id = [string](Get-TimeZone).Id }

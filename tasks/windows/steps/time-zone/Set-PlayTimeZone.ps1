@@ -1,0 +1,2 @@
+  Set-TimeZone -Id ([string]$a.id)
+  [ordered]@{}
