@@ -25,7 +25,8 @@ function tsFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
     if (entry.isDirectory()) found.push(...tsFiles(p));
-    else if (/\.[cm]?ts$/.test(entry.name) && !/\.d\.[cm]?ts$/.test(entry.name)) found.push(p);
+    // A step folder's tests (tasks/windows/steps/<step>/*.test.ts) live beside its code, not in dist/.
+    else if (/\.[cm]?ts$/.test(entry.name) && !/\.(d|test)\.[cm]?ts$/.test(entry.name)) found.push(p);
   }
   return found;
 }

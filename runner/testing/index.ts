@@ -35,5 +35,5 @@ export {
   type RegistryType,
   type ResultOf,
   type ServiceStartMode,
+  validateResult,
 } from '../../tasks/windows/remote/contract.js';
-export { validateResult } from '../../tasks/windows/remote/validate.js';

@@ -7,10 +7,16 @@
 // argument, or a property the PowerShell side misnamed), never something to ignore. A string argument
 // may be given as a Secret (calls.ts): it reaches the function as a plain string, but is sent apart
 // from the arguments' JSON, so a field is never named `playSecret` (that object stands for a secret).
+// A list in a result is a psList: PowerShell 5.1 can hand back a one-element list as its element, or
+// an empty one as null; both are read as the list they stand for, so the steps only ever see arrays.
 // Long because it is the whole contract in one table: one entry per remote function, each a few lines.
 import { z } from 'zod';
-import * as STEP_REMOTES from '../steps/remote.js';
-import { mergeRemotes } from '../steps/step-remote.js';
+import * as STEPS from '../steps/index.js';
+import { mergeRemotes, psList } from '../steps/step-remote.js';
+import { psFunction } from '../../../runner/core/ps-call.js';
+import type { CallArgs } from './call-args.js';
+import { type PlayFunction, withSchemas } from './calls.js';
+import { checkArgs, checkResult } from './validate.js';
 
 export const SERVICE_START_MODE = z.enum(['Auto', 'Manual', 'Disabled']);
 export const SERVICE_STATE = z.enum(['Running', 'Stopped', 'StartPending', 'StopPending', 'Paused']);
@@ -19,14 +25,6 @@ export const REGISTRY_TYPE = z.enum(['String', 'ExpandString', 'DWord', 'QWord',
 export type ServiceStartMode = z.infer<typeof SERVICE_START_MODE>;
 export type ServiceState = z.infer<typeof SERVICE_STATE>;
 export type RegistryType = z.infer<typeof REGISTRY_TYPE>;
-
-/**
- * A list in a result. PowerShell 5.1 can hand back a one-element list as its element, or an empty
- * one as null: both are read as the list they stand for, so the steps only ever see arrays.
- */
-function psList<T extends z.ZodType>(item: T) {
-  return z.preprocess((v) => (v === null ? [] : v === undefined || Array.isArray(v) ? v : [v]), z.array(item));
-}
 
 const NO_ARGS = z.strictObject({});
 /** What a function that only acts returns: `[ordered]@{}`. */
@@ -429,7 +427,7 @@ export const CONTRACT = {
   },
 
   // --- The step folders' functions (tasks/windows/steps/<step>/remote.ts) ---------------------------
-  ...mergeRemotes(STEP_REMOTES),
+  ...mergeRemotes(STEPS),
 } satisfies Record<string, { args: z.ZodType; result: z.ZodType }>;
 
 export type PlayFunctionName = keyof typeof CONTRACT;
@@ -437,3 +435,26 @@ export type PlayFunctionName = keyof typeof CONTRACT;
 export type ArgsOf<F extends PlayFunctionName> = z.input<(typeof CONTRACT)[F]['args']>;
 /** As a step reads it, once validated (lists normalized). */
 export type ResultOf<F extends PlayFunctionName> = z.output<(typeof CONTRACT)[F]['result']>;
+
+/** A function of the contract: its body (remote/ps-*.ts) with the schemas of its name. */
+export function playFunction<F extends PlayFunctionName>(name: F, body: string): ContractFunction<F> {
+  return withSchemas(psFunction(name, body), entry(name).args, entry(name).result) as unknown as ContractFunction<F>;
+}
+
+/** A contract function as a step calls it: with ArgsOf its name, reading ResultOf it. */
+export type ContractFunction<F extends PlayFunctionName> = PlayFunction<ArgsOf<F>, ResultOf<F>> & { readonly name: F };
+
+function entry<F extends PlayFunctionName>(fn: F): (typeof CONTRACT)[F] {
+  if (!Object.hasOwn(CONTRACT, fn)) throw new Error(`${fn} is not a function of the Windows contract`);
+  return CONTRACT[fn];
+}
+
+/** Throws unless `args` fit the arguments of the contract function named `fn` (validate.ts's messages). */
+export function validateArgs<F extends PlayFunctionName>(fn: F, args: unknown): asserts args is CallArgs<ArgsOf<F>> {
+  checkArgs(fn, entry(fn).args, args);
+}
+
+/** The result of the contract function named `fn`, checked and normalized (a test double checks what it answers). */
+export function validateResult<F extends PlayFunctionName>(fn: F, value: unknown): ResultOf<F> {
+  return checkResult(fn, entry(fn).result, value) as ResultOf<F>;
+}

@@ -1,10 +1,9 @@
-// Every PowerShell function of the contract with its definition: the type makes a missing one a
-// compile error, and the tests syntax-check each definition and each program the steps send. The
-// step folders' functions (tasks/windows/steps/<step>/remote.ts) come with their bodies.
-import * as STEP_REMOTES from '../steps/remote.js';
+// Every PowerShell function of the contract, each with its definition and its schemas (remote/ps-*.ts:
+// playFunction; the step folders' tasks/windows/steps/<step>/remote.ts: stepRemote): the type makes a
+// missing one a compile error, and the tests syntax-check each definition and each program the steps send.
+import * as STEPS from '../steps/index.js';
 import { mergeRemotes } from '../steps/step-remote.js';
-import { playFunction, type PlayFunction } from './calls.js';
-import type { PlayFunctionName } from './contract.js';
+import type { ContractFunction, PlayFunctionName } from './contract.js';
 import { GET_DOCKER_ENGINE, GET_DOCKER_IMAGE, INSTALL_DOCKER_ENGINE, INVOKE_DOCKER_PULL } from './ps-docker.js';
 import {
   ADD_FILE_CHUNK,
@@ -47,18 +46,10 @@ import { GET_HOTFIX_PACKAGE, REMOVE_HOTFIX } from './ps-hotfix-removal.js';
 import { GET_NSSM_SERVICE, GET_SERVICE, SET_NSSM_SERVICE, SET_SERVICE, SET_SERVICE_STATE } from './ps-services.js';
 import { GET_AUTO_UPDATE, GET_FIREWALL_RULE, SET_AUTO_UPDATE, SET_FIREWALL_RULE } from './ps-system.js';
 
-export type StepFunctionName = keyof ReturnType<typeof mergeRemotes<typeof STEP_REMOTES>> & PlayFunctionName;
+export type StepFunctionName = keyof ReturnType<typeof mergeRemotes<typeof STEPS>> & PlayFunctionName;
 
-/** The step folders' functions, each made from its body. */
-const STEP_FUNCTIONS = Object.fromEntries(
-  Object.entries(mergeRemotes(STEP_REMOTES)).map(([name, spec]) => [
-    name,
-    playFunction(name as StepFunctionName, spec.body),
-  ]),
-) as { readonly [F in StepFunctionName]: PlayFunction<F> };
-
-export const PLAY_FUNCTIONS: { readonly [F in PlayFunctionName]: PlayFunction<F> } = Object.freeze({
-  ...STEP_FUNCTIONS,
+/** The functions of remote/ps-*.ts, each under its contract name. */
+const CONTRACT_FUNCTIONS = {
   'Get-PlayOsInfo': GET_OS_INFO,
   'Get-PlayHotfix': GET_HOTFIX,
   'Install-PlayHotfix': INSTALL_HOTFIX,
@@ -104,4 +95,9 @@ export const PLAY_FUNCTIONS: { readonly [F in PlayFunctionName]: PlayFunction<F>
   'Set-PlayDnsClient': SET_DNS_CLIENT,
   'Get-PlayNetworkCleanup': GET_NETWORK_CLEANUP,
   'Invoke-PlayNetworkCleanup': INVOKE_NETWORK_CLEANUP,
+} satisfies { readonly [F in Exclude<PlayFunctionName, StepFunctionName>]: ContractFunction<F> };
+
+export const PLAY_FUNCTIONS: { readonly [F in PlayFunctionName]: ContractFunction<F> } = Object.freeze({
+  ...(mergeRemotes(STEPS) as unknown as { readonly [F in StepFunctionName]: ContractFunction<F> }),
+  ...CONTRACT_FUNCTIONS,
 });

@@ -2,7 +2,7 @@
 // on our side, docker-version.ts) and the install from PSGallery's DockerMsftProvider, as field notes
 // A and D do it (a fresh install enables the Containers feature, which needs a reboot); images
 // inspected and pulled with docker.exe through Invoke-Native (ps-native.ts), the reference one argument.
-import { playFunction } from './calls.js';
+import { playFunction } from './contract.js';
 import { INVOKE_NATIVE } from './ps-native.js';
 
 /** Find-DockerExe: docker.exe on the PATH, else where DockerMsftProvider installs it; $null when absent. */

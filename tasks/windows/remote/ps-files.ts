@@ -3,7 +3,7 @@
 // guarded by the sha256 the plan saw and made atomic with a temp file in the same directory.
 // Registry: the .NET Microsoft.Win32 API on the 64-bit view, which keeps value kinds exact
 // (Get-ItemProperty cannot tell String from ExpandString and returns DWords as signed numbers).
-import { playFunction } from './calls.js';
+import { playFunction } from './contract.js';
 
 export const GET_FILE = playFunction(
   'Get-PlayFile',

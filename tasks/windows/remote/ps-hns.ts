@@ -7,7 +7,7 @@
 // A host endpoint is attached with POST /endpoints/<id>/attach {SystemType: Host, CompartmentId};
 // its vNIC "vEthernet (<name>)" then appears in the host's default compartment (1), where this
 // session runs: the probe reports compartmentId 1 when it sees that interface, else null.
-import { playFunction } from './calls.js';
+import { playFunction } from './contract.js';
 import { INVOKE_NATIVE } from './ps-native.js';
 
 export const INVOKE_HNS = String.raw`

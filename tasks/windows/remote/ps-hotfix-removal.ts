@@ -6,7 +6,7 @@
 // <assemblyIdentity>: Install-PlayHotfix reads it there (PACKAGE_IDENTITY) and records it under
 // HKLM:\SOFTWARE\Play\HotfixPackages (value <KB>), so a rollback knows what to remove without
 // `dism /get-packages` (whose list holds every package the host ever had).
-import { playFunction } from './calls.js';
+import { playFunction } from './contract.js';
 import { INVOKE_NATIVE } from './ps-native.js';
 
 export const HOTFIX_PACKAGES_KEY = String.raw`'HKLM:\SOFTWARE\Play\HotfixPackages'`;

@@ -3,7 +3,7 @@
 // verified by DISM (/get-packageinfo: read-only), so that the install in the window starts from a
 // checked package. The folder holds a marker with the SHA-256 of the .msu it was expanded from, written
 // last: a folder without it (an expansion cut short) is expanded again.
-import { playFunction } from './calls.js';
+import { playFunction } from './contract.js';
 import { INVOKE_NATIVE } from './ps-native.js';
 
 const MARKER = `'play-staged-from.sha256'`;

@@ -1,7 +1,7 @@
 // The remote half of the optional network steps (PowerShell 5.1): NICs found by MAC and the DNS
 // client (docs/domain.md#step-2-nics-and-dns-client), and the destructive clean-up of stale HNS networks
 // and ghost network adapters (step 1).
-import { playFunction } from './calls.js';
+import { playFunction } from './contract.js';
 import { INVOKE_HNS } from './ps-hns.js';
 
 /**

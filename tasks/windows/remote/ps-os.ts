@@ -2,7 +2,7 @@
 // reboots, paths, hotfixes, Windows features and capabilities. Each returns exactly the result
 // type of its contract entry (tasks/windows/remote/contract.ts); enums and dates are converted to strings
 // here, because ConvertTo-Json in 5.1 writes enums as numbers and dates as "\/Date(...)\/".
-import { playFunction } from './calls.js';
+import { playFunction } from './contract.js';
 import { INVOKE_NATIVE } from './ps-native.js';
 import { PACKAGE_IDENTITY } from './ps-hotfix-removal.js';
 

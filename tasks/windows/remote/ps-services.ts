@@ -6,7 +6,7 @@
 // dependent on", field note B), stops it (killing its own process if it does not stop within a
 // minute, as field note B did with taskkill /PID /F), starts it and the dependents again
 // (docs/field-notes.md#b-restarting-a-service-with-dependents).
-import { playFunction } from './calls.js';
+import { playFunction } from './contract.js';
 import { INVOKE_NATIVE } from './ps-native.js';
 
 const SC = String.raw`

@@ -1,6 +1,6 @@
 // The remote half of firewall rules and automatic updates (PowerShell 5.1); the time zone and NTP
 // are step folders (tasks/windows/steps/time-zone/, ntp-servers/).
-import { playFunction } from './calls.js';
+import { playFunction } from './contract.js';
 
 export const GET_FIREWALL_RULE = playFunction(
   'Get-PlayFirewallRule',

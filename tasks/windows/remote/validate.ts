@@ -1,12 +1,10 @@
-// Run-time checks against the contract (contract.ts), with messages a person can act on. A call's
+// Run-time checks of a call against its function's schemas, with messages a person can act on. A call's
 // arguments are checked before it leaves: a violation is a programming error in a step, reported as
 // one line naming the function, the argument and what it must be. A result is checked when it comes
 // back, from a real node or a simulated one: PowerShell that misnames a property or returns a number
 // as a string fails here with the function, the field and the value, never further down in a step.
 import { z } from 'zod';
 import { isSecret, masked } from '../../../runner/core/secret.js';
-import type { CallArgs } from './call-args.js';
-import { CONTRACT, type ArgsOf, type PlayFunctionName, type ResultOf } from './contract.js';
 
 type Path = readonly PropertyKey[];
 type Issue = z.core.$ZodIssue;
@@ -129,20 +127,10 @@ function joined(parts: readonly string[]): string {
   return parts.slice(0, SHOWN).join('; ') + (more > 0 ? `; and ${more} more` : '');
 }
 
-function entry<F extends PlayFunctionName>(fn: F): (typeof CONTRACT)[F] {
-  if (!Object.hasOwn(CONTRACT, fn)) throw new Error(`${fn} is not a function of the Windows contract`);
-  return CONTRACT[fn];
-}
-
 /**
- * Throws unless `args` fit the function's arguments; a Secret is accepted where a string is. The
- * message is one line: `Set-PlayService: argument startMode must be one of Auto, Manual, Disabled, got "Automatic"`.
+ * Throws unless `args` fit the schema; a Secret is accepted where a string is. The message is one
+ * line: `Set-PlayService: argument startMode must be one of Auto, Manual, Disabled, got "Automatic"`.
  */
-export function validateArgs<F extends PlayFunctionName>(fn: F, args: unknown): asserts args is CallArgs<ArgsOf<F>> {
-  checkArgs(fn, entry(fn).args, args);
-}
-
-/** validateArgs against any schema: a function of one's own (open-function.ts) is checked the same way. */
 export function checkArgs(fn: string, schema: z.ZodType, args: unknown): void {
   // A Secret stands where a string may: checked as its mask, a string; the caller sends the original.
   const checked = schema.safeParse(masked(args));
@@ -159,14 +147,9 @@ export function checkArgs(fn: string, schema: z.ZodType, args: unknown): void {
 }
 
 /**
- * The result, checked and normalized (lists, see contract.ts); throws one line such as
- * `Get-PlayOsInfo returned build = "17763", expected a number`.
+ * The value as the schema outputs it (lists normalized, see contract.ts), or one line naming the
+ * field: `Get-PlayOsInfo returned build = "17763", expected a number`.
  */
-export function validateResult<F extends PlayFunctionName>(fn: F, value: unknown): ResultOf<F> {
-  return checkResult(fn, entry(fn).result, value) as ResultOf<F>;
-}
-
-/** validateResult against any schema: the value as the schema outputs it, or one line naming the field. */
 export function checkResult(fn: string, schema: z.ZodType, value: unknown): unknown {
   const checked = schema.safeParse(value, { reportInput: true });
   if (checked.success) return checked.data;

@@ -1,4 +1,5 @@
-// The steps of the step folders (tasks/windows/steps/<step>/), one line each; re-exported by
-// tasks/windows/index.ts (play/windows). Their remote halves are listed in ./remote.ts.
-export * from './ntp-servers/step.js';
-export * from './time-zone/step.js';
+// The step folders (tasks/windows/steps/<step>/: docs/adding-a-step.md), one line each. A folder's
+// index.ts exports its factory and types, re-exported by tasks/windows/index.ts (play/windows), and
+// its remote half `<STEP>_REMOTE`, which remote/contract.ts and remote/functions.ts merge.
+export * from './ntp-servers/index.js';
+export * from './time-zone/index.js';

@@ -1,9 +1,13 @@
 // The remote half of a step folder (tasks/windows/steps/<step>/remote.ts): each PowerShell function
-// it calls, with the zod schemas of its one argument and its result (as in remote/contract.ts) and
-// its body, read from the folder's <Function>.ps1. The contract and the functions registry
-// (remote/contract.ts, remote/functions.ts) merge every folder listed in ./remote.ts into theirs.
+// it calls, made from the zod schemas of its one argument and its result (as in remote/contract.ts)
+// and its body, read from the folder's <Function>.ps1. The folder's step calls these functions
+// directly; the contract and the functions registry (remote/contract.ts, remote/functions.ts) merge
+// every folder's `<STEP>_REMOTE` export that ./index.ts lists.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { psFunction } from '../../../runner/core/ps-call.js';
+import type { AnyStep } from '../../../runner/core/step.js';
+import { type PlayFunction, withSchemas } from '../remote/calls.js';
 
 export interface StepFunctionSpec {
   readonly args: z.ZodType;
@@ -12,7 +16,21 @@ export interface StepFunctionSpec {
   readonly body: string;
 }
 
-export type StepRemote = Readonly<Record<string, StepFunctionSpec>>;
+/** A folder's functions by name, each with its schemas (what `stepRemote` returns). */
+export type StepRemote = Readonly<Record<string, PlayFunction>>;
+
+type FunctionsOf<S extends Record<string, StepFunctionSpec>> = {
+  readonly [F in keyof S]: PlayFunction<z.input<S[F]['args']>, z.output<S[F]['result']>> & { readonly name: F };
+};
+
+/** A folder's functions, from the specs of each: `stepRemote({ 'Get-PlayX': { args, result, body } })`. */
+export function stepRemote<S extends Record<string, StepFunctionSpec>>(specs: S): FunctionsOf<S> {
+  const functions = Object.entries(specs).map(([name, spec]) => [
+    name,
+    withSchemas(psFunction(name, spec.body), spec.args, spec.result),
+  ]);
+  return Object.freeze(Object.fromEntries(functions)) as FunctionsOf<S>;
+}
 
 /**
  * A .ps1 file of a step folder, as text. Read once, when the folder's remote.ts loads: the build
@@ -30,16 +48,21 @@ export function psList<T extends z.ZodType>(item: T) {
 type Union<T> = T[keyof T];
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
-/** Every folder's functions in one table: `import * as STEP_REMOTES from './remote.js'` merged. */
-export type MergedRemotes<M> = Intersection<Union<M>>;
+/** The remote halves among a module's exports (./index.ts: factories, their types, `<STEP>_REMOTE`s). */
+type RemotesOf<M> = { readonly [K in keyof M as K extends `${string}_REMOTE` ? K : never]: M[K] };
 
-export function mergeRemotes<M extends { readonly [K in keyof M]: StepRemote }>(folders: M): MergedRemotes<M> {
-  const merged: Record<string, StepFunctionSpec> = {};
-  for (const remote of Object.values<StepRemote>(folders))
-    for (const [name, spec] of Object.entries(remote)) {
+/** Every folder's functions in one table: `import * as STEPS from './index.js'`, its remote halves merged. */
+export type MergedRemotes<M> = Intersection<Union<RemotesOf<M>>>;
+
+export function mergeRemotes<M extends object>(steps: M): MergedRemotes<M> {
+  const merged: Record<string, PlayFunction> = {};
+  for (const [key, remote] of Object.entries(steps)) {
+    if (!key.endsWith('_REMOTE')) continue;
+    for (const [name, fn] of Object.entries(remote as StepRemote)) {
       if (Object.hasOwn(merged, name)) throw new Error(`two step folders define ${name}`);
-      merged[name] = spec;
+      merged[name] = fn;
     }
+  }
   return merged as MergedRemotes<M>;
 }
 
@@ -55,3 +78,23 @@ export interface StepFunctionCase {
 export type StepCases<R extends StepRemote> = {
   readonly [F in keyof R]: { readonly happy: StepFunctionCase; readonly failure: StepFunctionCase };
 };
+
+/** The texts ps-syntax.test.ts gives a folder's syntax cases: hostile to quoting, and a hostile path. */
+export interface HostileValues {
+  /** Quotes of every kind (typographic too), `$(...)`, backticks, `;`, `#`, `%TEMP%`: one line. */
+  readonly text: string;
+  /** A Windows path holding quotes, `$(...)` and backticks. */
+  readonly path: string;
+}
+
+/**
+ * A folder's PowerShell syntax cases (`SYNTAX_CASES` of its cases.ts): for each factory it exports,
+ * option sets whose every program test/tasks/windows/ps-syntax.test.ts parses as 5.1 would, run in
+ * order on one simulated node (so a case may change or remove what the one before made).
+ */
+export type SyntaxCases = (hostile: HostileValues) => Readonly<Record<string, readonly (() => AnyStep)[]>>;
+
+/** What a function takes, as a step passes it (optional fields may be left out). */
+export type FunctionArgs<F extends PlayFunction> = z.input<F['args']>;
+/** What a function returns, as a step reads it once checked (lists normalized). */
+export type FunctionResult<F extends PlayFunction> = z.output<F['result']>;

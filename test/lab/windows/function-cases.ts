@@ -5,14 +5,13 @@
 // (tasks/windows/steps/<step>/cases.ts, found by that name; its own type makes one missing a compile
 // error there). Used by every-function.test.ts and `npm run test:powershell`.
 // Long because it is a table: two cases for each of the contract's functions.
-import { existsSync, readdirSync } from 'node:fs';
 import { DOWNLOADS } from '../../../lab/windows/defaults.js';
 import { writeFile } from '../../../lab/windows/file-store.js';
 import type { NodeState } from '../../../lab/windows/node-state.js';
 import { withDocker } from '../../tasks/windows/sim-node.js';
 import type { PlayFunctionName } from '../../../tasks/windows/remote/contract.js';
 import type { StepFunctionName } from '../../../tasks/windows/remote/functions.js';
-import type { StepCases, StepRemote } from '../../../tasks/windows/steps/step-remote.js';
+import { STEP_FOLDER_CASES } from '../../tasks/windows/step-folders.js';
 
 export interface FunctionCase {
   /** Sets the node up before the call (a fresh default node otherwise). */
@@ -437,15 +436,7 @@ const CONTRACT_CASES: Cases<Exclude<PlayFunctionName, StepFunctionName>> = {
   },
 };
 
-const STEPS = new URL('../../../tasks/windows/steps/', import.meta.url);
-/** Every step folder's cases.ts. */
-const folderCases = await Promise.all(
-  readdirSync(STEPS, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(new URL(`${d.name}/cases.ts`, STEPS)))
-    .map(
-      async (d) =>
-        ((await import(new URL(`${d.name}/cases.ts`, STEPS).href)) as { CASES: StepCases<StepRemote> }).CASES,
-    ),
-);
+/** Every step folder's function cases. */
+const folderCases = STEP_FOLDER_CASES.map((f) => f.CASES);
 
 export const FUNCTION_CASES = Object.assign({}, CONTRACT_CASES, ...folderCases) as Cases<PlayFunctionName>;

@@ -5,18 +5,16 @@
 import test from 'ava';
 import { Secret, isSecret } from '../../../runner/core/secret.js';
 import type { ExecResult, Remote } from '../../../runner/core/step.js';
+import { call, invoke, probeCall, type PlayFunction } from '../../../tasks/windows/remote/calls.js';
 import {
-  call,
-  invoke,
-  probeCall,
+  CONTRACT,
+  type PlayFunctionName,
   validateArgs,
   validateResult,
-  type PlayFunction,
-} from '../../../tasks/windows/remote/calls.js';
-import { CONTRACT, type PlayFunctionName } from '../../../tasks/windows/remote/contract.js';
+} from '../../../tasks/windows/remote/contract.js';
 import { PLAY_FUNCTIONS } from '../../../tasks/windows/remote/functions.js';
 
-const fn = (name: PlayFunctionName): PlayFunction<PlayFunctionName> => PLAY_FUNCTIONS[name];
+const fn = (name: PlayFunctionName): PlayFunction => PLAY_FUNCTIONS[name];
 /** A call as a buggy step would make it: the compiler would refuse these arguments. */
 const callWith = (name: PlayFunctionName, args: unknown) => call(fn(name), args as never);
 const secret = () => new Secret('hunter2-secret', 'env:PLAY_TEST_PASSWORD');
@@ -301,7 +299,12 @@ test("results: PowerShell 5.1's lone item and null stand for lists", (t) => {
   t.deepEqual(validateResult('Get-PlayNetAdapters', { adapters: NIC }), { adapters: [NIC] });
 });
 
-test('every function of PLAY_FUNCTIONS has a schema, under its own name', (t) => {
+test('every function of PLAY_FUNCTIONS has a schema, under its own name, and carries the schemas of the contract', (t) => {
   t.deepEqual(Object.keys(CONTRACT).sort(), Object.keys(PLAY_FUNCTIONS).sort());
-  for (const [name, f] of Object.entries(PLAY_FUNCTIONS)) t.is(f.name as string, name);
+  for (const [name, f] of Object.entries(PLAY_FUNCTIONS)) {
+    t.is(f.name as string, name);
+    // The very schemas: a call checks its arguments and result with those its function carries.
+    t.is(f.args, CONTRACT[name as PlayFunctionName].args, name);
+    t.is(f.result, CONTRACT[name as PlayFunctionName].result, name);
+  }
 });

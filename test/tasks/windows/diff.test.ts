@@ -63,15 +63,6 @@ function require256(text: string): string {
   return w.fileContent({ path: 'C:\\x', content: text }).desired.sha256;
 }
 const PAUSE = 'repo.mylan.k8s:8888/q1winpause:10.0.17763.973';
-const ntp = {
-  servers: ['ntp1.mylan.k8s', 'ntp2.mylan.k8s'],
-  defaultIndex: '1',
-  manualPeerList: 'ntp1.mylan.k8s ntp2.mylan.k8s',
-  syncFromFlags: 'NTP',
-  w32timeStartMode: 'Auto',
-  w32timeRunning: true,
-};
-
 const rows: Row[] = [
   {
     name: 'hotfix missing',
@@ -389,46 +380,6 @@ const rows: Row[] = [
       action: 'Allow',
     },
     expect: { action: 'update', fields: ['enabled'], before: { enabled: false }, after: { enabled: true } },
-  },
-  {
-    name: 'time zone differs',
-    step: w.timeZone({ id: 'China Standard Time' }),
-    actual: { id: 'UTC' },
-    expect: { action: 'update', fields: ['id'], before: { id: 'UTC' }, after: { id: 'China Standard Time' } },
-  },
-  {
-    name: 'ntp converged',
-    step: w.ntpServers({ servers: ['ntp1.mylan.k8s', 'ntp2.mylan.k8s'] }),
-    actual: ntp,
-    expect: { action: 'noop', fields: [], before: null, after: null },
-  },
-  {
-    name: 'ntp peers with flags are the same peers',
-    step: w.ntpServers({ servers: ['ntp1.mylan.k8s', 'ntp2.mylan.k8s'] }),
-    actual: { ...ntp, manualPeerList: 'ntp1.mylan.k8s,0x9 ntp2.mylan.k8s,0x9' },
-    expect: { action: 'noop', fields: [], before: null, after: null },
-  },
-  {
-    name: 'ntp domain sync, default missing',
-    step: w.ntpServers({ servers: ['ntp1.mylan.k8s', 'ntp2.mylan.k8s'] }),
-    actual: { ...ntp, defaultIndex: null, syncFromFlags: 'NT5DS' },
-    expect: {
-      action: 'update',
-      fields: ['default', 'peers'],
-      before: { default: null, peers: 'ntp1.mylan.k8s ntp2.mylan.k8s, type NT5DS' },
-      after: { default: '1', peers: 'ntp1.mylan.k8s ntp2.mylan.k8s, type NTP (syncfromflags:MANUAL)' },
-    },
-  },
-  {
-    name: 'ntp: w32time stopped by hand',
-    step: w.ntpServers({ servers: ['ntp1.mylan.k8s', 'ntp2.mylan.k8s'] }),
-    actual: { ...ntp, w32timeRunning: false },
-    expect: {
-      action: 'update',
-      fields: ['w32time'],
-      before: { w32time: 'Auto, stopped' },
-      after: { w32time: 'Auto, running' },
-    },
   },
   {
     name: 'auto update on by default',

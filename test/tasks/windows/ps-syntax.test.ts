@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import test from 'ava';
+import { StepOptionError } from '../../../runner/core/errors.js';
 import { isSecret, Secret } from '../../../runner/core/secret.js';
 import type { AnyStep, CallProbe } from '../../../runner/core/step.js';
 import { BOOTSTRAP } from '../../../runner/transport/powershell/bootstrap.js';
@@ -20,6 +21,7 @@ import type { NodeState } from '../../../lab/windows/node-state.js';
 import { describeErrors, parsePowerShell, powerShellVersion } from '../../helpers/ps-syntax.js';
 import { callsOf } from './calls-literal.js';
 import { addService, bootNow, simulatedNode, withDocker } from './sim-node.js';
+import { STEP_FOLDER_CASES } from './step-folders.js';
 import { plan } from './step-runs.js';
 
 const H = `x'y‘z’w‚v‛u "q" $(Restart-Computer -Force) \`whoami\` ; rm -r C:\\ # @{a=1} $env:PATH %TEMP%`;
@@ -209,8 +211,6 @@ const CASES: Record<string, (() => AnyStep)[]> = {
         localPort: [22, '8000-8100'],
       }),
   ],
-  timeZone: [() => windows.timeZone({ id: 'China Standard Time' })],
-  ntpServers: [() => windows.ntpServers({ servers: ['ntp1.mylan.k8s', '100.100.126.205'] })],
   autoUpdate: [() => windows.autoUpdate({ enabled: false }), () => windows.autoUpdate({ enabled: true })],
   hnsNetwork: [
     () =>
@@ -307,23 +307,52 @@ const CASES: Record<string, (() => AnyStep)[]> = {
       }),
   ],
   command: [() => windows.command({ exe: 'w32tm.exe', args: ['/config', `/manualpeerlist:${H}`], creates: MSU })],
+  // The placeholder of a task the inventory did not ask for: it only probes the OS.
+  notAsked: [() => windows.notAsked(H)],
 };
 
-const NOT_FACTORIES = new Set([
-  'parseDockerVersion',
-  'engineVersion',
-  'parseNssmGet',
-  'parseNssmList',
-  'parseScQc',
-  'parseScQueryex',
-  'defineFunction',
-  'probeFunction',
-  'invokeFunction',
-]);
+/** Each step folder's syntax cases (tasks/windows/steps/<step>/cases.ts: SYNTAX_CASES), after the table's. */
+for (const { folder, SYNTAX_CASES } of STEP_FOLDER_CASES)
+  for (const [factory, makers] of Object.entries(SYNTAX_CASES?.({ text: H, path: PATH }) ?? {})) {
+    if (Object.hasOwn(CASES, factory)) throw new Error(`${folder}/cases.ts: ${factory} has syntax cases twice`);
+    CASES[factory] = [...makers];
+  }
+
+/**
+ * A factory makes a step (kind, title, probe, diff, apply), or refuses options that are not there as
+ * a step does (StepOptionError); a parser, defineFunction or a rolling gate does neither.
+ */
+function isFactory(f: unknown): boolean {
+  if (typeof f !== 'function') return false;
+  try {
+    const made: unknown = f();
+    // invokeFunction is async: its refusal is not a step either.
+    if (made instanceof Promise) made.catch(() => {});
+    return (
+      typeof made === 'object' &&
+      made !== null &&
+      ['kind', 'title'].every((k) => typeof (made as Record<string, unknown>)[k] === 'string') &&
+      ['probe', 'diff', 'apply'].every((k) => typeof (made as Record<string, unknown>)[k] === 'function')
+    );
+  } catch (e) {
+    return e instanceof StepOptionError;
+  }
+}
+
+test('the notion of a factory: steps and refused step options, not parsers, gates or function helpers', (t) => {
+  t.true(isFactory(windows.dockerEngine));
+  t.true(isFactory(windows.hotfix));
+  t.true(isFactory(windows.notAsked));
+  t.false(isFactory(windows.parseScQc));
+  t.false(isFactory(windows.podNetworkGate));
+  t.false(isFactory(windows.defineFunction));
+  t.false(isFactory(windows.invokeFunction));
+  t.false(isFactory(windows.PLAY_FUNCTIONS));
+});
 
 test('every exported factory has syntax cases', (t) => {
   const factories = Object.entries(windows)
-    .filter(([k, v]) => typeof v === 'function' && !NOT_FACTORIES.has(k))
+    .filter(([, v]) => isFactory(v))
     .map(([k]) => k)
     .sort();
   t.deepEqual(factories, Object.keys(CASES).sort());

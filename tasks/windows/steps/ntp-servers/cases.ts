@@ -1,7 +1,9 @@
 // Each remote function's happy path and main failure, run under real PowerShell on a fresh simulated
-// node (test/lab/windows/function-cases.ts finds this file by its name). Test data: left out of the package.
-import type { StepCases } from '../step-remote.js';
+// node (test/lab/windows/function-cases.ts finds this file by its name), and the factory's option sets
+// whose programs test/tasks/windows/ps-syntax.test.ts parses as 5.1 would. Test data: left out of the package.
+import type { StepCases, SyntaxCases } from '../step-remote.js';
 import type { NTP_SERVERS_REMOTE } from './remote.js';
+import { ntpServers } from './step.js';
 
 export const CASES: StepCases<typeof NTP_SERVERS_REMOTE> = {
   'Get-PlayNtp': {
@@ -21,3 +23,7 @@ export const CASES: StepCases<typeof NTP_SERVERS_REMOTE> = {
     },
   },
 };
+
+export const SYNTAX_CASES: SyntaxCases = () => ({
+  ntpServers: [() => ntpServers({ servers: ['ntp1.mylan.k8s', '100.100.126.205'] })],
+});

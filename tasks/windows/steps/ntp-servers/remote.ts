@@ -2,9 +2,9 @@
 // each in this folder; Set-PlayNtp runs w32tm.exe through Invoke-Native (remote/ps-native.ts).
 import { z } from 'zod';
 import { INVOKE_NATIVE } from '../../remote/ps-native.js';
-import { powerShellFile, psList, type StepRemote } from '../step-remote.js';
+import { powerShellFile, psList, stepRemote } from '../step-remote.js';
 
-export const NTP_SERVERS_REMOTE = {
+export const NTP_SERVERS_REMOTE = stepRemote({
   /** DateTime\Servers values 1..n and (default), w32time start mode, w32tm manual peer list and flags. */
   'Get-PlayNtp': {
     args: z.strictObject({}),
@@ -24,4 +24,4 @@ export const NTP_SERVERS_REMOTE = {
     result: z.strictObject({}),
     body: `${INVOKE_NATIVE}\n${powerShellFile(import.meta.url, './Set-PlayNtp.ps1')}`,
   },
-} satisfies StepRemote;
+});

@@ -7,8 +7,7 @@ import { NOOP, type Change, type Fields } from '../../../../runner/core/change.j
 import type { Remote, Step } from '../../../../runner/core/step.js';
 import { describeValue, readOptions } from '../../../../runner/core/step-options.js';
 import { invoke, probeCall } from '../../remote/calls.js';
-import type { ResultOf } from '../../remote/contract.js';
-import { PLAY_FUNCTIONS } from '../../remote/functions.js';
+import { NTP_SERVERS_REMOTE as REMOTE } from './remote.js';
 
 const HOST = /^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?$/;
 
@@ -38,7 +37,7 @@ export interface NtpServersDesired {
   readonly servers: readonly string[];
 }
 
-export type NtpActual = Readonly<ResultOf<'Get-PlayNtp'>>;
+export type NtpActual = Readonly<z.output<(typeof REMOTE)['Get-PlayNtp']['result']>>;
 
 /** w32tm writes the peer list as given, space separated; entries may carry flags (`ntp1,0x9`). */
 function peers(list: string): string[] {
@@ -84,11 +83,11 @@ export function ntpServers(options: NtpServersOptions): Step<NtpServersDesired, 
     kind: 'windows.ntpServers',
     title,
     desired,
-    probe: () => probeCall(PLAY_FUNCTIONS['Get-PlayNtp'], {}, (ntp) => ntp),
+    probe: () => probeCall(REMOTE['Get-PlayNtp'], {}, (ntp) => ntp),
     diff: diffNtp,
     async apply(remote: Remote, change: Change, _actual: unknown, d: NtpServersDesired): Promise<void> {
       if (change.fields.length > 0)
-        await invoke(remote, PLAY_FUNCTIONS['Set-PlayNtp'], { servers: [...d.servers] }, `${title}: w32tm /config`);
+        await invoke(remote, REMOTE['Set-PlayNtp'], { servers: [...d.servers] }, `${title}: w32tm /config`);
     },
   });
 }

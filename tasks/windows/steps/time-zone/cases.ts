@@ -1,7 +1,9 @@
 // Each remote function's happy path and main failure, run under real PowerShell on a fresh simulated
-// node (test/lab/windows/function-cases.ts finds this file by its name). Test data: left out of the package.
-import type { StepCases } from '../step-remote.js';
+// node (test/lab/windows/function-cases.ts finds this file by its name), and the factory's option sets
+// whose programs test/tasks/windows/ps-syntax.test.ts parses as 5.1 would. Test data: left out of the package.
+import type { StepCases, SyntaxCases } from '../step-remote.js';
 import type { TIME_ZONE_REMOTE } from './remote.js';
+import { timeZone } from './step.js';
 
 export const CASES: StepCases<typeof TIME_ZONE_REMOTE> = {
   'Get-PlayTimeZone': {
@@ -17,3 +19,5 @@ export const CASES: StepCases<typeof TIME_ZONE_REMOTE> = {
     failure: { args: { id: 'Mars/Olympus' }, expect: /Mars\/Olympus/ },
   },
 };
+
+export const SYNTAX_CASES: SyntaxCases = () => ({ timeZone: [() => timeZone({ id: 'China Standard Time' })] });

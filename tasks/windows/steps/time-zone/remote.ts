@@ -1,8 +1,8 @@
 // The time zone's remote functions: Get-TimeZone and Set-TimeZone, one .ps1 file each in this folder.
 import { z } from 'zod';
-import { powerShellFile, type StepRemote } from '../step-remote.js';
+import { powerShellFile, stepRemote } from '../step-remote.js';
 
-export const TIME_ZONE_REMOTE = {
+export const TIME_ZONE_REMOTE = stepRemote({
   'Get-PlayTimeZone': {
     args: z.strictObject({}),
     result: z.strictObject({ id: z.string() }),
@@ -13,4 +13,4 @@ export const TIME_ZONE_REMOTE = {
     result: z.strictObject({}),
     body: powerShellFile(import.meta.url, './Set-PlayTimeZone.ps1'),
   },
-} satisfies StepRemote;
+});

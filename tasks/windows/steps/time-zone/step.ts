@@ -5,7 +5,7 @@ import { NOOP, type Change } from '../../../../runner/core/change.js';
 import type { Remote, Step } from '../../../../runner/core/step.js';
 import { describeValue, readOptions } from '../../../../runner/core/step-options.js';
 import { invoke, probeCall } from '../../remote/calls.js';
-import { PLAY_FUNCTIONS } from '../../remote/functions.js';
+import { TIME_ZONE_REMOTE as REMOTE } from './remote.js';
 
 const OPTIONS = z.strictObject({
   id: z.string().refine((v) => /^[A-Za-z0-9][A-Za-z0-9 .()+-]{0,63}$/.test(v), {
@@ -32,11 +32,11 @@ export function timeZone(options: TimeZoneOptions): Step<TimeZoneDesired, TimeZo
     kind: 'windows.timeZone',
     title,
     desired,
-    probe: () => probeCall(PLAY_FUNCTIONS['Get-PlayTimeZone'], {}, (zone) => zone),
+    probe: () => probeCall(REMOTE['Get-PlayTimeZone'], {}, (zone) => zone),
     diff: diffTimeZone,
     async apply(remote: Remote, change: Change, _actual: unknown, d: TimeZoneDesired): Promise<void> {
       if (change.fields.includes('id'))
-        await invoke(remote, PLAY_FUNCTIONS['Set-PlayTimeZone'], { id: d.id }, `${title}: Set-TimeZone`);
+        await invoke(remote, REMOTE['Set-PlayTimeZone'], { id: d.id }, `${title}: Set-TimeZone`);
     },
   });
 }
