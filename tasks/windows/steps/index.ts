@@ -3,3 +3,4 @@
 // its remote half `<STEP>_REMOTE`, which remote/contract.ts and remote/functions.ts merge.
 export * from './ntp-servers/index.js';
 export * from './time-zone/index.js';
+export * from './scheduled-task/index.js';

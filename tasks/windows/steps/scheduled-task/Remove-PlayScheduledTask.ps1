@@ -1,0 +1,2 @@
+  Unregister-ScheduledTask -TaskPath ([string]$a.path) -TaskName ([string]$a.name) -Confirm:$false
+  [ordered]@{}
