@@ -26,6 +26,7 @@ function runSh(text: string, stdin?: string): Promise<ExecResult> {
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => resolve({ stdout, stderr, code }));
+    child.stdin.on('error', () => {}); // a script that exits before reading its stdin (EPIPE)
     child.stdin.end(stdin ?? '');
   });
 }
