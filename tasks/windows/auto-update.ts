@@ -47,6 +47,8 @@ export function autoUpdate(options: AutoUpdateOptions): Step<AutoUpdateDesired, 
     desired,
     probe: () => probeCall(GET_AUTO_UPDATE, {}, (policy) => policy),
     diff: diffAutoUpdate,
+    // Its state is readable as soon as its calls return: the re-probe rides in the same program.
+    applyThenProbe: true,
     async apply(remote: Remote, change: Change, _actual: AutoUpdateActual | null, d: AutoUpdateDesired): Promise<void> {
       if (change.fields.includes('enabled'))
         await invoke(remote, SET_AUTO_UPDATE, { enabled: d.enabled }, `${title}: wuauserv`);

@@ -61,6 +61,8 @@ export function dnsClient(options: DnsClientOptions): Step<DnsClientDesired, Dns
     desired,
     probe: () => probeCall(GET_DNS_CLIENT, {}, (client) => client),
     diff: diffDnsClient,
+    // Its state is readable as soon as its calls return: the re-probe rides in the same program.
+    applyThenProbe: true,
     async apply(remote: Remote, change: Change, _actual: DnsClientActual | null, d: DnsClientDesired): Promise<void> {
       await applyFields(change, FIELDS, {
         primaryDomain: async () => {

@@ -115,6 +115,8 @@ export function firewallRule(options: FirewallRuleOptions): Step<FirewallRuleDes
     desired,
     probe: () => probeCall(GET_FIREWALL_RULE, { name: desired.name }, (rule) => rule),
     diff: diffFirewallRule,
+    // Its state is readable as soon as its calls return: the re-probe rides in the same program.
+    applyThenProbe: true,
     async apply(
       remote: Remote,
       change: Change,

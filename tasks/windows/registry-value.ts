@@ -107,6 +107,8 @@ export function registryValue(options: RegistryValueOptions): Step<RegistryValue
     desired,
     probe: () => probeCall(GET_REGISTRY_VALUE, { path, name }, readActual),
     diff: diffRegistryValue,
+    // Its state is readable as soon as its calls return: the re-probe rides in the same program.
+    applyThenProbe: true,
     async apply(
       remote: Remote,
       change: Change,

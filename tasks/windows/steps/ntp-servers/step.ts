@@ -85,6 +85,8 @@ export function ntpServers(options: NtpServersOptions): Step<NtpServersDesired, 
     desired,
     probe: () => probeCall(REMOTE['Get-PlayNtp'], {}, (ntp) => ntp),
     diff: diffNtp,
+    // Its state is readable as soon as its calls return: the re-probe rides in the same program.
+    applyThenProbe: true,
     async apply(remote: Remote, change: Change, _actual: unknown, d: NtpServersDesired): Promise<void> {
       if (change.fields.length > 0)
         await invoke(remote, REMOTE['Set-PlayNtp'], { servers: [...d.servers] }, `${title}: w32tm /config`);

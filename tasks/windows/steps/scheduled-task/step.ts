@@ -186,6 +186,8 @@ export function scheduledTask(options: ScheduledTaskOptions): Step<ScheduledTask
     desired,
     probe: () => probeCall(REMOTE['Get-PlayScheduledTask'], where, readTask),
     diff: diffScheduledTask,
+    // Its state is readable as soon as its calls return: the re-probe rides in the same program.
+    applyThenProbe: true,
     async apply(remote: Remote, change: Change, _actual: unknown, d: ScheduledTaskDesired): Promise<void> {
       if (change.action === 'delete') {
         await invoke(remote, REMOTE['Remove-PlayScheduledTask'], where, `${title}: Unregister-ScheduledTask`);

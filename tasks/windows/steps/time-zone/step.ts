@@ -34,6 +34,8 @@ export function timeZone(options: TimeZoneOptions): Step<TimeZoneDesired, TimeZo
     desired,
     probe: () => probeCall(REMOTE['Get-PlayTimeZone'], {}, (zone) => zone),
     diff: diffTimeZone,
+    // Its state is readable as soon as its calls return: the re-probe rides in the same program.
+    applyThenProbe: true,
     async apply(remote: Remote, change: Change, _actual: unknown, d: TimeZoneDesired): Promise<void> {
       if (change.fields.includes('id'))
         await invoke(remote, REMOTE['Set-PlayTimeZone'], { id: d.id }, `${title}: Set-TimeZone`);
