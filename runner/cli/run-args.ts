@@ -4,6 +4,7 @@
 import type { ConnectionSettings } from '../inventory/connection-defaults.js';
 import type { RollingOverrides } from '../rolling/policy.js';
 import type { OnFailure } from '../rolling/rollback.js';
+import type { RollingControls } from '../rolling/run/options.js';
 import type { VaultKeyring } from '../vault/keyring.js';
 import type { PartArgs } from './part-options.js';
 
@@ -48,17 +49,4 @@ export interface RunArgs {
   part?: PartArgs;
 }
 
-export interface RollingArgs extends RunArgs {
-  readonly overrides: RollingOverrides;
-  readonly resume: boolean;
-  /** Resume even when the playbook or inventory differs from what the run started with. */
-  readonly allowChanged?: boolean;
-  readonly state?: string;
-  /** `play resume RUN`: this run, not the newest unfinished one. */
-  readonly resumeRun?: number;
-  /** Drain the nodes whose drain the preflight predicts to block, rather than refuse them. */
-  readonly tryBlocked?: boolean;
-  readonly onFailure?: OnFailure;
-  /** Run the playbook's staging tasks only, on the nodes that need work, never cordoned (stage-command.ts). */
-  readonly stage?: boolean;
-}
+export interface RollingArgs extends RunArgs, RollingControls {}

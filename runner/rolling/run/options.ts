@@ -8,7 +8,23 @@ import type { Playbook } from '../../playbook/define.js';
 import type { RollingOverrides } from '../policy.js';
 import type { OnFailure } from '../rollback.js';
 
-export interface RollingRunOptions {
+/** What only a rolling run takes, over an ordinary run's flags: the command line's RollingArgs too. */
+export interface RollingControls {
+  readonly overrides: RollingOverrides;
+  readonly resume: boolean;
+  /** Resume even when the playbook or inventory differs from what the run started with. */
+  readonly allowChanged?: boolean;
+  readonly state?: string;
+  /** `play resume RUN`: this run, not the newest unfinished one. */
+  readonly resumeRun?: number;
+  /** Drain the nodes whose drain the preflight predicts to block, rather than refuse them. */
+  readonly tryBlocked?: boolean;
+  readonly onFailure?: OnFailure;
+  /** Run the playbook's staging tasks only, on the nodes that need work, never cordoned (stage-command.ts). */
+  readonly stage?: boolean;
+}
+
+export interface RollingRunOptions extends RollingControls {
   readonly check: boolean;
   readonly limit?: string;
   /** -e as given (recorded in the journal as written, so that a resume reads them again). */
@@ -24,18 +40,6 @@ export interface RollingRunOptions {
   readonly verbosity?: number;
   readonly events?: string;
   readonly log?: string;
-  readonly overrides: RollingOverrides;
-  readonly resume: boolean;
-  /** Resume even when the playbook or inventory differs from what the run started with. */
-  readonly allowChanged?: boolean;
-  readonly state?: string;
-  /** `play resume RUN`: this run, not the newest unfinished one. */
-  readonly resumeRun?: number;
-  /** Drain the nodes whose drain the preflight predicts to block, rather than refuse them. */
-  readonly tryBlocked?: boolean;
-  readonly onFailure?: OnFailure;
-  /** Run the playbook's staging tasks only, on the nodes that need work, never cordoned (stage-command.ts). */
-  readonly stage?: boolean;
 }
 
 /** The command line's readers, applied to the options the run works with (its own, or a resumed run's). */
