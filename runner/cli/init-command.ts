@@ -95,6 +95,8 @@ function packageJson(dir: string, spec: string): string {
       nodeArguments: ['--import=tsx'],
       workerThreads: false,
       files: ['test/**/*.test.ts'],
+      // ava's 10 s default: a test process that loads play through tsx on a busy machine can take longer to start.
+      timeout: '60s',
     },
     dependencies: { play: spec },
     devDependencies: Object.fromEntries(['@types/node', 'ava', 'tsx', 'typescript'].map((n) => [n, pin(n)])),
