@@ -1,16 +1,7 @@
 // The Windows steps. Each factory normalizes its options once (a wrong option is a StepOptionError
 // naming the field), does no I/O on a host, and returns a Step whose remote half is PowerShell
 // functions of the JSON contract (contract.ts, functions.ts).
-export { autoUpdate, type AutoUpdateActual, type AutoUpdateDesired, type AutoUpdateOptions } from './auto-update.js';
-export { dnsClient, type DnsClientActual, type DnsClientDesired, type DnsClientOptions } from './dns-client.js';
 export { dockerDaemonConfig, DAEMON_JSON, type DockerDaemonConfigOptions } from './docker-daemon-config.js';
-export {
-  dockerEngine,
-  type DockerEngineActual,
-  type DockerEngineDesired,
-  type DockerEngineOptions,
-  type DockerEngineOutputs,
-} from './docker-engine.js';
 export {
   dockerImage,
   type DockerImageActual,
@@ -33,19 +24,6 @@ export {
   type UploadedFileOutputs,
 } from './uploaded-file.js';
 export {
-  firewallRule,
-  type FirewallRuleActual,
-  type FirewallRuleDesired,
-  type FirewallRuleOptions,
-} from './firewall-rule.js';
-export {
-  hnsHostEndpoint,
-  type HnsHostEndpointActual,
-  type HnsHostEndpointDesired,
-  type HnsHostEndpointOptions,
-  type HnsHostEndpointOutputs,
-} from './hns-host-endpoint.js';
-export {
   hnsNetwork,
   type HnsNetworkActual,
   type HnsNetworkDesired,
@@ -67,44 +45,10 @@ export {
   type HotfixStageOptions,
   type HotfixStageOutputs,
 } from './hotfix-stage.js';
-export {
-  netAdapters,
-  type NetAdapterSpec,
-  type NetAdaptersActual,
-  type NetAdaptersDesired,
-  type NetAdaptersOptions,
-} from './net-adapters.js';
-export {
-  networkCleanup,
-  type NetworkCleanupActual,
-  type NetworkCleanupDesired,
-  type NetworkCleanupOptions,
-  type NetworkCleanupOutputs,
-} from './network-cleanup.js';
-export {
-  nssmService,
-  type NssmServiceActual,
-  type NssmServiceDesired,
-  type NssmServiceOptions,
-} from './nssm-service.js';
 export { parseNssmGet, parseNssmList } from './parse/nssm-output.js';
 export { osBuild, type OsBuildDesired, type OsBuildOptions, type OsBuildOutputs, type OsInfo } from './os-build.js';
 export { reboot, type RebootDesired, type RebootOptions, type RebootOutputs } from './reboot.js';
-export {
-  registryValue,
-  type RegistryValueActual,
-  type RegistryValueDesired,
-  type RegistryValueOptions,
-} from './registry-value.js';
 export { parseScQc, parseScQueryex, type ScQc, type ScQueryex } from './parse/sc-output.js';
-export {
-  windowsCapability,
-  windowsFeature,
-  type ComponentActual,
-  type ComponentDesired,
-  type ComponentOptions,
-  type ComponentOutputs,
-} from './windows-feature.js';
 export {
   windowsService,
   type WindowsServiceActual,

@@ -3,13 +3,13 @@
 // after a reboot; acs-engine#4001: kube-proxy not running). Before it is uncordoned, on the pod CIDR
 // the cluster gives the node:
 // - its L2Bridge HNS network and host endpoint are as onboard-windows made them (the steps' own
-//   probes and diffs: tasks/windows/hns-network.ts, hns-host-endpoint.ts);
+//   probes and diffs: tasks/windows/hns-network.ts, steps/hns-host-endpoint/);
 // - its services (kubelet, kube-proxy) run (the service step's probe, sc.exe queryex);
 // - its gateway VIP is held by one ToR host (gateway-vip.ts).
 // The values (names, addresses, the adapter) are the onboarding's, given by the playbook that declares
 // the gate, so the gate checks the very network onboard-windows builds.
 import type { HostView } from '../../playbook/define.js';
-import { hnsHostEndpoint } from '../../../tasks/windows/hns-host-endpoint.js';
+import { hnsHostEndpoint } from '../../../tasks/windows/steps/hns-host-endpoint/index.js';
 import { hnsNetwork } from '../../../tasks/windows/hns-network.js';
 import { probeCall } from '../../../tasks/windows/remote/calls.js';
 import { GET_SERVICE } from '../../../tasks/windows/remote/ps-services.js';

@@ -18,27 +18,18 @@ import type { CallArgs } from './call-args.js';
 import { type PlayFunction, withSchemas } from './calls.js';
 import { checkArgs, checkResult } from './validate.js';
 
+// The registry value types live with the registry value step (steps/registry-value/remote.ts).
+export { REGISTRY_TYPE, type RegistryType } from '../steps/registry-value/remote.js';
+
 export const SERVICE_START_MODE = z.enum(['Auto', 'Manual', 'Disabled']);
 export const SERVICE_STATE = z.enum(['Running', 'Stopped', 'StartPending', 'StopPending', 'Paused']);
-export const REGISTRY_TYPE = z.enum(['String', 'ExpandString', 'DWord', 'QWord', 'MultiString', 'Binary']);
 
 export type ServiceStartMode = z.infer<typeof SERVICE_START_MODE>;
 export type ServiceState = z.infer<typeof SERVICE_STATE>;
-export type RegistryType = z.infer<typeof REGISTRY_TYPE>;
 
 const NO_ARGS = z.strictObject({});
 /** What a function that only acts returns: `[ordered]@{}`. */
 const DONE = z.strictObject({});
-const REGISTRY_DATA = z.union([z.string(), z.number(), z.array(z.string())]);
-const FIREWALL_RULE = {
-  name: z.string(),
-  displayName: z.string(),
-  enabled: z.boolean(),
-  direction: z.enum(['Inbound', 'Outbound']),
-  protocol: z.string(),
-  localPort: z.string(),
-  action: z.enum(['Allow', 'Block']),
-};
 
 export const CONTRACT = {
   // --- OS, boot, hotfixes (docs/domain.md#hotfix-to-a-pinned-build) ---------------------------------
@@ -130,39 +121,7 @@ export const CONTRACT = {
     result: z.strictObject({ scheduled: z.boolean() }),
   },
 
-  // --- Features and capabilities -------------------------------------------------------------
-  'Get-PlayWindowsFeature': {
-    args: z.strictObject({ name: z.string() }),
-    result: z
-      .strictObject({ name: z.string(), installState: z.enum(['Installed', 'Available', 'InstallPending', 'Removed']) })
-      .nullable(),
-  },
-  'Install-PlayWindowsFeature': {
-    args: z.strictObject({ name: z.string() }),
-    result: z.strictObject({ restartNeeded: z.boolean() }),
-  },
-  'Get-PlayWindowsCapability': {
-    args: z.strictObject({ /** OpenSSH.Server~~~~0.0.1.0 */ name: z.string() }),
-    result: z
-      .strictObject({ name: z.string(), state: z.enum(['Installed', 'NotPresent', 'InstallPending']) })
-      .nullable(),
-  },
-  'Add-PlayWindowsCapability': {
-    args: z.strictObject({ name: z.string() }),
-    result: z.strictObject({ restartNeeded: z.boolean() }),
-  },
-
   // --- Docker --------------------------------------------------------------------------------
-  /** Raw `docker version` output (null when docker.exe is absent) and the service's existence. */
-  'Get-PlayDockerEngine': {
-    args: NO_ARGS,
-    result: z.strictObject({ dockerVersion: z.string().nullable(), serviceExists: z.boolean() }),
-  },
-  /** Install-Module DockerMsftProvider; Install-Package Docker -ProviderName DockerMsftProvider. */
-  'Install-PlayDockerEngine': {
-    args: z.strictObject({ version: z.string().nullable() }),
-    result: z.strictObject({ restartNeeded: z.boolean() }),
-  },
   /**
    * `docker image inspect <reference>`: id (sha256:<hex>) and RepoTags. image null when the image is
    * absent or the daemon does not answer (daemonRunning false, also when docker.exe is absent).
@@ -214,23 +173,6 @@ export const CONTRACT = {
     }),
     result: z.strictObject({ sha256: z.string() }),
   },
-  /**
-   * path: `HKLM:\\...` (also HKCU:, HKCR:, HKU:), the 64-bit view; name `(default)` is the key's default
-   * value. data by type: String/ExpandString a string (ExpandString not expanded), DWord/QWord an
-   * unsigned number, MultiString a string[], Binary lowercase hex ('' when empty). type may also be
-   * None or Unknown (RegistryValueKind of a value no step writes, data then a string): the step
-   * reads that as a type to replace.
-   */
-  'Get-PlayRegistryValue': {
-    args: z.strictObject({ /** HKLM:\\SOFTWARE\\... */ path: z.string(), name: z.string() }),
-    result: z
-      .strictObject({ type: z.enum([...REGISTRY_TYPE.options, 'None', 'Unknown']), data: REGISTRY_DATA })
-      .nullable(),
-  },
-  'Set-PlayRegistryValue': {
-    args: z.strictObject({ path: z.string(), name: z.string(), type: REGISTRY_TYPE, data: REGISTRY_DATA }),
-    result: DONE,
-  },
 
   // --- Services (sc.exe; docs/domain.md, steps 11-13) -------------------------------------------
   /**
@@ -261,29 +203,6 @@ export const CONTRACT = {
     args: z.strictObject({ name: z.string(), action: z.enum(['start', 'stop', 'restart']) }),
     result: z.strictObject({ state: SERVICE_STATE, pid: z.number(), restartedDependents: psList(z.string()) }),
   },
-  /** Raw `nssm get NAME <parameter>` outputs (nssm writes UTF-16LE; decoded), null if not an nssm service. */
-  'Get-PlayNssmService': {
-    args: z.strictObject({ name: z.string() }),
-    result: z
-      .strictObject({
-        Application: z.string(),
-        AppParameters: z.string(),
-        AppDirectory: z.string(),
-        DependOnService: z.string(),
-      })
-      .nullable(),
-  },
-  'Set-PlayNssmService': {
-    args: z.strictObject({
-      name: z.string(),
-      install: z.boolean(),
-      application: z.string().optional(),
-      appParameters: z.string().optional(),
-      appDirectory: z.string().optional(),
-      dependOnService: z.array(z.string()).optional(),
-    }),
-    result: DONE,
-  },
 
   // --- HNS (docs/domain.md#step-8-hns-network) ------------------------------------------------
   'Get-PlayHnsNetwork': {
@@ -311,120 +230,6 @@ export const CONTRACT = {
     result: z.strictObject({ id: z.string() }),
   },
   'Remove-PlayHnsNetwork': { args: z.strictObject({ name: z.string() }), result: DONE },
-  /**
-   * gateway as HNS stores it ('' when it has none: the steps read that as 0.0.0.0); compartmentId 1
-   * when the endpoint's vNIC "vEthernet (<name>)" is in the host's default compartment, else null;
-   * forwarding: that vNIC's IPv4 forwarding is enabled.
-   */
-  'Get-PlayHnsEndpoint': {
-    args: z.strictObject({ name: z.string() }),
-    result: z
-      .strictObject({
-        id: z.string(),
-        name: z.string(),
-        networkName: z.string(),
-        ipAddress: z.string(),
-        gateway: z.string(),
-        compartmentId: z.number().nullable(),
-        forwarding: z.boolean(),
-      })
-      .nullable(),
-  },
-  'New-PlayHnsEndpoint': {
-    args: z.strictObject({ name: z.string(), networkName: z.string(), ipAddress: z.string(), gateway: z.string() }),
-    result: z.strictObject({ id: z.string() }),
-  },
-  'Remove-PlayHnsEndpoint': { args: z.strictObject({ name: z.string() }), result: DONE },
-  /** Attach-HnsHostEndpoint -CompartmentID N, and netsh int ipv4 set int "vEthernet (<name>)" for=en. */
-  'Set-PlayHnsEndpointHost': {
-    args: z.strictObject({ name: z.string(), compartmentId: z.number(), forwarding: z.boolean() }),
-    result: DONE,
-  },
-
-  // --- Firewall, updates (time: tasks/windows/steps/) ---------------------------------------------------------------
-  'Get-PlayFirewallRule': {
-    args: z.strictObject({ name: z.string() }),
-    result: z.strictObject(FIREWALL_RULE).nullable(),
-  },
-  'Set-PlayFirewallRule': { args: z.strictObject(FIREWALL_RULE), result: DONE },
-  /** HKLM:\SOFTWARE\Policies\Microsoft\Windows\WindowsUpdate\AU NoAutoUpdate / AUOptions. */
-  'Get-PlayAutoUpdate': {
-    args: NO_ARGS,
-    result: z.strictObject({ noAutoUpdate: z.number().nullable(), auOptions: z.number().nullable() }),
-  },
-  /** scregedit.wsf /AU 1 semantics: net stop wuauserv, NoAutoUpdate=1, net start wuauserv. */
-  'Set-PlayAutoUpdate': { args: z.strictObject({ enabled: z.boolean() }), result: DONE },
-
-  // --- NICs and the DNS client (docs/domain.md#step-2-nics-and-dns-client; optional) -----------------------
-  /**
-   * The physical adapters with these MACs (00-15-5D-00-00-01 form; missing ones are left out).
-   * ipInterface: where the IP configuration lives: the adapter itself, or the vSwitch's host vNIC
-   * "vEthernet (<name>)" (same MAC) once an HNS network is bound to it (docs/domain.md#step-8-hns-network). ipv4:
-   * "address/prefix" of the static and DHCP addresses (not APIPA); gateway: the 0.0.0.0/0 next hop.
-   */
-  'Get-PlayNetAdapters': {
-    args: z.strictObject({ macAddresses: z.array(z.string()) }),
-    result: z.strictObject({
-      adapters: psList(
-        z.strictObject({
-          macAddress: z.string(),
-          name: z.string(),
-          interfaceIndex: z.number(),
-          ipInterface: z.string(),
-          dhcp: z.boolean(),
-          ipv4: psList(z.string()),
-          gateway: z.string().nullable(),
-          dnsServers: psList(z.string()),
-        }),
-      ),
-    }),
-  },
-  /**
-   * For the adapter with this MAC, the given fields only (on its ipInterface): ipv4 is the exact set
-   * of static addresses (DHCP turned off, others removed), gateway the only default route, then the
-   * adapter is renamed (Rename-NetAdapter) last.
-   */
-  'Set-PlayNetAdapter': {
-    args: z.strictObject({
-      macAddress: z.string(),
-      newName: z.string().optional(),
-      ipv4: z.array(z.string()).optional(),
-      gateway: z.string().optional(),
-      dnsServers: z.array(z.string()).optional(),
-    }),
-    result: DONE,
-  },
-  /** primaryDomain: Tcpip\Parameters `NV Domain` (null when unset); suffixSearchList: Get-DnsClientGlobalSetting. */
-  'Get-PlayDnsClient': {
-    args: NO_ARGS,
-    result: z.strictObject({ primaryDomain: z.string().nullable(), suffixSearchList: psList(z.string()) }),
-  },
-  'Set-PlayDnsClient': {
-    args: z.strictObject({ primaryDomain: z.string().optional(), suffixSearchList: z.array(z.string()).optional() }),
-    result: DONE,
-  },
-
-  // --- Destructive network clean-up (docs/domain.md#step-1-network-clean-up; only when asked) ----------
-  /**
-   * token: HKLM:\SOFTWARE\Play\NetworkCleanup `Token`, written by the last clean-up (null: never
-   * ran); rebootPending: the node has not booted since that clean-up (its BootTime value is the
-   * current LastBootUpTime); what a clean-up would remove now: every HNS network, and the network devices in state
-   * Error (ghost virtual adapters, `Get-PnpDevice -Class Net | ? Status -eq Error`).
-   */
-  'Get-PlayNetworkCleanup': {
-    args: NO_ARGS,
-    result: z.strictObject({
-      token: z.string().nullable(),
-      rebootPending: z.boolean(),
-      hnsNetworks: psList(z.string()),
-      ghostAdapters: psList(z.strictObject({ instanceId: z.string(), friendlyName: z.string() })),
-    }),
-  },
-  /** Removes them (ghosts: their HKLM\SYSTEM\CurrentControlSet\Enum keys, docs/field-notes.md#a-network-clean-up-and-nics), then records the token; a reboot completes it. */
-  'Invoke-PlayNetworkCleanup': {
-    args: z.strictObject({ token: z.string(), removeHnsNetworks: z.boolean(), removeGhostAdapters: z.boolean() }),
-    result: z.strictObject({ removedNetworks: psList(z.string()), removedAdapters: psList(z.string()) }),
-  },
 
   // --- The step folders' functions (tasks/windows/steps/<step>/remote.ts) ---------------------------
   ...mergeRemotes(STEPS),

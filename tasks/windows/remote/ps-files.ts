@@ -1,8 +1,6 @@
-// The remote half of files and registry values (PowerShell 5.1). Files: content as base64 both
-// ways (bytes exactly, no encoding or line-ending conversion), sha256 in lowercase hex, writes
-// guarded by the sha256 the plan saw and made atomic with a temp file in the same directory.
-// Registry: the .NET Microsoft.Win32 API on the 64-bit view, which keeps value kinds exact
-// (Get-ItemProperty cannot tell String from ExpandString and returns DWords as signed numbers).
+// The remote half of files (PowerShell 5.1): content as base64 both ways (bytes exactly, no encoding
+// or line-ending conversion), sha256 in lowercase hex, writes guarded by the sha256 the plan saw and
+// made atomic with a temp file in the same directory. Registry values: steps/registry-value/.
 import { playFunction } from './contract.js';
 
 export const GET_FILE = playFunction(
@@ -119,77 +117,5 @@ export const COMPLETE_UPLOAD = playFunction(
     [System.IO.File]::Move($tmp, $path)
   }
   [ordered]@{ sha256 = $hash }
-`,
-);
-
-/** Nested helpers: a registry path (HKLM:\..., HKCU:\..., HKCR:\..., HKU:\...) opened on the 64-bit view. */
-const OPEN_KEY = String.raw`
-  function Open-RegistryKey {
-    param([string]$Path, [bool]$Create)
-    $m = [regex]::Match($Path, '^(HKLM|HKCU|HKCR|HKU):\\(.+)$')
-    if (-not $m.Success) { throw ('not a registry path: {0}' -f $Path) }
-    $hives = @{ HKLM = 'LocalMachine'; HKCU = 'CurrentUser'; HKCR = 'ClassesRoot'; HKU = 'Users' }
-    $base = [Microsoft.Win32.RegistryKey]::OpenBaseKey($hives[$m.Groups[1].Value], [Microsoft.Win32.RegistryView]::Registry64)
-    if ($Create) { return $base.CreateSubKey($m.Groups[2].Value) }
-    return $base.OpenSubKey($m.Groups[2].Value, $false)
-  }
-  function Get-RegistryValueName {
-    param([string]$Name)
-    if ($Name -eq '(default)') { return '' }
-    return $Name
-  }
-`;
-
-export const GET_REGISTRY_VALUE = playFunction(
-  'Get-PlayRegistryValue',
-  String.raw`
-${OPEN_KEY}
-  $key = Open-RegistryKey ([string]$a.path) $false
-  if ($null -eq $key) { return $null }
-  try {
-    $name = Get-RegistryValueName ([string]$a.name)
-    if ($key.GetValueNames() -notcontains $name) { return $null }
-    $kind = [string]$key.GetValueKind($name)
-    $raw = $key.GetValue($name, $null, [Microsoft.Win32.RegistryValueOptions]::DoNotExpandEnvironmentNames)
-    switch ($kind) {
-      'DWord' { $data = [int64][System.BitConverter]::ToUInt32([System.BitConverter]::GetBytes([int32]$raw), 0) }
-      'QWord' { $data = [System.BitConverter]::ToUInt64([System.BitConverter]::GetBytes([int64]$raw), 0) }
-      'MultiString' { $data = @($raw) }
-      'Binary' { $data = -join @($raw | ForEach-Object { $_.ToString('x2') }) }
-      default { $data = [string]$raw }
-    }
-    return [ordered]@{ type = $kind; data = $data }
-  } finally {
-    $key.Close()
-  }
-`,
-);
-
-export const SET_REGISTRY_VALUE = playFunction(
-  'Set-PlayRegistryValue',
-  String.raw`
-${OPEN_KEY}
-  $key = Open-RegistryKey ([string]$a.path) $true
-  try {
-    $name = Get-RegistryValueName ([string]$a.name)
-    $kinds = [Microsoft.Win32.RegistryValueKind]
-    switch ([string]$a.type) {
-      'String' { $key.SetValue($name, [string]$a.data, $kinds::String) }
-      'ExpandString' { $key.SetValue($name, [string]$a.data, $kinds::ExpandString) }
-      'DWord' { $key.SetValue($name, [System.BitConverter]::ToInt32([System.BitConverter]::GetBytes([uint32]$a.data), 0), $kinds::DWord) }
-      'QWord' { $key.SetValue($name, [System.BitConverter]::ToInt64([System.BitConverter]::GetBytes([uint64]$a.data), 0), $kinds::QWord) }
-      'MultiString' { $key.SetValue($name, [string[]]@($a.data), $kinds::MultiString) }
-      'Binary' {
-        $hex = [string]$a.data
-        $bytes = New-Object byte[] ([int]($hex.Length / 2))
-        for ($i = 0; $i -lt $bytes.Length; $i++) { $bytes[$i] = [System.Convert]::ToByte($hex.Substring(2 * $i, 2), 16) }
-        $key.SetValue($name, [byte[]]$bytes, $kinds::Binary)
-      }
-      default { throw ('unknown registry value type {0}' -f $a.type) }
-    }
-  } finally {
-    $key.Close()
-  }
-  [ordered]@{}
 `,
 );

@@ -1,5 +1,5 @@
 // The remote half of the OS steps (PowerShell 5.1, Windows Server 2019): OS build and boot time,
-// reboots, paths, hotfixes, Windows features and capabilities. Each returns exactly the result
+// reboots, paths, hotfixes. Each returns exactly the result
 // type of its contract entry (tasks/windows/remote/contract.ts); enums and dates are converted to strings
 // here, because ConvertTo-Json in 5.1 writes enums as numbers and dates as "\/Date(...)\/".
 import { playFunction } from './contract.js';
@@ -120,48 +120,5 @@ ${PACKAGE_IDENTITY}
   } finally {
     Remove-Item -LiteralPath $dir -Recurse -Force -ErrorAction SilentlyContinue
   }
-`,
-);
-
-/** InstallState other than the contract's four (UninstallPending) reads as Available. */
-export const GET_WINDOWS_FEATURE = playFunction(
-  'Get-PlayWindowsFeature',
-  String.raw`
-  $feature = Get-WindowsFeature -Name ([string]$a.name) -ErrorAction SilentlyContinue | Select-Object -First 1
-  if ($null -eq $feature) { return $null }
-  $state = [string]$feature.InstallState
-  if (@('Installed', 'InstallPending', 'Removed') -notcontains $state) { $state = 'Available' }
-  [ordered]@{ name = [string]$feature.Name; installState = $state }
-`,
-);
-
-export const INSTALL_WINDOWS_FEATURE = playFunction(
-  'Install-PlayWindowsFeature',
-  String.raw`
-  $result = Install-WindowsFeature -Name ([string]$a.name)
-  if (-not $result.Success) {
-    throw ('Install-WindowsFeature {0} did not succeed (exit code {1})' -f $a.name, [string]$result.ExitCode)
-  }
-  [ordered]@{ restartNeeded = ([string]$result.RestartNeeded -ne 'No') }
-`,
-);
-
-/** DISM states other than Installed and InstallPending (Staged, Removed, ...) read as NotPresent. */
-export const GET_WINDOWS_CAPABILITY = playFunction(
-  'Get-PlayWindowsCapability',
-  String.raw`
-  $capability = Get-WindowsCapability -Online -Name ([string]$a.name) -ErrorAction SilentlyContinue | Select-Object -First 1
-  if ($null -eq $capability -or -not $capability.Name) { return $null }
-  $state = [string]$capability.State
-  if ($state -ne 'Installed' -and $state -ne 'InstallPending') { $state = 'NotPresent' }
-  [ordered]@{ name = [string]$capability.Name; state = $state }
-`,
-);
-
-export const ADD_WINDOWS_CAPABILITY = playFunction(
-  'Add-PlayWindowsCapability',
-  String.raw`
-  $result = Add-WindowsCapability -Online -Name ([string]$a.name)
-  [ordered]@{ restartNeeded = [bool]$result.RestartNeeded }
 `,
 );

@@ -1,5 +1,5 @@
-// The remote half of services (PowerShell 5.1): sc.exe and nssm.exe through Invoke-Native (see
-// ps-native.ts for how binPath and AppParameters reach them unchanged), the service account through
+// The remote half of services (PowerShell 5.1): sc.exe through Invoke-Native (see ps-native.ts for
+// how binPath reaches it unchanged; nssm: tasks/windows/steps/nssm-service/), the service account through
 // Win32_Service.Change (so a password is never on a command line), and state changes with bounded
 // waits: a restart stops the running services that depend on this one first (a stop with running
 // dependents fails with "A stop control has been sent to a service that other running services are
@@ -162,67 +162,5 @@ export const SET_SERVICE_STATE = playFunction(
     pid = [int]$cim.ProcessId
     restartedDependents = @($restarted)
   }
-`,
-);
-
-const FIND_NSSM = String.raw`
-  function Find-Nssm {
-    $command = Get-Command -Name nssm.exe -CommandType Application -ErrorAction SilentlyContinue | Select-Object -First 1
-    if ($null -ne $command) { return $command.Path }
-    if (Test-Path -LiteralPath 'C:\k\nssm.exe' -PathType Leaf) { return 'C:\k\nssm.exe' }
-    throw 'nssm.exe was not found (neither on the PATH nor as C:\k\nssm.exe)'
-  }
-`;
-
-/** null unless the service exists and its ImagePath runs nssm.exe. */
-export const GET_NSSM_SERVICE = playFunction(
-  'Get-PlayNssmService',
-  String.raw`
-${INVOKE_NATIVE}${FIND_NSSM}
-  $name = [string]$a.name
-  $service = Get-CimInstance -ClassName Win32_Service | Where-Object { $_.Name -eq $name } | Select-Object -First 1
-  if ($null -eq $service -or [string]$service.PathName -notmatch 'nssm(\.exe)?"?\s*$') { return $null }
-  $nssm = Find-Nssm
-  $values = [ordered]@{}
-  foreach ($parameter in @('Application', 'AppParameters', 'AppDirectory', 'DependOnService')) {
-    $r = Invoke-Native -FilePath $nssm -ArgumentList @('get', $name, $parameter)
-    if ($r.Code -ne 0 -and (Get-NativeText $r) -ne '') {
-      throw ('nssm get {0} {1} failed (exit {2}): {3}' -f $name, $parameter, $r.Code, (Get-NativeText $r))
-    }
-    $values[$parameter] = [string]$r.Out
-  }
-  $values
-`,
-);
-
-export const SET_NSSM_SERVICE = playFunction(
-  'Set-PlayNssmService',
-  String.raw`
-${INVOKE_NATIVE}${FIND_NSSM}
-  $name = [string]$a.name
-  $nssm = Find-Nssm
-  function Invoke-Nssm {
-    param([string[]]$Arguments)
-    $r = Invoke-Native -FilePath $nssm -ArgumentList $Arguments
-    if ($r.Code -ne 0) {
-      throw ('nssm {0} {1} failed (exit {2}): {3}' -f $Arguments[0], $Arguments[1], $r.Code, (Get-NativeText $r))
-    }
-  }
-  if ($a.install) {
-    Invoke-Nssm @('install', $name, [string]$a.application)
-  } elseif ($null -ne $a.application) {
-    Invoke-Nssm @('set', $name, 'Application', [string]$a.application)
-  }
-  if ($null -ne $a.appParameters) { Invoke-Nssm @('set', $name, 'AppParameters', [string]$a.appParameters) }
-  if ($null -ne $a.appDirectory) { Invoke-Nssm @('set', $name, 'AppDirectory', [string]$a.appDirectory) }
-  if ($null -ne $a.dependOnService) {
-    $depends = @($a.dependOnService | ForEach-Object { [string]$_ })
-    if ($depends.Count -eq 0) {
-      Invoke-Nssm @('reset', $name, 'DependOnService')
-    } else {
-      Invoke-Nssm (@('set', $name, 'DependOnService') + $depends)
-    }
-  }
-  [ordered]@{}
 `,
 );

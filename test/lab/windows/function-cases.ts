@@ -25,8 +25,6 @@ export interface FunctionCase {
 }
 
 const MSU = `${DOWNLOADS}\\windows10.0-kb4538461-x64.msu`;
-const withNssm = (s: NodeState) => writeFile(s, 'C:\\k\\nssm.exe', Buffer.from('nssm'));
-const NIC = (s: NodeState) => s.adapters[0]!.macAddress;
 const l2bridge = {
   name: 'cbr0',
   type: 'L2Bridge',
@@ -34,7 +32,6 @@ const l2bridge = {
   gateway: '10.244.9.1',
   adapterName: 'eth0',
 };
-const endpoint = { name: 'cbr0_ep', networkName: 'cbr0', ipAddress: '10.244.9.2', gateway: '10.244.9.1' };
 
 type Cases<F extends string> = { readonly [N in F]: { happy: FunctionCase; failure: FunctionCase } };
 
@@ -117,34 +114,6 @@ const CONTRACT_CASES: Cases<Exclude<PlayFunctionName, StepFunctionName>> = {
     happy: { args: { delaySeconds: 5 }, expect: (v) => v.scheduled === true },
     failure: { args: { delaySeconds: -1 }, expect: /shutdown\.exe \/r failed \(exit 87\)/ },
   },
-  'Get-PlayWindowsFeature': {
-    happy: { args: { name: 'Containers' }, expect: (v) => v.installState === 'Available' },
-    failure: { args: { name: 'No-Such-Feature' }, expect: (v) => v === null },
-  },
-  'Install-PlayWindowsFeature': {
-    happy: { args: { name: 'Containers' }, expect: (v) => v.restartNeeded === true },
-    failure: { args: { name: 'No-Such-Feature' }, expect: /not valid|not found/i },
-  },
-  'Get-PlayWindowsCapability': {
-    happy: { args: { name: 'OpenSSH.Client~~~~0.0.1.0' }, expect: (v) => v.state === 'Installed' },
-    failure: { args: { name: 'No.Such~~~~0.0.1.0' }, expect: (v) => v === null },
-  },
-  'Add-PlayWindowsCapability': {
-    happy: { args: { name: 'OpenSSH.Server~~~~0.0.1.0' }, expect: (v) => v.restartNeeded === false },
-    failure: { args: { name: 'No.Such~~~~0.0.1.0' }, expect: /0x800f080c/i },
-  },
-  'Get-PlayDockerEngine': {
-    happy: {
-      seed: withDocker,
-      args: {},
-      expect: (v) => /Version:\s+19\.03\.5/.test(v.dockerVersion) && v.serviceExists,
-    },
-    failure: { args: {}, expect: (v) => v.dockerVersion === null && v.serviceExists === false },
-  },
-  'Install-PlayDockerEngine': {
-    happy: { args: { version: '19.03.5' }, expect: (v) => v.restartNeeded === true },
-    failure: { args: { version: '0.0.1' }, expect: /No match was found/ },
-  },
   'Get-PlayDockerImage': {
     happy: {
       seed: withDocker,
@@ -215,20 +184,6 @@ const CONTRACT_CASES: Cases<Exclude<PlayFunctionName, StepFunctionName>> = {
       expect: /arrived with sha256 [0-9a-f]{64}, not the 8f434346648f.* sent: not put in place/,
     },
   },
-  'Get-PlayRegistryValue': {
-    happy: {
-      args: { path: 'HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion', name: 'UBR' },
-      expect: (v) => v.type === 'DWord' && v.data === 973,
-    },
-    failure: { args: { path: 'HKLM:\\SOFTWARE\\Nope', name: 'x' }, expect: (v) => v === null },
-  },
-  'Set-PlayRegistryValue': {
-    happy: {
-      args: { path: 'HKLM:\\SOFTWARE\\Play', name: 'n', type: 'DWord', data: 4294967295 },
-      expect: (v) => typeof v === 'object',
-    },
-    failure: { args: { path: 'HKLM:\\SOFTWARE\\Play', name: 'n', type: 'DWord', data: 4294967296 }, expect: /UInt32/ },
-  },
   'Get-PlayService': {
     happy: {
       args: { name: 'W32Time' },
@@ -250,28 +205,6 @@ const CONTRACT_CASES: Cases<Exclude<PlayFunctionName, StepFunctionName>> = {
       expect: /ssh-agent cannot start: .*disabled.*\(Win32 error 1058\)/,
     },
   },
-  'Get-PlayNssmService': {
-    happy: {
-      seed: withNssm,
-      before: [
-        { fn: 'Set-PlayNssmService', args: { name: 'kubelet', install: true, application: 'C:\\k\\kubelet.exe' } },
-      ],
-      args: { name: 'kubelet' },
-      expect: (v) => v.Application === 'C:\\k\\kubelet.exe\r\n',
-    },
-    failure: { args: { name: 'W32Time' }, expect: (v) => v === null },
-  },
-  'Set-PlayNssmService': {
-    happy: {
-      seed: withNssm,
-      args: { name: 'kubelet', install: true, application: 'C:\\k\\kubelet.exe' },
-      expect: (v) => typeof v === 'object',
-    },
-    failure: {
-      args: { name: 'kubelet', install: true, application: 'C:\\k\\kubelet.exe' },
-      expect: /nssm\.exe was not found/,
-    },
-  },
   'Get-PlayHnsNetwork': {
     happy: {
       before: [{ fn: 'New-PlayHnsNetwork', args: l2bridge }],
@@ -291,148 +224,6 @@ const CONTRACT_CASES: Cases<Exclude<PlayFunctionName, StepFunctionName>> = {
       expect: (v) => typeof v === 'object',
     },
     failure: { args: { name: 'cbr0' }, expect: (v) => typeof v === 'object' },
-  },
-  'Get-PlayHnsEndpoint': {
-    happy: {
-      before: [
-        { fn: 'New-PlayHnsNetwork', args: l2bridge },
-        { fn: 'New-PlayHnsEndpoint', args: endpoint },
-      ],
-      args: { name: 'cbr0_ep' },
-      expect: (v) => v.ipAddress === '10.244.9.2' && v.compartmentId === null,
-    },
-    failure: { args: { name: 'cbr0_ep' }, expect: (v) => v === null },
-  },
-  'New-PlayHnsEndpoint': {
-    happy: {
-      before: [{ fn: 'New-PlayHnsNetwork', args: l2bridge }],
-      args: endpoint,
-      expect: (v) => typeof v.id === 'string',
-    },
-    failure: { args: endpoint, expect: /there is no HNS network named cbr0/ },
-  },
-  'Remove-PlayHnsEndpoint': {
-    happy: {
-      before: [
-        { fn: 'New-PlayHnsNetwork', args: l2bridge },
-        { fn: 'New-PlayHnsEndpoint', args: endpoint },
-      ],
-      args: { name: 'cbr0_ep' },
-      expect: (v) => typeof v === 'object',
-    },
-    failure: { args: { name: 'cbr0_ep' }, expect: (v) => typeof v === 'object' },
-  },
-  'Set-PlayHnsEndpointHost': {
-    happy: {
-      before: [
-        { fn: 'New-PlayHnsNetwork', args: l2bridge },
-        { fn: 'New-PlayHnsEndpoint', args: endpoint },
-      ],
-      args: { name: 'cbr0_ep', compartmentId: 1, forwarding: true },
-      expect: (v) => typeof v === 'object',
-    },
-    failure: {
-      args: { name: 'cbr0_ep', compartmentId: 1, forwarding: true },
-      expect: /there is no HNS endpoint named cbr0_ep/,
-    },
-  },
-  'Get-PlayFirewallRule': {
-    happy: { args: { name: 'WINRM-HTTP-In-TCP' }, expect: (v) => v.localPort === '5985' && v.enabled === true },
-    failure: { args: { name: 'nosuch' }, expect: (v) => v === null },
-  },
-  'Set-PlayFirewallRule': {
-    happy: {
-      args: {
-        name: 'kubelet',
-        displayName: 'kubelet',
-        enabled: true,
-        direction: 'Inbound',
-        protocol: 'TCP',
-        localPort: '10250',
-        action: 'Allow',
-      },
-      expect: (v) => typeof v === 'object',
-    },
-    failure: {
-      args: {
-        name: 'kubelet',
-        displayName: 'kubelet',
-        enabled: true,
-        direction: 'Sideways',
-        protocol: 'TCP',
-        localPort: '10250',
-        action: 'Allow',
-      },
-      expect: /Sideways/,
-    },
-  },
-  'Get-PlayAutoUpdate': {
-    happy: {
-      before: [{ fn: 'Set-PlayAutoUpdate', args: { enabled: false } }],
-      args: {},
-      expect: (v) => v.noAutoUpdate === 1,
-    },
-    failure: { args: {}, expect: (v) => v.noAutoUpdate === null && v.auOptions === null },
-  },
-  'Set-PlayAutoUpdate': {
-    happy: { args: { enabled: false }, expect: (v) => typeof v === 'object' },
-    failure: { seed: (s) => delete s.services['wuauserv'], args: { enabled: false }, expect: /wuauserv/ },
-  },
-  'Get-PlayNetAdapters': {
-    happy: {
-      args: (s) => ({ macAddresses: [NIC(s)] }),
-      expect: (v) => v.adapters[0].name === 'eth0' && v.adapters[0].dhcp === true,
-    },
-    failure: { args: { macAddresses: ['00-00-00-00-00-00'] }, expect: (v) => v.adapters.length === 0 },
-  },
-  'Set-PlayNetAdapter': {
-    happy: {
-      args: (s) => ({
-        macAddress: NIC(s),
-        newName: 'Ethernet',
-        ipv4: ['10.0.0.5/24'],
-        gateway: '10.0.0.1',
-        dnsServers: ['10.0.0.53'],
-      }),
-      expect: (v) => typeof v === 'object',
-    },
-    failure: {
-      args: { macAddress: '00-00-00-00-00-00', newName: 'x' },
-      expect: /there is no physical network adapter with MAC address 00-00-00-00-00-00/,
-    },
-  },
-  'Get-PlayDnsClient': {
-    happy: {
-      before: [{ fn: 'Set-PlayDnsClient', args: { primaryDomain: 'lab.test', suffixSearchList: ['lab.test'] } }],
-      args: {},
-      expect: (v) => v.primaryDomain === 'lab.test' && v.suffixSearchList[0] === 'lab.test',
-    },
-    failure: { args: {}, expect: (v) => v.primaryDomain === null && v.suffixSearchList.length === 0 },
-  },
-  'Set-PlayDnsClient': {
-    happy: { args: { primaryDomain: 'lab.test' }, expect: (v) => typeof v === 'object' },
-    failure: { args: { suffixSearchList: [] }, expect: (v) => typeof v === 'object' },
-  },
-  'Get-PlayNetworkCleanup': {
-    happy: { args: {}, expect: (v) => v.token === null && Array.isArray(v.ghostAdapters) },
-    failure: {
-      before: [
-        { fn: 'Invoke-PlayNetworkCleanup', args: { token: 't1', removeHnsNetworks: true, removeGhostAdapters: true } },
-      ],
-      args: {},
-      expect: (v) => v.token === 't1' && v.rebootPending === true,
-    },
-  },
-  'Invoke-PlayNetworkCleanup': {
-    happy: {
-      before: [{ fn: 'New-PlayHnsNetwork', args: l2bridge }],
-      args: { token: 't1', removeHnsNetworks: true, removeGhostAdapters: false },
-      expect: (v) => v.removedNetworks[0] === 'cbr0',
-    },
-    failure: {
-      args: { token: 't1', removeHnsNetworks: false, removeGhostAdapters: false },
-      expect: (v) => v.removedNetworks.length === 0,
-    },
   },
 };
 

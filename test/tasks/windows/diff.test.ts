@@ -35,15 +35,6 @@ const netActual = {
   gateway: '10.160.11.1',
   adapterName: 'eth1',
 };
-const EP = { name: 'cbr0', network: 'l2bridge', addressPrefix: '10.160.11.0/24', ipAddress: '10.160.11.2' };
-const epActual = {
-  id: 'e1',
-  network: 'l2bridge',
-  ipAddress: '10.160.11.2',
-  gateway: '0.0.0.0',
-  compartmentId: 1,
-  forwarding: true,
-};
 const svcActual = (state = 'RUNNING') => ({
   config: parseScQc(fixture('sc-qc-kubelet.txt')),
   status: parseScQueryex(
@@ -154,81 +145,6 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'feature available',
-    step: w.windowsFeature({ name: 'Containers' }),
-    actual: { known: true, state: 'Available' },
-    expect: {
-      action: 'create',
-      fields: ['installed'],
-      before: { installed: 'Available' },
-      after: { installed: 'Installed' },
-    },
-  },
-  {
-    name: 'feature pending',
-    step: w.windowsFeature({ name: 'Containers' }),
-    actual: { known: true, state: 'InstallPending' },
-    expect: { action: 'noop', fields: [], before: null, after: null, warning: /next reboot/ },
-  },
-  {
-    name: 'feature unknown name',
-    step: w.windowsFeature({ name: 'Containerz' }),
-    actual: { known: false, state: 'Unknown' },
-    expect: {
-      action: 'create',
-      fields: ['installed'],
-      before: { installed: 'unknown name' },
-      after: { installed: 'Installed' },
-      warning: /no feature named Containerz: apply will fail/,
-    },
-  },
-  {
-    name: 'capability installed',
-    step: w.windowsCapability({ name: 'OpenSSH.Server~~~~0.0.1.0' }),
-    actual: { known: true, state: 'Installed' },
-    expect: { action: 'noop', fields: [], before: null, after: null },
-  },
-  {
-    name: 'docker absent',
-    step: w.dockerEngine(),
-    actual: { serviceExists: false, clientVersion: null, engineVersion: null, problems: [] },
-    expect: {
-      action: 'create',
-      fields: ['installed'],
-      before: { installed: 'absent' },
-      after: { installed: 'latest' },
-    },
-  },
-  {
-    name: 'docker service without exe',
-    step: w.dockerEngine({ version: '19.03.5' }),
-    actual: { serviceExists: true, clientVersion: null, engineVersion: null, problems: [] },
-    expect: {
-      action: 'create',
-      fields: ['installed'],
-      before: { installed: 'service without docker.exe' },
-      after: { installed: '19.03.5' },
-    },
-  },
-  {
-    name: 'docker wanted version',
-    step: w.dockerEngine({ version: '19.03.5' }),
-    actual: { serviceExists: true, clientVersion: '19.03.5', engineVersion: '19.03.5', problems: [] },
-    expect: { action: 'noop', fields: [], before: null, after: null },
-  },
-  {
-    name: 'docker other version',
-    step: w.dockerEngine({ version: '19.03.5' }),
-    actual: { serviceExists: true, clientVersion: '19.03.0', engineVersion: '19.03.0', problems: [] },
-    expect: { action: 'update', fields: ['version'], before: { version: '19.03.0' }, after: { version: '19.03.5' } },
-  },
-  {
-    name: 'docker daemon down, any version',
-    step: w.dockerEngine(),
-    actual: { serviceExists: true, clientVersion: '19.03.0', engineVersion: null, problems: ['error during connect'] },
-    expect: { action: 'noop', fields: [], before: null, after: null, warning: /did not answer: error during connect/ },
-  },
-  {
     name: 'docker image absent',
     step: w.dockerImage({ reference: PAUSE }),
     actual: { daemonRunning: true, image: null },
@@ -327,78 +243,6 @@ const rows: Row[] = [
     expect: { action: 'update', fields: ['content'], before: { content: '********' }, after: { content: '********' } },
   },
   {
-    name: 'registry absent',
-    step: w.registryValue({ path: 'HKLM:\\X', name: 'a', type: 'DWord', data: 1 }),
-    actual: null,
-    expect: { action: 'create', fields: ['type', 'data'], before: null, after: { type: 'DWord', data: 1 } },
-  },
-  {
-    name: 'registry data differs',
-    step: w.registryValue({ path: 'HKLM:\\X', name: 'a', type: 'DWord', data: 1 }),
-    actual: { type: 'DWord', data: 0 },
-    expect: { action: 'update', fields: ['data'], before: { data: 0 }, after: { data: 1 } },
-  },
-  {
-    name: 'registry type differs',
-    step: w.registryValue({ path: 'HKLM:\\X', name: 'a', type: 'ExpandString', data: '%SystemRoot%' }),
-    actual: { type: 'String', data: '%SystemRoot%' },
-    expect: {
-      action: 'update',
-      fields: ['type', 'data'],
-      before: { type: 'String', data: '%SystemRoot%' },
-      after: { type: 'ExpandString', data: '%SystemRoot%' },
-    },
-  },
-  {
-    name: 'registry multistring same',
-    step: w.registryValue({ path: 'HKLM:\\X', name: 'a', type: 'MultiString', data: ['a', 'b'] }),
-    actual: { type: 'MultiString', data: ['a', 'b'] },
-    expect: { action: 'noop', fields: [], before: null, after: null },
-  },
-  {
-    name: 'firewall same ports, other order and case',
-    step: w.firewallRule({ name: 'web', protocol: 'TCP', localPort: '443,80' }),
-    actual: {
-      displayName: 'web',
-      enabled: true,
-      direction: 'Inbound',
-      protocol: 'tcp',
-      localPort: '80,443',
-      action: 'Allow',
-    },
-    expect: { action: 'noop', fields: [], before: null, after: null },
-  },
-  {
-    name: 'firewall disabled',
-    step: w.firewallRule({ name: 'web', protocol: 'TCP', localPort: 80 }),
-    actual: {
-      displayName: 'web',
-      enabled: false,
-      direction: 'Inbound',
-      protocol: 'TCP',
-      localPort: '80',
-      action: 'Allow',
-    },
-    expect: { action: 'update', fields: ['enabled'], before: { enabled: false }, after: { enabled: true } },
-  },
-  {
-    name: 'auto update on by default',
-    step: w.autoUpdate({ enabled: false }),
-    actual: { noAutoUpdate: null, auOptions: null },
-    expect: {
-      action: 'update',
-      fields: ['enabled'],
-      before: { enabled: 'enabled (NoAutoUpdate unset, AUOptions unset)' },
-      after: { enabled: false },
-    },
-  },
-  {
-    name: 'auto update off',
-    step: w.autoUpdate({ enabled: false }),
-    actual: { noAutoUpdate: 1, auOptions: 4 },
-    expect: { action: 'noop', fields: [], before: null, after: null },
-  },
-  {
     name: 'hns network absent',
     step: w.hnsNetwork(NET),
     actual: null,
@@ -426,45 +270,6 @@ const rows: Row[] = [
       before: { addressPrefix: '10.160.12.0/24', gateway: '10.160.12.1' },
       after: { addressPrefix: '10.160.11.0/24', gateway: '10.160.11.1' },
       warning: /apply will refuse/,
-    },
-  },
-  {
-    name: 'hns endpoint absent',
-    step: w.hnsHostEndpoint(EP),
-    actual: null,
-    expect: {
-      action: 'create',
-      fields: ['endpoint', 'compartmentId', 'forwarding'],
-      before: null,
-      after: { endpoint: '10.160.11.2 on l2bridge, gateway 0.0.0.0', compartmentId: 1, forwarding: true },
-    },
-  },
-  {
-    name: 'hns endpoint empty gateway is 0.0.0.0',
-    step: w.hnsHostEndpoint(EP),
-    actual: { ...epActual },
-    expect: { action: 'noop', fields: [], before: null, after: null },
-  },
-  {
-    name: 'hns endpoint detached',
-    step: w.hnsHostEndpoint(EP),
-    actual: { ...epActual, compartmentId: null, forwarding: false },
-    expect: {
-      action: 'update',
-      fields: ['compartmentId', 'forwarding'],
-      before: { compartmentId: null, forwarding: false },
-      after: { compartmentId: 1, forwarding: true },
-    },
-  },
-  {
-    name: 'hns endpoint other IP',
-    step: w.hnsHostEndpoint(EP),
-    actual: { ...epActual, ipAddress: '10.160.11.3' },
-    expect: {
-      action: 'replace',
-      fields: ['endpoint', 'compartmentId', 'forwarding'],
-      before: { endpoint: '10.160.11.3 on l2bridge, gateway 0.0.0.0', compartmentId: 1, forwarding: true },
-      after: { endpoint: '10.160.11.2 on l2bridge, gateway 0.0.0.0', compartmentId: 1, forwarding: true },
     },
   },
   {
@@ -528,39 +333,6 @@ const rows: Row[] = [
     step: w.windowsService({ ...SVC, state: 'running', restart: true }),
     actual: svcActual('STOPPED'),
     expect: { action: 'update', fields: ['state'], before: { state: 'stopped' }, after: { state: 'running' } },
-  },
-  {
-    name: 'nssm absent',
-    step: w.nssmService({
-      name: 'kubelet',
-      application: 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',
-      appParameters: 'c:\\k\\kubeletstart.ps1',
-    }),
-    actual: null,
-    expect: {
-      action: 'create',
-      fields: ['application', 'appParameters'],
-      before: null,
-      after: {
-        application: 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',
-        appParameters: 'c:\\k\\kubeletstart.ps1',
-      },
-    },
-  },
-  {
-    name: 'nssm as in field note B (paths without regard to case)',
-    step: w.nssmService({
-      name: 'kubelet',
-      application: 'C:\\WINDOWS\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',
-      appParameters: 'c:\\k\\kubeletstart.ps1',
-    }),
-    actual: {
-      application: 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',
-      appParameters: 'c:\\k\\kubeletstart.ps1',
-      appDirectory: '',
-      dependOnService: [],
-    },
-    expect: { action: 'noop', fields: [], before: null, after: null },
   },
   {
     name: 'reboot not required',

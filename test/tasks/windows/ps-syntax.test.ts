@@ -166,10 +166,6 @@ const CASES: Record<string, (() => AnyStep)[]> = {
   // After hotfix: the package it recorded is taken back off.
   hotfixRemoval: [() => windows.hotfixRemoval({ kb: 'KB4549949' })],
   osBuild: [() => windows.osBuild({ version: '10.0.17763', revision: 1158 })],
-  // Not Containers: Docker needs it installed on this node (busySeed), and an installed feature sends no install.
-  windowsFeature: [() => windows.windowsFeature({ name: 'Hyper-V' })],
-  windowsCapability: [() => windows.windowsCapability({ name: 'OpenSSH.Server~~~~0.0.1.0' })],
-  dockerEngine: [() => windows.dockerEngine({ version: '19.03.5' }), () => windows.dockerEngine()],
   // Hostile text cannot reach dockerImage (options.test.ts: a reference with spaces or quotes is refused); these are the grammar's extremes.
   dockerImage: [
     () => windows.dockerImage({ reference: 'repo.mylan.k8s:8888/q1winpause:10.0.17763.973' }),
@@ -194,24 +190,6 @@ const CASES: Record<string, (() => AnyStep)[]> = {
         format: 'json',
       }),
   ],
-  registryValue: [
-    () =>
-      windows.registryValue({ path: `HKLM:\\SOFTWARE\\${H.replace(/\\/g, '')}`, name: H, type: 'String', data: HL }),
-    () =>
-      windows.registryValue({ path: 'HKLM:\\SOFTWARE\\Play', name: '(default)', type: 'MultiString', data: [H, 'b'] }),
-    () => windows.registryValue({ path: 'HKLM:\\SOFTWARE\\Play', name: 'n', type: 'DWord', data: 4294967295 }),
-    () => windows.registryValue({ path: 'HKLM:\\SOFTWARE\\Play', name: 'b', type: 'Binary', data: [0, 255, 39] }),
-  ],
-  firewallRule: [
-    () =>
-      windows.firewallRule({
-        name: "sshd $(x) ‘y’ 'z'",
-        displayName: H,
-        protocol: 'TCP',
-        localPort: [22, '8000-8100'],
-      }),
-  ],
-  autoUpdate: [() => windows.autoUpdate({ enabled: false }), () => windows.autoUpdate({ enabled: true })],
   hnsNetwork: [
     () =>
       windows.hnsNetwork(
@@ -237,13 +215,6 @@ const CASES: Record<string, (() => AnyStep)[]> = {
         fakeClock(),
       ),
   ],
-  // Created, then replaced at another address (Remove-PlayHnsEndpoint).
-  hnsHostEndpoint: [
-    () =>
-      windows.hnsHostEndpoint({ name: 'old0', network: 'old', addressPrefix: '10.1.0.0/24', ipAddress: '10.1.0.2' }),
-    () =>
-      windows.hnsHostEndpoint({ name: 'old0', network: 'old', addressPrefix: '10.1.0.0/24', ipAddress: '10.1.0.3' }),
-  ],
   windowsService: [
     () =>
       windows.windowsService({
@@ -260,44 +231,10 @@ const CASES: Record<string, (() => AnyStep)[]> = {
       windows.windowsService({ name: 'docker', binPath: 'C:\\docker\\dockerd.exe', state: 'running', restart: true }),
     () => windows.windowsService({ name: 'kube-proxy', binPath: PROXY_BIN, state: 'stopped' }),
   ],
-  nssmService: [
-    () =>
-      windows.nssmService({
-        name: 'flanneld',
-        application: PATH,
-        appParameters: H,
-        appDirectory: 'C:\\k',
-        dependOnService: ['docker', 'kubelet'],
-      }),
-  ],
   reboot: [
     () =>
       windows.reboot({ required: false, ifPending: true, timeoutSec: 60, waitForServices: ['docker'] }, fakeClock()),
   ],
-  netAdapters: [
-    () =>
-      windows.netAdapters({
-        adapters: [
-          {
-            mac: '00-15-00-00-00-01',
-            name: "eth0 $(x) ‘y’ 'z' `w`;",
-            ipv4: '172.16.126.216/24',
-            gateway: '172.16.126.1',
-          },
-          {
-            mac: '00-15-00-00-00-02',
-            name: 'eth1',
-            ipv4: ['100.100.126.216/23'],
-            dnsServers: ['100.100.126.205', '100.100.126.206'],
-          },
-        ],
-        keepAddress: '198.18.1.9',
-      }),
-  ],
-  dnsClient: [
-    () => windows.dnsClient({ primaryDomain: 'mylan.k8s', suffixSearchList: ['mylan.k8s', 'svc.cluster.local'] }),
-  ],
-  networkCleanup: [() => windows.networkCleanup({ token: H })],
   powershell: [
     () =>
       windows.powershell({

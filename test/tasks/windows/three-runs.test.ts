@@ -4,28 +4,13 @@
 // outputs. What the node is like (a DISM that says not applicable, a daemon down) is model state.
 import test from 'ava';
 import { Secret } from '../../../runner/core/secret.js';
-import {
-  autoUpdate,
-  dockerDaemonConfig,
-  dockerEngine,
-  dockerImage,
-  fileContent,
-  firewallRule,
-  hnsHostEndpoint,
-  hnsNetwork,
-  hotfix,
-  nssmService,
-  registryValue,
-  windowsCapability,
-  windowsFeature,
-  windowsService,
-} from '../../../tasks/windows/index.js';
+import { dockerDaemonConfig, dockerImage, fileContent, hotfix, windowsService } from '../../../tasks/windows/index.js';
 import { readFile, writeFile } from '../../../lab/windows/file-store.js';
 import { getValue } from '../../../lab/windows/registry-store.js';
 import { DAEMON_JSON } from '../../../lab/windows/services.js';
 import type { MsuRecord, NodeState } from '../../../lab/windows/node-state.js';
 import { callsOf } from './calls-literal.js';
-import { addService, bootNow, simulatedNode, withDocker } from './sim-node.js';
+import { addService, simulatedNode, withDocker } from './sim-node.js';
 import { plan, threeRuns } from './step-runs.js';
 
 /** KB4549949's package (lab/windows/defaults.ts knows it: build 17763.1158), copied to C:\k. */
@@ -104,34 +89,6 @@ test('hotfix: a failing DISM fails the step with its code and text; the extracte
   t.deepEqual([...Object.keys(node.state.files), ...Object.keys(node.state.directories)].filter(temp), []);
   t.deepEqual(node.state.pending, []);
   t.is(getValue(node.state, 'HKLM:\\SOFTWARE\\Play\\Hotfixes', 'KB4549949')?.data, '-2146498270');
-});
-
-test('windowsFeature and windowsCapability: installed; a pending feature reports rebootRequired on later runs too', async (t) => {
-  // A fresh node: Containers Available, OpenSSH.Server NotPresent (lab/windows/defaults.ts).
-  const { n } = simulatedNode(t);
-  const f = await threeRuns(n, windowsFeature({ name: 'Containers' }));
-  t.deepEqual(f.outputs, { rebootRequired: true });
-  const c = await threeRuns(n, windowsCapability({ name: 'OpenSSH.Server~~~~0.0.1.0' }));
-  t.deepEqual(c.outputs, { rebootRequired: false });
-  t.deepEqual(c.applyCalls, ['Add-PlayWindowsCapability']);
-});
-
-test('dockerEngine: a fresh install needs a reboot; the daemon down afterwards is a warning, not drift', async (t) => {
-  // A fresh node has no Docker and no Containers: the install enables Containers, which waits for a reboot.
-  const { node, n } = simulatedNode(t);
-  const r = await threeRuns(n, dockerEngine({ version: '19.03.0' }));
-  t.deepEqual(r.outputs, { rebootRequired: true });
-  t.regex((await plan(n, dockerEngine())).change.warnings![0]!, /daemon did not answer: error during connect/);
-  // After the reboot, the engine was upgraded behind the plan's back.
-  bootNow(node);
-  node.state.docker.version = '19.03.5';
-  const up = await plan(n, dockerEngine({ version: '19.03.0' }));
-  t.deepEqual(up.change, {
-    action: 'update',
-    fields: ['version'],
-    before: { version: '19.03.5' },
-    after: { version: '19.03.0' },
-  });
 });
 
 test('dockerImage (docs/domain.md step 10, the pause image): check reports create, apply pulls, the next run is a noop; outputs the id', async (t) => {
@@ -220,60 +177,6 @@ test('fileContent: a secret is written but never shown; a file changed behind th
   });
 });
 
-test('registryValue, firewallRule, autoUpdate', async (t) => {
-  const { node, n } = simulatedNode(t);
-  await threeRuns(
-    n,
-    registryValue({
-      path: 'HKLM\\SYSTEM\\CurrentControlSet\\Services\\Tcpip\\Parameters',
-      name: 'NV Domain',
-      type: 'String',
-      data: 'mylan.k8s',
-    }),
-  );
-  t.like(getValue(node.state, 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\Tcpip\\Parameters', 'NV Domain'), {
-    type: 'String',
-    data: 'mylan.k8s',
-  });
-  await threeRuns(
-    n,
-    firewallRule({ name: 'sshd', displayName: 'OpenSSH Server (sshd)', protocol: 'TCP', localPort: 22 }),
-  );
-  await threeRuns(n, autoUpdate({ enabled: false }));
-  t.is(
-    getValue(node.state, 'HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate\\AU', 'NoAutoUpdate')?.data,
-    1,
-  );
-});
-
-test('hnsNetwork and hnsHostEndpoint (field note A): created, attached with forwarding; outputs the ids', async (t) => {
-  const { node, n } = simulatedNode(t);
-  const net = await threeRuns(
-    n,
-    hnsNetwork({
-      name: 'l2bridge',
-      type: 'L2Bridge',
-      addressPrefix: '10.160.11.0/24',
-      gateway: '10.160.11.1',
-      adapterName: 'eth1',
-    }),
-  );
-  t.deepEqual(net.outputs, { id: node.state.hns.networks.find((x) => x.name === 'l2bridge')!.id });
-  const ep = await threeRuns(
-    n,
-    hnsHostEndpoint({ name: 'cbr0', network: 'l2bridge', addressPrefix: '10.160.11.0/24', ipAddress: '10.160.11.2' }),
-  );
-  t.deepEqual(ep.applyCalls, ['New-PlayHnsEndpoint', 'Set-PlayHnsEndpointHost']);
-  const cbr0 = () => node.state.hns.endpoints.find((e) => e.name === 'cbr0')!;
-  t.like(cbr0(), { ipAddress: '10.160.11.2', gateway: '0.0.0.0', compartmentId: 1, forwarding: true });
-  cbr0().forwarding = false;
-  const drift = await threeRuns(
-    n,
-    hnsHostEndpoint({ name: 'cbr0', network: 'l2bridge', addressPrefix: '10.160.11.0/24', ipAddress: '10.160.11.2' }),
-  );
-  t.deepEqual(drift.applyCalls, ['Set-PlayHnsEndpointHost']);
-});
-
 test('windowsService (field note A kubelet): created with sc.exe fields and started; the binPath arrives exactly', async (t) => {
   const { node, n } = simulatedNode(t, (s) => {
     withDocker(s, { binPath: '"C:\\Program Files\\docker\\dockerd.exe" --run-service' });
@@ -341,37 +244,4 @@ test('windowsService: the account with a secret password; restart of docker rest
   const out = await restart.apply(n, p.change, p.actual, restart.desired);
   t.like(out, { state: 'Running', restartedDependents: ['kubelet'] });
   t.not(serviceOf(node.state, 'kubelet')!.pid, pid);
-});
-
-test('nssmService (field notes B and D): installed with parameters holding quotes; drift in AppParameters is an update', async (t) => {
-  const { node, n } = simulatedNode(t, (s) => writeFile(s, s.nssmPath, Buffer.from('simulated nssm.exe\n')));
-  const params = '--hostname-override=node009 --resolv-conf="" --enforce-node-allocatable="" --cni-bin-dir=c:\\k\\cni';
-  const r = await threeRuns(
-    n,
-    nssmService({
-      name: 'kubelet',
-      application: 'C:\\k\\kubelet.exe',
-      appParameters: params,
-      appDirectory: 'C:\\k',
-      dependOnService: ['docker'],
-    }),
-  );
-  t.deepEqual(r.applyCalls, ['Set-PlayNssmService']);
-  t.deepEqual(
-    { ...node.state.nssm['kubelet'], DependOnService: serviceOf(node.state, 'kubelet')!.dependencies },
-    {
-      Application: 'C:\\k\\kubelet.exe',
-      AppParameters: params,
-      AppDirectory: 'C:\\k',
-      DependOnService: ['docker'],
-    },
-  );
-  node.state.nssm['kubelet']!.AppParameters = 'c:\\k\\kubeletstart.ps1';
-  const d = await plan(n, nssmService({ name: 'kubelet', application: 'C:\\k\\kubelet.exe', appParameters: params }));
-  t.deepEqual(d.change, {
-    action: 'update',
-    fields: ['appParameters'],
-    before: { appParameters: 'c:\\k\\kubeletstart.ps1' },
-    after: { appParameters: params },
-  });
 });

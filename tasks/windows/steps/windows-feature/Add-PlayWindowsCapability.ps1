@@ -1,0 +1,2 @@
+  $result = Add-WindowsCapability -Online -Name ([string]$a.name)
+  [ordered]@{ restartNeeded = [bool]$result.RestartNeeded }
