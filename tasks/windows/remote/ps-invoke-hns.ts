@@ -1,5 +1,5 @@
 // Invoke-Hns and its finders, nested in the bodies of the functions that call HNS (ps-hns.ts and the
-// networkCleanup step folder's remote.ts): a module of its own, so a step folder can use it without
+// networkCleanup and hnsHostEndpoint step folders' remote.ts): a module of its own, so a step folder can use it without
 // importing the contract, which imports the folders. Instead of importing C:\k\hns.psm1 (field note A)
 // it calls the HNS v1 API that module wraps (vmcompute.dll HNSCall) through a small P/Invoke.
 
