@@ -1,15 +1,13 @@
 // The pure diffs of the Windows steps, as tables: desired options, an actual state, the change compared whole.
 // Long because it is a table: rows for every Windows step's diff.
 import test from 'ava';
-import type { Change } from '../../../runner/core/change.js';
+import { diffTests, type DiffRow } from './diff-rows.js';
 import { Secret } from '../../../runner/core/secret.js';
-import type { AnyStep } from '../../../runner/core/step.js';
 import * as w from '../../../tasks/windows/index.js';
 import { parseScQc, parseScQueryex } from '../../../tasks/windows/parse/sc-output.js';
 import { fixture } from './fixtures.js';
 
 // Each row's change whole (a row with `warning` compares its warnings by that pattern instead).
-type Row = { name: string; step: AnyStep; actual: unknown; expect: Omit<Change, 'warnings'> & { warning?: RegExp } };
 
 const NA = -2146498530; // DISM's 0x800f081e CBS_E_NOT_APPLICABLE
 const hf = (o: object = {}) => w.hotfix({ kb: 'KB4549949', msuPath: 'C:\\k\\kb.msu', ...o });
@@ -54,7 +52,7 @@ function require256(text: string): string {
   return w.fileContent({ path: 'C:\\x', content: text }).desired.sha256;
 }
 const PAUSE = 'repo.mylan.k8s:8888/q1winpause:10.0.17763.973';
-const rows: Row[] = [
+const rows: DiffRow[] = [
   {
     name: 'hotfix missing',
     step: hf(),
@@ -364,19 +362,7 @@ const rows: Row[] = [
   },
 ];
 
-for (const r of rows) {
-  test(`diff: ${r.name}`, (t) => {
-    const change = r.step.diff(r.step.desired, r.actual);
-    const { warning, ...expect } = r.expect;
-    const { warnings, ...rest } = change;
-    t.deepEqual(warning ? rest : change, expect);
-    if (warning)
-      t.true(
-        (warnings ?? []).some((x) => warning.test(x)),
-        JSON.stringify(warnings),
-      );
-  });
-}
+diffTests(rows);
 
 test('diff: json files show a diff of the values pretty-printed; secrets show none', (t) => {
   const step = w.dockerDaemonConfig({ config: { bridge: 'none', 'insecure-registries': ['repo.mylan.k8s:8888'] } });

@@ -2,9 +2,8 @@
 // their three runs against the simulated node (Get-WindowsFeature, Get-WindowsCapability and their
 // install cmdlets are part of the node's shared Windows surface).
 import test from 'ava';
-import type { Change } from '../../../../runner/core/change.js';
+import { diffTests, type DiffRow } from '../../../../test/tasks/windows/diff-rows.js';
 import { StepOptionError } from '../../../../runner/core/errors.js';
-import type { AnyStep } from '../../../../runner/core/step.js';
 import { simulatedNode } from '../../../../test/tasks/windows/sim-node.js';
 import { threeRuns } from '../../../../test/tasks/windows/step-runs.js';
 import { windowsCapability, windowsFeature } from './step.js';
@@ -35,9 +34,8 @@ test('option errors name the field and say what is wanted', (t) => {
 });
 
 // Each row's change whole (a row with `warning` compares its warnings by that pattern instead).
-type Row = { name: string; step: AnyStep; actual: unknown; expect: Omit<Change, 'warnings'> & { warning?: RegExp } };
 
-const rows: Row[] = [
+const rows: DiffRow[] = [
   {
     name: 'feature available',
     step: windowsFeature({ name: 'Containers' }),
@@ -75,19 +73,7 @@ const rows: Row[] = [
   },
 ];
 
-for (const r of rows) {
-  test(`diff: ${r.name}`, (t) => {
-    const change = r.step.diff(r.step.desired, r.actual);
-    const { warning, ...expect } = r.expect;
-    const { warnings, ...rest } = change;
-    t.deepEqual(warning ? rest : change, expect);
-    if (warning)
-      t.true(
-        (warnings ?? []).some((x) => warning.test(x)),
-        JSON.stringify(warnings),
-      );
-  });
-}
+diffTests(rows);
 
 test('windowsFeature and windowsCapability: installed; a pending feature reports rebootRequired on later runs too', async (t) => {
   // A fresh node: Containers Available, OpenSSH.Server NotPresent (lab/windows/defaults.ts).
