@@ -12,6 +12,7 @@ import { labDown, labUp } from '../lab/lab.js';
 import type { LabState } from '../lab/lab.js';
 import { run } from '../lab/exec.js';
 import { reachableFrom } from '../lab/hosts/private-net.js';
+import { labSsh } from './lab-ssh.js';
 import { inPrivateLab, mountPrivateLab, runInPrivateLab } from './private-lab.js';
 import { type LabStage, labStageRow, LAB_STAGE_HEADER, memoryFits } from './lab-cost-table.js';
 
@@ -107,22 +108,8 @@ async function reachability(lab: LabState): Promise<string[]> {
           `${a.name} -> ${b.name}: ${(await reachableFrom(a.namespace, b.address, 22, 5000)) ? 'ok' : 'FAILED'}`,
       ),
   );
-  const ssh = await run(
-    'ssh',
-    [
-      '-i',
-      lab.keyPath,
-      '-o',
-      `UserKnownHostsFile=${lab.knownHostsPath}`,
-      '-o',
-      'StrictHostKeyChecking=yes',
-      '-o',
-      'BatchMode=yes',
-      `root@${byIndex(linux.length).address}`,
-      'hostname',
-    ],
-    { allowFail: true },
-  );
+  const [bin, ...args] = labSsh(lab, byIndex(linux.length).address, 'hostname');
+  const ssh = await run(bin!, args, { allowFail: true });
   return [
     `sshd port 22 from the root namespace: ${linux.length - unreachable.length} of ${linux.length} hosts${unreachable.length ? ` (not: ${unreachable.slice(0, 10).join(', ')})` : ''}`,
     ...across,

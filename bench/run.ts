@@ -16,6 +16,7 @@ import { mapLimit } from '../lab/exec.js';
 import { measure, median } from './measure.js';
 import type { Measure } from './measure.js';
 import { measureDriftLoop } from './drift-loop.js';
+import { labSsh } from './lab-ssh.js';
 import { printCostTable, printDriftLoopTable, printScaleTable, printSizeTable } from './tables.js';
 import type { SizeResult } from './tables.js';
 
@@ -86,19 +87,7 @@ async function benchSize(size: number, opts: Options): Promise<SizeResult> {
   console.log(`bench: ${size} hosts: bringing up the lab…`);
   const lab = await labUp({ linux: size });
   const hosts = lab.hosts.filter((h) => h.group === 'linux').slice(0, size);
-  const ssh = (addr: string, cmd: string) => [
-    'ssh',
-    '-i',
-    lab.keyPath,
-    '-o',
-    `UserKnownHostsFile=${lab.knownHostsPath}`,
-    '-o',
-    'StrictHostKeyChecking=yes',
-    '-o',
-    'BatchMode=yes',
-    `root@${addr}`,
-    cmd,
-  ];
+  const ssh = (addr: string, cmd: string) => labSsh(lab, addr, cmd);
   // Plain OpenSSH processes, started directly (no measuring wrapper in between).
   const sshRun = (addr: string, cmd: string) =>
     new Promise<number>((res) => {
