@@ -1,27 +1,98 @@
-// An apply script and the re-probe after it in one round trip (pure: the script and the split of its
-// output). The apply runs as it would alone, in its own `/bin/sh -c` (its `set -e`, traps, `exit` and
-// `exec` stay its own) reading the command's stdin; then a frame with its exit status on stdout and a
-// mark on stderr; then the probes' batch (probe-batch.ts), each reading /dev/null. The frames carry a
-// per-run random nonce, so no output of the apply can forge one.
+// Applies and the re-probe after them in one round trip (pure: the script, its stdin and the split of
+// its output). Each apply runs as it would alone, in its own `/bin/sh -c` (its `set -e`, traps, `exit`
+// and `exec` stay its own), one after the other whatever the earlier ones returned; after each, a
+// frame with its exit status on stdout and a mark on stderr; then the probes' batch (probe-batch.ts),
+// each reading /dev/null. The frames carry a per-run random nonce, so no output can forge one.
+//
+// Standard input: the command's stdin is the applies' inputs one after the other. The last apply that
+// takes input reads the rest of it as it would alone; an earlier one reads exactly its own bytes
+// (`head -c N` reads no further than N), and whatever it leaves unread is drained, so the next one
+// starts at its own first byte. An apply without input reads /dev/null.
 import { quoteSh, Script } from '../core/quote.js';
 import type { ExecResult } from '../core/step.js';
 import { batchScript, splitBatch } from './probe-batch.js';
 
-const applyEnd = (nonce: string) => `\n@@${nonce}@@apply@@end `;
-const stderrMark = (nonce: string) => `\n@@${nonce}@@apply@@stderr\n`;
+const applyEnd = (nonce: string, i: number) => `\n@@${nonce}@@apply@@${i}@@end `;
+const stderrMark = (nonce: string, i: number) => `\n@@${nonce}@@apply@@${i}@@stderr\n`;
 
+/** One apply's script and the bytes of its input (null: it reads none). */
+export interface ApplyInput {
+  readonly script: Script;
+  readonly stdin: Buffer | null;
+}
+
+/** How each apply reads: the last with input reads the rest; earlier ones their length; others nothing. */
+function applyLine(a: ApplyInput, isLastReader: boolean): string {
+  const run = `/bin/sh -c ${quoteSh(a.script.text)}`;
+  if (a.stdin === null) return `${run} </dev/null`;
+  if (isLastReader) return run;
+  return `head -c ${a.stdin.length} | { ${run}; play_apply=$?; cat >/dev/null; exit $play_apply; }`;
+}
+
+export function appliesThenProbeScript(
+  applies: readonly ApplyInput[],
+  probes: readonly Script[],
+  nonce: string,
+): Script {
+  if (applies.some((a) => a.script.shell !== 'sh')) throw new TypeError('only a sh apply can carry its probe');
+  const lastReader = applies.reduce((last, a, i) => (a.stdin === null ? last : i), -1);
+  const lines = applies.flatMap((a, i) => [
+    applyLine(a, i === lastReader),
+    'play_apply=$?',
+    `printf '${applyEnd(nonce, i).replace('\n', '\\n')}%s\\n' "$play_apply"`,
+    `printf '${stderrMark(nonce, i).replace(/\n/g, '\\n')}' >&2`,
+  ]);
+  return new Script('sh', [...lines, batchScript(probes, nonce).text].join('\n'));
+}
+
+/** The command's stdin for `applies`: their inputs in order (empty when none takes any). */
+export function appliesStdin(applies: readonly ApplyInput[]): Buffer {
+  return Buffer.concat(applies.flatMap((a) => (a.stdin ? [a.stdin] : [])));
+}
+
+/** One apply and the probes after it (its stdin, if any, is the command's whole stdin). */
 export function applyThenProbeScript(apply: Script, probes: readonly Script[], nonce: string): Script {
-  if (apply.shell !== 'sh') throw new TypeError('only a sh apply can carry its probe');
-  return new Script(
-    'sh',
-    [
-      `/bin/sh -c ${quoteSh(apply.text)}`,
-      'play_apply=$?',
-      `printf '${applyEnd(nonce).replace('\n', '\\n')}%s\\n' "$play_apply"`,
-      `printf '${stderrMark(nonce).replace(/\n/g, '\\n')}' >&2`,
-      batchScript(probes, nonce).text,
-    ].join('\n'),
-  );
+  return appliesThenProbeScript([{ script: apply, stdin: Buffer.alloc(0) }], probes, nonce);
+}
+
+export interface SplitApplies {
+  /** What each apply printed, and its exit status; null for one whose frame is missing (cut short). */
+  applies: (ExecResult | null)[];
+  /** One result per probe, or why the probes' output cannot be read. */
+  probes: ExecResult[] | Error;
+}
+
+/** Each apply's result and the probes' results, from the combined output of `count` applies. */
+export function splitAppliesThenProbe(out: ExecResult, nonce: string, count: number, probeCount: number): SplitApplies {
+  const applies: (ExecResult | null)[] = [];
+  let out1 = 0;
+  let err1 = 0;
+  for (let i = 0; i < count; i++) {
+    const end = out.stdout.indexOf(applyEnd(nonce, i), out1);
+    const codeFrom = end + applyEnd(nonce, i).length;
+    const codeEnd = end < 0 ? -1 : out.stdout.indexOf('\n', codeFrom);
+    if (codeEnd < 0) {
+      // Cut short here: this apply and the ones after it have no result of their own.
+      while (applies.length < count) applies.push(null);
+      return { applies, probes: new Error('the output was cut short before the probes ran') };
+    }
+    const mark = out.stderr.indexOf(stderrMark(nonce, i), err1);
+    applies.push({
+      stdout: out.stdout.slice(out1, end),
+      stderr: mark < 0 ? out.stderr.slice(err1) : out.stderr.slice(err1, mark),
+      code: Number(out.stdout.slice(codeFrom, codeEnd)),
+    });
+    out1 = codeEnd + 1;
+    err1 = mark < 0 ? out.stderr.length : mark + stderrMark(nonce, i).length;
+  }
+  const rest: ExecResult = { stdout: out.stdout.slice(out1), stderr: out.stderr.slice(err1), code: out.code };
+  let probes: ExecResult[] | Error;
+  try {
+    probes = splitBatch(rest, nonce, probeCount);
+  } catch (e) {
+    probes = e as Error;
+  }
+  return { applies, probes };
 }
 
 export interface SplitApply {
@@ -33,21 +104,6 @@ export interface SplitApply {
 
 /** The apply's result and the probes' results; null when the apply's frame is missing (it was cut short). */
 export function splitApplyThenProbe(out: ExecResult, nonce: string, count: number): SplitApply | null {
-  const end = out.stdout.indexOf(applyEnd(nonce));
-  if (end < 0) return null;
-  const codeFrom = end + applyEnd(nonce).length;
-  const codeEnd = out.stdout.indexOf('\n', codeFrom);
-  if (codeEnd < 0) return null;
-  const code = Number(out.stdout.slice(codeFrom, codeEnd));
-  const mark = out.stderr.indexOf(stderrMark(nonce));
-  const applyStderr = mark < 0 ? out.stderr : out.stderr.slice(0, mark);
-  const probeStderr = mark < 0 ? '' : out.stderr.slice(mark + stderrMark(nonce).length);
-  const rest: ExecResult = { stdout: out.stdout.slice(codeEnd + 1), stderr: probeStderr, code: out.code };
-  let probes: ExecResult[] | Error;
-  try {
-    probes = splitBatch(rest, nonce, count);
-  } catch (e) {
-    probes = e as Error;
-  }
-  return { apply: { stdout: out.stdout.slice(0, end), stderr: applyStderr, code }, probes };
+  const split = splitAppliesThenProbe(out, nonce, 1, count);
+  return split.applies[0] ? { apply: split.applies[0], probes: split.probes } : null;
 }

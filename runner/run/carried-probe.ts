@@ -18,7 +18,7 @@ import { probeOf } from './probe-of.js';
 type Channel = 'sh' | 'ps-calls';
 
 /** The channel a probe can travel on after an apply: sh scripts, or PowerShell calls; null for neither. */
-function channelOf(step: AnyStep): Channel | null {
+export function channelOf(step: AnyStep): Channel | null {
   const probe = probeOf(step);
   if (isCallProbe(probe)) return 'ps-calls';
   return probe.script.shell === 'sh' && !(probe.script instanceof PsCall) ? 'sh' : null;

@@ -19,7 +19,14 @@ import { PsCall, type PsCallResult } from '../core/ps-call.js';
 import { bootstrapCommand } from '../transport/powershell/bootstrap.js';
 import { decodeClixml } from '../transport/powershell/clixml.js';
 import { parseResults, program } from '../transport/powershell/program.js';
-import { applyThenProbeScript, splitApplyThenProbe } from './apply-then-probe.js';
+import {
+  appliesStdin,
+  appliesThenProbeScript,
+  applyThenProbeScript,
+  splitAppliesThenProbe,
+  splitApplyThenProbe,
+  type ApplyInput,
+} from './apply-then-probe.js';
 import { batchScript, groupProbes, newNonce, splitBatch } from './probe-batch.js';
 
 /** What the session needs of a transport connection. */
@@ -182,6 +189,36 @@ export class HostSession implements Remote {
     const outcomes =
       parts instanceof Error ? probes.map(() => ({ ok: false, error: parts }) as const) : parseEach(probes, parts);
     return { result: split.apply, outcomes };
+  }
+
+  /**
+   * Several sh apply scripts, one after the other, and then the sh probes, in one round trip
+   * (apply-then-probe.ts): each apply's own result, and the probes' outcomes (null when they did not
+   * all come back: probe again).
+   */
+  async runAllThenProbe(
+    applies: readonly ApplyInput[],
+    probes: readonly ShellProbe<unknown>[],
+    options?: ExecOptions,
+  ): Promise<{ results: ExecResult[]; outcomes: ProbeOutcome[] | null }> {
+    for (const a of applies)
+      this.trace?.(`sh (with ${applies.length - 1} more in this round trip): ${redact(a.script.text)}`);
+    if (this.trace)
+      for (const p of probes) this.trace(`probe (after the applies, same round trip): ${redact(p.script.text)}`);
+    const nonce = newNonce();
+    const script = appliesThenProbeScript(
+      applies,
+      probes.map((p) => p.script),
+      nonce,
+    );
+    const out = await this.#run(script, { ...options, stdin: appliesStdin(applies) });
+    const split = splitAppliesThenProbe(out, nonce, applies.length, probes.length);
+    const parts = split.probes;
+    return {
+      // One cut short gets the whole output and the command's status, as an apply alone would.
+      results: split.applies.map((r) => r ?? out),
+      outcomes: parts instanceof Error ? null : parseEach(probes, parts),
+    };
   }
 
   /**

@@ -1,7 +1,7 @@
 // The scheduler of one run: every node of the graph goes waiting -> ready -> running -> done, or
 // waiting -> done when it is skipped (with a typed reason) or its host is unreachable. Hosts work in
 // parallel (at most `forks` steps at once, p-queue); each host's own nodes run one at a time, in graph
-// order, through its lane. A failure skips what depends on it; other hosts go on. An abort (Ctrl-C)
+// order, through its lane, or, in apply mode, all its ready nodes at once as a group (apply-group.ts). A failure skips what depends on it; other hosts go on. An abort (Ctrl-C)
 // starts nothing new and lets running steps finish.
 import PQueue from 'p-queue';
 import type { AnyStep } from '../core/step.js';
@@ -17,6 +17,7 @@ import {
 } from '../report/model.js';
 import { type ContextFactory, type OutputStore, UnknownOutput } from './context.js';
 import { HostSession, type Connect, type ProbeOutcome } from './host-session.js';
+import { runGroup } from './apply-group.js';
 import { buildStep, runLifecycle, skippedReport, stepReport, type LifecycleEnv } from './step-lifecycle.js';
 
 export type RunEvent =
@@ -146,6 +147,7 @@ export class Scheduler {
         this.#allDone = r;
       });
       for (const node of this.graph.nodes) if (node.deps.length === 0) this.#becomeReady(node);
+      this.#dispatch();
       await allDone;
     } finally {
       signal?.removeEventListener('abort', onAbort);
@@ -240,48 +242,60 @@ export class Scheduler {
     }
     lane.enqueue(node);
     if (!lane.busy) this.#idleWithWork.add(lane);
-    this.#dispatch();
   }
 
-  /** Starts the next node of every idle lane that has one (finishing a node may ready more: loop until none). */
+  /** Whether a lane's ready nodes may run as one group (runGroup): in apply mode, when no node may
+   *  be left out on the way (an output left out, --step), since each would be asked about alone. */
+  #groups(lane: HostLane): boolean {
+    return this.options.mode === 'apply' && !this.graph.leftOut && !this.options.confirm && lane.ready.length > 1;
+  }
+
+  /** Starts the next node (or group of ready nodes) of every idle lane that has one; call it after
+   *  nodes become ready, so that a lane's ready nodes are seen together. */
   #dispatch(): void {
     while (this.#idleWithWork.size > 0) {
       const lane: HostLane = this.#idleWithWork.values().next().value!;
       this.#idleWithWork.delete(lane);
-      const node = lane.ready.shift();
-      if (!node) continue;
+      const nodes = this.#groups(lane) ? lane.ready.splice(0) : lane.ready.splice(0, 1);
+      if (nodes.length === 0) continue;
       const unreachable = lane.session.unreachable;
       if (this.#interrupted || unreachable) {
         if (lane.ready.length > 0) this.#idleWithWork.add(lane);
-        this.#finish(
-          node,
-          this.#interrupted
-            ? skippedReport(node, null, INTERRUPTED.skip, INTERRUPTED.text)
-            : stepReport(node, null, null, 'unreachable', Date.now(), unreachable!.message),
-        );
+        for (const node of nodes)
+          this.#finish(
+            node,
+            this.#interrupted
+              ? skippedReport(node, null, INTERRUPTED.skip, INTERRUPTED.text)
+              : stepReport(node, null, null, 'unreachable', Date.now(), unreachable!.message),
+          );
         continue;
       }
       lane.busy = true;
       // Hosts that have begun go first, so hosts finish rather than all crawl along together.
       void this.#queue
-        .add(
-          async () => {
-            const notRun = await this.#leaveOut(node, lane);
-            if (notRun) return notRun;
-            if (!lane.announced) this.options.onEvent?.({ type: 'host-start', host: lane.session.name });
-            lane.announced = true;
-            this.options.onEvent?.({ type: 'step-start', node });
-            return runLifecycle(node, lane.session, lane.env);
-          },
-          { priority: lane.started ? 1 : 0 },
-        )
-        .then((report) => {
+        .add(() => this.#run(nodes, lane), { priority: lane.started ? 1 : 0 })
+        .then((reports) => {
           lane.busy = false;
           if (lane.ready.length > 0) this.#idleWithWork.add(lane);
-          this.#finish(node, report!);
+          nodes.forEach((node, i) => {
+            this.#finish(node, reports![i]!);
+          });
           this.#dispatch();
         });
     }
+  }
+
+  async #run(nodes: readonly TaskNode[], lane: HostLane): Promise<StepReport[]> {
+    if (nodes.length === 1) {
+      const notRun = await this.#leaveOut(nodes[0]!, lane);
+      if (notRun) return [notRun];
+    }
+    if (!lane.announced) this.options.onEvent?.({ type: 'host-start', host: lane.session.name });
+    lane.announced = true;
+    for (const node of nodes) this.options.onEvent?.({ type: 'step-start', node });
+    return nodes.length === 1
+      ? [await runLifecycle(nodes[0]!, lane.session, lane.env)]
+      : runGroup(nodes, lane.session, lane.env);
   }
 
   /** A node that reads an output of a task left out is not run (unknown in check mode), and --step may

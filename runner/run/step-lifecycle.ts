@@ -44,10 +44,10 @@ export function buildStep(node: TaskNode, env: StepBuilder): AnyStep {
   return step;
 }
 
-type Batch = { node: TaskNode; step: AnyStep }[];
+export type Batch = { node: TaskNode; step: AnyStep }[];
 
 /** This node and every other pending node of the host whose step can be built now and probes in the same shell. */
-function probeBatch(node: TaskNode, step: AnyStep, session: HostSession, env: LifecycleEnv): Batch {
+export function probeBatch(node: TaskNode, step: AnyStep, session: HostSession, env: LifecycleEnv): Batch {
   const batch: Batch = [{ node, step }];
   for (const other of env.pendingOnHost(session.name)) {
     if (other === node || env.prefetched.has(other.id)) continue;
@@ -62,7 +62,7 @@ function probeBatch(node: TaskNode, step: AnyStep, session: HostSession, env: Li
 }
 
 /** This node's outcome; the others' successful ones are kept for their turn (a failure is this node's to report). */
-function keepOthers(batch: Readonly<Batch>, outcomes: readonly ProbeOutcome[], env: LifecycleEnv): ProbeOutcome {
+export function keepOthers(batch: Readonly<Batch>, outcomes: readonly ProbeOutcome[], env: LifecycleEnv): ProbeOutcome {
   batch.forEach((b, i) => {
     if (i > 0 && outcomes[i]!.ok) env.prefetched.set(b.node.id, outcomes[i]!);
   });
@@ -74,7 +74,7 @@ function keepOthers(batch: Readonly<Batch>, outcomes: readonly ProbeOutcome[], e
  * limit. Only the others' successful probes are kept: a failure (a hung probe, a dropped connection)
  * is this node's to report; the others probe again on their turn.
  */
-async function probeWithOthers(
+export async function probeWithOthers(
   node: TaskNode,
   step: AnyStep,
   session: HostSession,
@@ -91,7 +91,7 @@ async function probeWithOthers(
   return keepOthers(batch, outcomes, env);
 }
 
-function withDeadline(
+export function withDeadline(
   session: HostSession,
   deadline: number,
   tail: OutputTail,
@@ -152,17 +152,40 @@ export function skippedReport(node: TaskNode, step: AnyStep | null, skip: SkipRe
 
 export async function runLifecycle(node: TaskNode, session: HostSession, env: LifecycleEnv): Promise<StepReport> {
   const tail = new OutputTail(secretsIn(session.host.vars));
-  const report = await lifecycle(node, session, env, tail);
+  const prepared = await prepare(node, session, env, tail);
+  const report = isApply(prepared) ? await applyAlone(prepared, session, env) : prepared;
+  return withOutput(report, tail);
+}
+
+/** The report with the output the step's commands printed (masked), if any. */
+export function withOutput(report: StepReport, tail: OutputTail): StepReport {
   const output = tail.snapshot();
   return output ? { ...report, output } : report;
 }
 
-async function lifecycle(
+/** A node whose step has a change to make: what applying it, and proving it, needs. */
+export interface ToApply {
+  readonly node: TaskNode;
+  readonly step: AnyStep;
+  readonly change: Change;
+  readonly actual: unknown;
+  readonly started: number;
+  readonly deadline: number;
+  readonly tail: OutputTail;
+}
+
+export function isApply(p: StepReport | ToApply): p is ToApply {
+  return 'deadline' in p;
+}
+
+/** Builds, probes (batched with the host's other pending probes) and diffs: the report when nothing is
+ *  left to do (in sync, check mode, a failure), else what to apply. */
+export async function prepare(
   node: TaskNode,
   session: HostSession,
   env: LifecycleEnv,
   tail: OutputTail,
-): Promise<StepReport> {
+): Promise<StepReport | ToApply> {
   const started = Date.now();
   let step: AnyStep | null = null;
   let change: Change | null = null;
@@ -175,7 +198,6 @@ async function lifecycle(
       throw e;
     }
     const timeoutMs = (node.spec.timeoutSec ?? env.timeoutMs / 1000) * 1000;
-    const deadline = started + timeoutMs;
     const probed = await probeWithOthers(node, step, session, env, timeoutMs);
     if (!probed.ok) throw probed.error;
     change = step.diff(step.desired, probed.actual);
@@ -184,39 +206,63 @@ async function lifecycle(
       return stepReport(node, step, change, 'ok', started, null);
     }
     if (env.mode === 'check') return stepReport(node, step, change, 'changed', started, null);
+    return { node, step, change, actual: probed.actual, started, deadline: started + timeoutMs, tail };
+  } catch (e) {
+    return failedReport(node, step, change, started, e as Error, env);
+  }
+}
 
+/** Applies one step (its re-probe carried when it opts in) and proves convergence with a real probe. */
+export async function applyAlone(p: ToApply, session: HostSession, env: LifecycleEnv): Promise<StepReport> {
+  const { node, step } = p;
+  try {
     env.prefetched.clear(); // the host is about to change: every earlier probe may be stale
     const carried = step.applyThenProbe ? CarriedProbe.of(step, probeBatch(node, step, session, env)) : null;
     const applied = await step.apply(
-      withDeadline(session, deadline, tail, carried),
-      change,
-      probed.actual,
+      withDeadline(session, p.deadline, p.tail, carried),
+      p.change,
+      p.actual,
       step.desired,
     );
     const after = carried?.outcomes
       ? keepOthers(carried.batch, carried.outcomes, env)
-      : await probeWithOthers(node, step, session, env, Math.max(1000, deadline - Date.now()));
-    if (!after.ok) throw after.error;
-    const rest = step.diff(step.desired, after.actual);
-    if (rest.action !== 'noop' && step.converges !== false) {
-      return stepReport(
-        node,
-        step,
-        change,
-        'failed',
-        started,
-        `not converged: ${rest.fields.join(', ') || rest.action}`,
-      );
-    }
-    env.outputs.set(node, { ...(step.outputs?.(step.desired, after.actual) ?? {}), ...(applied ?? {}) });
-    return stepReport(node, step, change, reportsUnchanged(applied) ? 'ok' : 'changed', started, null);
+      : await probeWithOthers(node, step, session, env, Math.max(1000, p.deadline - Date.now()));
+    return settle(p, applied, after, env);
   } catch (e) {
-    const err = e as Error;
-    const status: StepStatus = err instanceof UnreachableError ? 'unreachable' : 'failed';
-    const msg =
-      err.name === 'TimeoutError' || err instanceof TimeoutError
-        ? `timed out after ${node.spec.timeoutSec ?? env.timeoutMs / 1000} s: ${err.message}`
-        : err.message;
-    return stepReport(node, step, change, status, started, msg);
+    return failedReport(node, step, p.change, p.started, e as Error, env);
   }
+}
+
+/** After the apply: the step's report from the probe taken after it (not converged is a failure). */
+export function settle(
+  p: ToApply,
+  applied: Awaited<ReturnType<AnyStep['apply']>>,
+  after: ProbeOutcome,
+  env: LifecycleEnv,
+): StepReport {
+  const { node, step, change, started } = p;
+  if (!after.ok) return failedReport(node, step, change, started, after.error, env);
+  const rest = step.diff(step.desired, after.actual);
+  if (rest.action !== 'noop' && step.converges !== false) {
+    return stepReport(node, step, change, 'failed', started, `not converged: ${rest.fields.join(', ') || rest.action}`);
+  }
+  env.outputs.set(node, { ...(step.outputs?.(step.desired, after.actual) ?? {}), ...(applied ?? {}) });
+  return stepReport(node, step, change, reportsUnchanged(applied) ? 'ok' : 'changed', started, null);
+}
+
+/** A step that failed (or whose host went away) on the way: the error as its report says it. */
+export function failedReport(
+  node: TaskNode,
+  step: AnyStep | null,
+  change: Change | null,
+  started: number,
+  err: Error,
+  env: { timeoutMs: number },
+): StepReport {
+  const status: StepStatus = err instanceof UnreachableError ? 'unreachable' : 'failed';
+  const msg =
+    err.name === 'TimeoutError' || err instanceof TimeoutError
+      ? `timed out after ${node.spec.timeoutSec ?? env.timeoutMs / 1000} s: ${err.message}`
+      : err.message;
+  return stepReport(node, step, change, status, started, msg);
 }

@@ -86,9 +86,10 @@ test('--events -: JSON Lines on stdout, each valid against the schema, in order;
       'host-start',
       'step-start dir',
       'step-done dir',
+      // say and token both need only dir: ready together, they start together (one group, apply-group.ts)
       'step-start say',
-      'step-done say',
       'step-start token',
+      'step-done say',
       'step-done token',
       'step-start show',
       'step-done show',

@@ -1,7 +1,7 @@
 // Apply and re-probe in one round trip (runner/run/apply-then-probe.ts, Step.applyThenProbe): the
 // split of the combined output as a table, then the runner over a local /bin/sh "host" with the
-// bench's Linux steps: a first apply costs one round trip per changed step (not two), a re-run one in
-// all, the apply's own output and exit status reach the step untouched, and convergence is still
+// bench's Linux steps: a first apply costs one round trip per wave of ready steps (not two per changed
+// step), a re-run one in all, the apply's own output and exit status reach the step untouched, and convergence is still
 // proven by the real probe.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,11 +14,17 @@ import type { Host, Inventory } from '../../runner/inventory/model.js';
 import { compileGraph } from '../../runner/playbook/compile.js';
 import { definePlaybook, type Playbook } from '../../runner/playbook/define.js';
 import type { RunReport } from '../../runner/report/model.js';
-import { applyThenProbeScript, splitApplyThenProbe } from '../../runner/run/apply-then-probe.js';
+import {
+  appliesStdin,
+  appliesThenProbeScript,
+  applyThenProbeScript,
+  splitAppliesThenProbe,
+  splitApplyThenProbe,
+} from '../../runner/run/apply-then-probe.js';
 import { prebuildSteps, runGraph } from '../../runner/run/run-graph.js';
 import { command, directory, file, lineInFile } from '../../tasks/linux/index.js';
 
-function runSh(text: string, stdin?: string): Promise<ExecResult> {
+function runSh(text: string, stdin?: string | Buffer): Promise<ExecResult> {
   return new Promise((resolve) => {
     const child = spawn('/bin/sh', ['-c', text]);
     let stdout = '',
@@ -128,7 +134,8 @@ async function run(pb: Playbook<any>, dir: string): Promise<{ report: RunReport;
     connect: async () => ({
       exec: (command: string, options?: { stdin?: unknown }) => {
         execs++;
-        return runSh(command, typeof options?.stdin === 'string' ? options.stdin : undefined);
+        const stdin = options?.stdin;
+        return runSh(command, typeof stdin === 'string' || Buffer.isBuffer(stdin) ? stdin : undefined);
       },
     }),
   });
@@ -151,8 +158,9 @@ test('round trips of a first apply and a re-run, with and without the carried re
   const changed = ['dir: changed', 'copy: changed', 'line: changed', 'init: changed'];
   const ok = ['dir: ok', 'copy: ok', 'line: ok', 'init: ok'];
   t.deepEqual(rows, [
-    // one probe batch, then one round trip per changed step: its apply, its re-probe and the next ones' probes
-    [true, 5, changed, 1, ok],
+    // one probe batch, dir's apply with every re-probe, then copy, line and init (ready together, so
+    // independent) applied in one round trip with their re-probes
+    [true, 3, changed, 1, ok],
     [false, 9, changed, 1, ok],
   ]);
 });
@@ -173,6 +181,67 @@ test('a failed apply fails with its own output; an apply that does not converge 
     'fails: failed command echo bad >&2; exit 3 exited 3: bad',
     'lies: failed not converged: command',
   ]);
-  // the probe batch; fails' apply (a failed step keeps no probe of others); lies' probe, then its apply
+  // the probe batch; both applies (independent) in one round trip with both re-probes
+  t.is(execs, 2);
+});
+
+test('several applies in one round trip: each reads exactly its own input, whatever it leaves unread', async (t) => {
+  const nonce = 'n0nce';
+  const input = (s: string) => Buffer.from(s);
+  const applies = [
+    // reads one byte of its three and stops: the other two are drained, not passed on
+    { script: new Script('sh', `head -c 1; echo; exit 2`), stdin: input('abc') },
+    { script: new Script('sh', `cat; echo no-input`), stdin: null },
+    // never reads its input at all
+    { script: new Script('sh', `echo ignores >&2`), stdin: input('xyz') },
+    // the last one with input reads the rest, as it would alone
+    { script: new Script('sh', `set -e\nwc -c | tr -d ' '`), stdin: input('héllo\n') },
+  ];
+  const out = await runSh(
+    appliesThenProbeScript(applies, [sh`echo probed`], nonce).text,
+    appliesStdin(applies),
+  );
+  t.deepEqual(splitAppliesThenProbe(out, nonce, applies.length, 1), {
+    applies: [
+      { stdout: 'a\n', stderr: '', code: 2 },
+      { stdout: 'no-input\n', stderr: '', code: 0 },
+      { stdout: '', stderr: 'ignores\n', code: 0 },
+      { stdout: '7\n', stderr: '', code: 0 },
+    ],
+    probes: [{ stdout: 'probed\n', stderr: '', code: 0 }],
+  });
+  // cut short after the first apply: the rest have no result, and the probes are not read
+  const cut = splitAppliesThenProbe(
+    { stdout: `a\n\n@@${nonce}@@apply@@0@@end 2\nhalf`, stderr: '', code: null },
+    nonce,
+    2,
+    1,
+  );
+  t.deepEqual(cut.applies, [{ stdout: 'a\n', stderr: '', code: 2 }, null]);
+  t.true(cut.probes instanceof Error);
+});
+
+test('steps applied together: a second script of one makes the shared re-probe stale, so every step is probed again', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'play-carry-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const twice: AnyStep = {
+    ...file({ path: `${dir}/twice`, content: 'two\n' }),
+    async apply(remote) {
+      await remote.run(sh`printf 'one\\n' > ${`${dir}/twice`}`);
+      await remote.run(sh`printf 'two\\n' > ${`${dir}/twice`}`);
+    },
+  };
+  const pb = definePlaybook({
+    name: 'group-stale',
+    description: 'two independent steps, one of which runs two scripts',
+    tasks: {
+      twice: { on: 'web', step: twice },
+      dir: { on: 'web', step: directory({ path: `${dir}/d`, mode: '0750' }) },
+    },
+  });
+  const { report, execs } = await run(pb, dir);
+  t.deepEqual(statuses(report), ['twice: changed', 'dir: changed']);
+  t.is(readFileSync(`${dir}/twice`, 'utf8'), 'two\n');
+  // the probe batch; both first scripts with the re-probes; twice's second script alone; the probes again
   t.is(execs, 4);
 });
