@@ -119,7 +119,9 @@ export function sysctl(options: SysctlOptions): ShellStep<SysctlDesired, SysctlA
   const title = `sysctl ${key}`;
 
   // A directory such as /proc/sys/net/ipv4 is not a parameter: reported like an unknown key.
-  // tr turns a multi-value (tab separated, sometimes multi-line) value into one line.
+  // tr turns a multi-value (tab separated, sometimes multi-line) value into one line. Not the
+  // shell's `read`: it reads a byte per read(2), and the kernel prints an integer parameter only
+  // at offset 0, so `read` would get "3" of "32768\t60999" (probe-processes.test.ts).
   const liveScript = sh`if [ -f ${proc} ]; then if play_live=$(tr -s ${' \t\n'} ${'   '} < ${proc}); then printf 'live %s\\n' "$play_live"; else echo live-unreadable; fi; else echo live-absent; fi`;
 
   return Object.freeze({

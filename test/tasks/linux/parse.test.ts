@@ -130,6 +130,22 @@ test('sysctl: live value (normalized), absent, unreadable; the persisted value f
   t.regex(t.throws(() => parse('live 1\n'))!.message, /output ended where 'type' was expected/);
 });
 
+test('sysctl: the live value has its whitespace collapsed and trimmed by the parser', (t) => {
+  const rows: [string, string][] = [
+    ['live 32768\t60999\ntype absent\n', '32768 60999'], // tabs, as the kernel prints a multi-value key
+    ['live 4 \t4  1\t\t7   \ntype absent\n', '4 4 1 7'], // runs of spaces and tabs
+    ['live  \ntype absent\n', ''], // an empty value (tr turned its newline into a space)
+    ['live \ntype absent\n', ''],
+    ['live\ntype absent\n', ''],
+    ['live 1\ntype absent', '1'], // the output's last line without a newline
+  ];
+  const parse = (s: string) => (ctl.probe().parse(out(s)) as SysctlActual).live;
+  t.deepEqual(
+    rows.map(([stdout]) => parse(stdout)),
+    rows.map(([, live]) => live),
+  );
+});
+
 test('command: creates present/absent; no output without creates', (t) => {
   const guarded = command({ command: ['true'], creates: '/done' });
   const state = (createsExists: boolean) => ({ createsExists, removesExists: null, unlessCode: null });
