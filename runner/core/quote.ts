@@ -12,6 +12,9 @@ export class Script {
   constructor(
     readonly shell: Shell,
     readonly text: string,
+    /** Paths whose stat line the script reads from the one `stat` a probe batch may run for all its
+     *  probes (shared-stat.ts); the script works the same without it. */
+    readonly statPaths: readonly string[] = [],
   ) {}
   toString(): string {
     return this.text;
@@ -59,13 +62,24 @@ function render(shell: Shell, value: unknown): string {
   throw new TypeError(`cannot interpolate ${value === null ? 'null' : typeof value} into a ${shell} script`);
 }
 
+/** The stat paths of the scripts embedded in `values`, in order, each once. */
+function statPathsOf(values: readonly unknown[]): string[] {
+  const paths = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (v instanceof Script) for (const p of v.statPaths) paths.add(p);
+    else if (Array.isArray(v)) v.forEach(visit);
+  };
+  values.forEach(visit);
+  return [...paths];
+}
+
 function tag(shell: Shell) {
   return (strings: TemplateStringsArray, ...values: Part[]): Script => {
     let text = strings[0]!;
     values.forEach((v, i) => {
       text += render(shell, v) + strings[i + 1];
     });
-    return new Script(shell, text);
+    return new Script(shell, text, statPathsOf(values));
   };
 }
 
@@ -75,5 +89,5 @@ export const ps = tag('ps');
 /** Joins scripts of one shell with a separator (default: newline). */
 export function joinScripts(shell: Shell, scripts: readonly Script[], separator = '\n'): Script {
   for (const s of scripts) if (s.shell !== shell) throw new TypeError(`cannot join a ${s.shell} script into ${shell}`);
-  return new Script(shell, scripts.map((s) => s.text).join(separator));
+  return new Script(shell, scripts.map((s) => s.text).join(separator), statPathsOf(scripts));
 }

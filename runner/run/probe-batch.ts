@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { PsCall } from '../core/ps-call.js';
 import { Script } from '../core/quote.js';
+import { sharedStatScript } from '../core/shared-stat.js';
 import type { ExecResult } from '../core/step.js';
 
 export function newNonce(): string {
@@ -35,13 +36,17 @@ export function groupProbes(scripts: readonly Script[]): ProbeGroup[] {
   ];
 }
 
-/** One POSIX sh script running each probe in a subshell, so an `exit` in one cannot end the batch. */
+/**
+ * One POSIX sh script running each probe in a subshell, so an `exit` in one cannot end the batch;
+ * first, one `stat` for the paths the probes read (shared-stat.ts).
+ */
 export function batchScript(probes: readonly Script[], nonce: string): Script {
+  const prelude = sharedStatScript([...new Set(probes.flatMap((p) => p.statPaths))]);
   const parts = probes.map((p, i) => {
     if (p.shell !== 'sh') throw new TypeError('only sh probes can be batched in a sh batch');
     return `printf '%s\\n' '@@${nonce}@@${i}@@begin'\n( ${p.text}\n) </dev/null\nprintf '\\n@@${nonce}@@${i}@@end %s\\n' "$?"`;
   });
-  return new Script('sh', parts.join('\n'));
+  return new Script('sh', [...(prelude ? [prelude.text] : []), ...parts].join('\n'));
 }
 
 /** Splits a batch's stdout back into one ExecResult per probe; a missing frame is an error. */

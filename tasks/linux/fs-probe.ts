@@ -7,7 +7,8 @@
 //   sha256 <64 hex>  -                     (larger file: only its digest)
 //
 // GNU stat prints UNKNOWN for an id without a name; ids are printed too, so nothing is lost.
-import { sh, type Script } from '../../runner/core/quote.js';
+import { Script, sh } from '../../runner/core/quote.js';
+import { statLineScript } from '../../runner/core/shared-stat.js';
 import type { ProbeLines } from './probe-lines.js';
 import { sha256Hex, textOf } from '../common/content.js';
 
@@ -42,23 +43,22 @@ export interface FsProbeOptions {
   readonly contentLimit?: number;
 }
 
-const STAT_FORMAT = '%a %u %g %U %G %s';
-
 export function fsProbeScript(path: string, opts: FsProbeOptions = {}): Script {
-  const stat = opts.follow ? sh`stat -L -c ${STAT_FORMAT} ${path}` : sh`stat -c ${STAT_FORMAT} ${path}`;
   // A dangling link is the only link a following probe reports: there is nothing to follow.
   const isLink = opts.follow ? sh`[ -L ${path} ] && ! [ -e ${path} ]` : sh`[ -L ${path} ]`;
-  const statLine = sh`play_st=$(${stat}) && printf 'stat %s\\n' "$play_st"`;
+  // The stat line from the batch's one shared stat when there is one (shared-stat.ts), else its own.
+  const statLine = sh`${statLineScript(path, opts.follow === true)} && printf 'stat %s\\n' "$play_st"`;
   // The size is the last field of the stat line; `&&` so a failed stat prints nothing more.
   const content =
     opts.contentLimit === undefined
       ? sh``
       : sh` && if [ "\${play_st##* }" -le ${opts.contentLimit} ]; then echo base64; base64 < ${path} && echo end; else printf 'sha256 '; sha256sum < ${path}; fi`;
-  return sh`if ${isLink}; then echo 'type symlink'
+  const script = sh`if ${isLink}; then echo 'type symlink'
 elif [ -d ${path} ]; then echo 'type directory'; ${statLine}
 elif [ -f ${path} ]; then echo 'type file'; ${statLine}${content}
 elif [ -e ${path} ] || [ -L ${path} ]; then echo 'type other'
 else echo 'type absent'; fi`;
+  return new Script('sh', script.text, [path]);
 }
 
 /** Reads base64 lines up to a line `end` (after the section's header line was read). */

@@ -197,10 +197,7 @@ test('several applies in one round trip: each reads exactly its own input, whate
     // the last one with input reads the rest, as it would alone
     { script: new Script('sh', `set -e\nwc -c | tr -d ' '`), stdin: input('héllo\n') },
   ];
-  const out = await runSh(
-    appliesThenProbeScript(applies, [sh`echo probed`], nonce).text,
-    appliesStdin(applies),
-  );
+  const out = await runSh(appliesThenProbeScript(applies, [sh`echo probed`], nonce).text, appliesStdin(applies));
   t.deepEqual(splitAppliesThenProbe(out, nonce, applies.length, 1), {
     applies: [
       { stdout: 'a\n', stderr: '', code: 2 },

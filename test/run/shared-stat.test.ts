@@ -1,0 +1,67 @@
+// The batch's one shared stat (runner/core/shared-stat.ts): every kind of entry a file-like probe can
+// meet, probed alone (its own stat) and in one batch (the shared one), gives the same output byte for
+// byte; a path no shell variable could be named after is safe; and the stat paths travel with the
+// scripts that embed or join a probe.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { joinScripts, sh } from '../../runner/core/quote.js';
+import { sharedStatScript, statVariable } from '../../runner/core/shared-stat.js';
+import { batchScript, splitBatch } from '../../runner/run/probe-batch.js';
+import { fsProbeScript, type FsProbeOptions } from '../../tasks/linux/fs-probe.js';
+
+function runSh(text: string): { stdout: string; stderr: string; code: number | null } {
+  const r = spawnSync('/bin/sh', ['-c', text], { encoding: 'utf8' });
+  return { stdout: r.stdout, stderr: r.stderr, code: r.status };
+}
+
+test('each entry probed alone and in one batch with the shared stat: the same output', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'play-shared-stat-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, 'a dir'));
+  writeFileSync(join(dir, "it's a file"), 'content\n', { mode: 0o640 });
+  writeFileSync(join(dir, 'new\nline'), '', { mode: 0o600 });
+  symlinkSync(join(dir, "it's a file"), join(dir, 'link-to-file'));
+  symlinkSync(join(dir, 'a dir'), join(dir, 'link-to-dir'));
+  symlinkSync(join(dir, 'nowhere'), join(dir, 'dangling'));
+  execFileSync('mkfifo', [join(dir, 'fifo')]);
+  const names = ['a dir', "it's a file", 'new\nline', 'link-to-file', 'link-to-dir', 'dangling', 'fifo', 'absent'];
+  const kinds: FsProbeOptions[] = [{}, { follow: true }, { contentLimit: 100 }, { contentLimit: 2 }];
+  const probes = names.flatMap((n) => kinds.map((o) => fsProbeScript(join(dir, n), o)));
+  const alone = probes.map((p) => runSh(p.text).stdout);
+  const batch = batchScript(probes, 'n0nce');
+  t.true(batch.text.includes(statVariable(join(dir, 'new\nline'))), 'the batch shares its stat');
+  const together = splitBatch(runSh(batch.text), 'n0nce', probes.length).map((r) => r.stdout);
+  t.deepEqual(together, alone);
+  // and the outputs are the ones each kind should give (a few, by name)
+  t.regex(alone[names.indexOf('link-to-dir') * kinds.length + 1]!, /^type directory\nstat \d+ /);
+  t.is(alone[names.indexOf('dangling') * kinds.length + 1], 'type symlink\n');
+  t.is(alone[names.indexOf('fifo') * kinds.length], 'type other\n');
+});
+
+test('a failed shared stat leaves every probe to its own', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'play-shared-stat-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'f'), 'x');
+  mkdirSync(join(dir, 'd'));
+  const paths = [join(dir, 'f'), join(dir, 'd')];
+  // a `stat` that fails, first on PATH for the prelude only
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'stat'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+  const prelude = sharedStatScript(paths)!;
+  const vars = runSh(`PATH=${bin}:$PATH\n${prelude.text}\necho "[\${${statVariable(paths[0]!)}-unset}]"`);
+  t.is(vars.stdout, '[unset]\n');
+  t.is(sharedStatScript([paths[0]!]), null, 'one path: nothing to share');
+});
+
+test('the stat paths travel with the scripts that embed or join a probe, each once', (t) => {
+  const a = fsProbeScript('/srv/a');
+  const b = fsProbeScript('/srv/b', { follow: true });
+  t.deepEqual(a.statPaths, ['/srv/a']);
+  t.deepEqual(sh`if true; then ${a}; fi; ${[b, a]}`.statPaths, ['/srv/a', '/srv/b']);
+  t.deepEqual(joinScripts('sh', [sh`echo live`, b, a]).statPaths, ['/srv/b', '/srv/a']);
+  t.deepEqual(sh`echo ${'/srv/a'}`.statPaths, [], 'a quoted string is not a probe');
+});
