@@ -13,14 +13,15 @@ if (!existsSync(main)) {
   );
   process.exit(70);
 }
-// Stack traces of internal errors then name the TypeScript sources, not dist/.
-process.setSourceMapsEnabled(true);
+// PLAY_SOURCE_MAPS=1: stack traces of internal errors name the TypeScript sources, not dist/. Opt-in, as
+// Node then reads every module's source map at load, which costs each start tens of milliseconds.
+if (process.env.PLAY_SOURCE_MAPS === '1') process.setSourceMapsEnabled(true);
 let cli;
 try {
   ({ cli } = await import(main.href));
 } catch (e) {
   process.stderr.write(
-    `play: internal error (a bug in play, or dist/ is out of date: run \`npm run build\`; else please report it with this trace): ${e?.stack ?? e}\n`,
+    `play: internal error (a bug in play, or dist/ is out of date: run \`npm run build\`; else please report it with this trace, and PLAY_SOURCE_MAPS=1 in the environment gives its TypeScript positions): ${e?.stack ?? e}\n`,
   );
   process.exit(70);
 }

@@ -10,7 +10,6 @@ import type { Options } from 'yargs';
 import { InputError, UsageError } from '../core/errors.js';
 import { MIN_SECRET_LENGTH, Secret } from '../core/secret.js';
 import type { ConnectionSettings, Setting } from '../inventory/connection-defaults.js';
-import { keyFileCheck } from '../transport/ssh-auth.js';
 import { type Asking, promptHidden } from '../core/prompt.js';
 
 export const CONNECTION_OPTIONS = {
@@ -63,7 +62,8 @@ export async function readConnectionFlags(a: ConnectionFlags, ask: Ask = promptH
     if (!USER_NAME.test(a.user)) throw new UsageError(`-u '${a.user}': expected a user name`);
     out.remoteUser = { value: a.user, origin: '-u' };
   }
-  if (a.privateKey !== undefined) out.privateKeyFile = { value: checkedKey(a.privateKey), origin: '--private-key' };
+  if (a.privateKey !== undefined)
+    out.privateKeyFile = { value: await checkedKey(a.privateKey), origin: '--private-key' };
   if (a.become !== undefined) out.become = { value: a.become, origin: '-b' };
   if (a.becomeUser !== undefined) {
     if (!USER_NAME.test(a.becomeUser)) throw new UsageError(`--become-user '${a.becomeUser}': expected a user name`);
@@ -101,9 +101,11 @@ async function askSecret(ask: Ask, question: string, asking: Asking, orElse?: Se
 }
 
 /** --private-key's file, absolute, usable as the inventory's keys must be (runner/transport/ssh-auth.ts). */
-function checkedKey(given: string): string {
+async function checkedKey(given: string): Promise<string> {
   if (given === '') throw new UsageError('--private-key: expected a private key file');
   const path = resolve(given === '~' || given.startsWith('~/') ? homedir() + given.slice(1) : given);
+  // ssh2 (which reads the key) is loaded only here: every command's --help imports these flags.
+  const { keyFileCheck } = await import('../transport/ssh-auth.js');
   const problem = keyFileCheck(path);
   if (problem) throw new InputError(`--private-key ${path}: ${problem.problem}`);
   return path;

@@ -52,6 +52,7 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['PLAY_LAB_DIR', "the lab's directory (default /var/lib/play-lab)"],
   ['PLAY_PWSH_HOST_DIR', "another build of the lab's simulated PowerShell host (lab development)"],
   ['PLAY_HEARTBEAT_SEC', 'seconds between the progress lines of a run without a terminal (default 30)'],
+  ['PLAY_SOURCE_MAPS', "1: an internal error's stack trace names the TypeScript sources (a checkout; slower start)"],
   ['PLAY_PROMETHEUS_TOKEN', "a rolling run's alert gate: the bearer token for --gate-prometheus"],
   ['PLAY_PROMETHEUS_USER, PLAY_PROMETHEUS_PASSWORD', 'or basic auth to it (both, when there is no token)'],
   [

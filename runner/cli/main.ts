@@ -91,7 +91,7 @@ export function reportError(e: unknown, err: NodeJS.WritableStream): number {
     return e.exitCode;
   }
   err.write(
-    `play: internal error (a bug in play; please report it with this trace): ${(e instanceof Error && e.stack) || String(e)}\n`,
+    `play: internal error (a bug in play; please report it with this trace; PLAY_SOURCE_MAPS=1 gives its TypeScript positions): ${(e instanceof Error && e.stack) || String(e)}\n`,
   );
   return 70;
 }

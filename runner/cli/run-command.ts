@@ -7,7 +7,6 @@ import { resolveSecrets } from '../inventory/load.js';
 import { compileGraph } from '../playbook/compile.js';
 import { loadPlaybook, resolvePlaybook } from '../playbook/load.js';
 import { exitCode, type RunReport } from '../report/model.js';
-import { LiveRenderer } from '../report/live.js';
 import { CompactRenderer, type Renderer } from '../report/renderer.js';
 import { RunOutputs } from '../report/run-output.js';
 import { headerLine } from '../report/header-line.js';
@@ -94,7 +93,10 @@ export async function runCommand(
     trace: outputs.connectionTrace(),
   });
   const shown = { out: outputs.view, diff: args.diff, title, failedOutput: !args.verbosity };
-  const renderer: Renderer = useLive ? new LiveRenderer(shown) : new CompactRenderer(shown);
+  // listr2 is loaded only for a live view (a terminal).
+  const renderer: Renderer = useLive
+    ? new (await import('../report/live.js')).LiveRenderer(shown)
+    : new CompactRenderer(shown);
   renderer.start(graph.hosts.map((h) => h.name));
   let report: RunReport;
   try {

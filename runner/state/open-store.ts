@@ -5,7 +5,7 @@
 // recorded yet".
 import type { PostgresStoreOptions } from './postgres/store.js';
 import { isPostgresUrl, redactedUrl } from './postgres/target.js';
-import { type SqliteStoreOptions, openSqliteStore } from './sqlite/store.js';
+import type { SqliteStoreOptions } from './sqlite/store.js';
 import { defaultStatePath } from './state-path.js';
 import type { StateStore } from './store.js';
 
@@ -32,7 +32,8 @@ export async function openStore(
   const where = location ?? defaultStatePath();
   // Loaded only for a PostgreSQL store: node-postgres costs every other command tens of milliseconds.
   if (isPostgresUrl(where)) return (await import('./postgres/store.js')).openPostgresStore(where, { ...options, mode });
-  return openSqliteStore(where, { ...options, mode });
+  // Loaded only when a store is opened: better-sqlite3 and the store's tables cost a plain run tens of ms.
+  return (await import('./sqlite/store.js')).openSqliteStore(where, { ...options, mode });
 }
 
 /** Where the store would be, for "nothing recorded yet" messages: a URL without its password. */

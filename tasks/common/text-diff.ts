@@ -3,7 +3,14 @@
 // The edit script is jsdiff's (Myers). Past an edit distance of MAX_EDITS it settles for one hunk
 // replacing everything between the common head and tail (still a correct diff, only not minimal),
 // so a huge rewrite cannot cost quadratic time or memory.
-import { structuredPatch, type StructuredPatchHunk } from 'diff';
+import { createRequire } from 'node:module';
+import type { StructuredPatchHunk } from 'diff';
+
+// jsdiff is required when a diff is made, not imported: a run where nothing changed renders no diff and
+// need not load its modules. Synchronous (its CommonJS build), as the diffs that call this are pure.
+const require = createRequire(import.meta.url);
+let loaded: typeof import('diff') | undefined;
+const jsdiff = (): typeof import('diff') => (loaded ??= require('diff') as typeof import('diff'));
 
 export interface TextDiffOptions {
   /** Shown in the `---`/`+++` header lines. */
@@ -67,7 +74,7 @@ export function unifiedDiff(before: string | null, after: string | null, opts: T
   const a = before ?? '',
     b = after ?? '';
   if (a === b && (before === null) === (after === null)) return '';
-  const patch = structuredPatch('a', 'b', a, b, undefined, undefined, { context, maxEditLength: MAX_EDITS });
+  const patch = jsdiff().structuredPatch('a', 'b', a, b, undefined, undefined, { context, maxEditLength: MAX_EDITS });
   const hunks = patch?.hunks ?? replacingHunk(a, b, context);
 
   const out = [
