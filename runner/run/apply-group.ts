@@ -6,12 +6,22 @@
 // taken after all of them. Anything a step runs after its first script goes alone and makes that
 // probe stale: the steps are then probed again.
 //
-// Only steps that carry their probe (Step.applyThenProbe) over sh, on the run's time limit (one of
-// their own would be lost in a shared round trip), with an input that is not a secret, share one.
+// The same for PowerShell: each step's first list of calls waits, then all of them travel in one
+// program (each call in its own try, as alone), followed by the probe calls.
+//
+// Only steps that carry their probe (Step.applyThenProbe), on the run's time limit (one of their own
+// would be lost in a shared round trip), share one; an sh input that is a secret travels alone.
 import { isSecret } from '../core/secret.js';
 import { PsCall, type PsCallResult } from '../core/ps-call.js';
 import type { Script } from '../core/quote.js';
-import type { ExecOptions, ExecResult, Remote, ShellProbe } from '../core/step.js';
+import {
+  callAsExec,
+  type CallProbe,
+  type ExecOptions,
+  type ExecResult,
+  type Remote,
+  type ShellProbe,
+} from '../core/step.js';
 import type { TaskNode } from '../playbook/compile.js';
 import type { StepReport } from '../report/model.js';
 import { CarriedProbe, channelOf } from './carried-probe.js';
@@ -53,7 +63,9 @@ export async function runGroup(
     if (isApply(prepared)) toApply.push(prepared);
     else reports.set(node, withOutput(prepared, tail));
   }
-  const shared = toApply.filter(canShare);
+  // One channel per group: a host speaks sh or PowerShell, so this only sets apart steps that carry nothing.
+  const channel = toApply.find(canShare)?.step;
+  const shared = toApply.filter((p) => canShare(p) && channelOf(p.step) === channelOf(channel!));
   let changed = false;
   if (shared.length >= 2) {
     for (const [p, report] of await applyTogether(shared, session, env))
@@ -73,7 +85,7 @@ export async function runGroup(
 }
 
 function canShare(p: ToApply): boolean {
-  return p.step.applyThenProbe === true && p.node.spec.timeoutSec === undefined && channelOf(p.step) === 'sh';
+  return p.step.applyThenProbe === true && p.node.spec.timeoutSec === undefined && channelOf(p.step) !== null;
 }
 
 /** Applies `shared` in one round trip with the host's re-probe; each step's report. */
@@ -111,13 +123,23 @@ async function applyTogether(
   });
 }
 
-interface Waiting {
-  readonly script: Script;
-  readonly stdin: Buffer | null;
-  readonly timeoutMs: number;
-  resolve(r: ExecResult): void;
-  reject(e: unknown): void;
-}
+/** A step's first sh script, or its first PowerShell calls, waiting for the others'. */
+type Waiting =
+  | {
+      readonly kind: 'sh';
+      readonly script: Script;
+      readonly stdin: Buffer | null;
+      readonly timeoutMs: number;
+      resolve(r: ExecResult): void;
+      reject(e: unknown): void;
+    }
+  | {
+      readonly kind: 'ps-calls';
+      readonly calls: readonly PsCall[];
+      readonly timeoutMs: number;
+      resolve(r: PsCallResult[]): void;
+      reject(e: unknown): void;
+    };
 
 /** Holds each step's first sh script until all have one (or are done), then sends them together. */
 class ApplyGather {
@@ -128,11 +150,16 @@ class ApplyGather {
   #stale = false;
   #outcomes: ProbeOutcome[] | null = null;
 
+  /** The channel the group's applies and probes share: sh scripts, or PowerShell calls. */
+  private readonly channel: 'sh' | 'ps-calls';
+
   constructor(
     private readonly session: HostSession,
     private readonly shared: readonly ToApply[],
     private readonly batch: Readonly<Batch>,
-  ) {}
+  ) {
+    this.channel = channelOf(shared[0]!.step)!;
+  }
 
   /** One outcome per batch entry, from after every apply; null when there is none that still holds. */
   get carried(): ProbeOutcome[] | null {
@@ -163,6 +190,7 @@ class ApplyGather {
         const alone =
           this.#sent ||
           this.#waiting.has(i) ||
+          this.channel !== 'sh' ||
           script.shell !== 'sh' ||
           script instanceof PsCall ||
           isSecret(options?.stdin);
@@ -171,17 +199,29 @@ class ApplyGather {
           ? await this.session.run(script, { ...options, timeoutMs })
           : await new Promise<ExecResult>((resolve, reject) => {
               const stdin = options?.stdin === undefined ? null : Buffer.from(options.stdin as string | Buffer);
-              this.#waiting.set(i, { script, stdin, timeoutMs, resolve, reject });
-              this.#sendWhenAllWait();
+              this.#wait(i, { kind: 'sh', script, stdin, timeoutMs, resolve, reject });
             });
         p.tail.add(r);
         return r;
       },
       callPowerShell: async (calls: readonly PsCall[], options?: ExecOptions): Promise<PsCallResult[]> => {
+        const timeoutMs = within(options);
+        const alone = this.#sent || this.#waiting.has(i) || this.channel !== 'ps-calls';
         if (this.#sent) this.#stale = true;
-        return this.session.callPowerShell(calls, { ...options, timeoutMs: within(options) });
+        const results = alone
+          ? await this.session.callPowerShell(calls, { ...options, timeoutMs })
+          : await new Promise<PsCallResult[]>((resolve, reject) => {
+              this.#wait(i, { kind: 'ps-calls', calls, timeoutMs, resolve, reject });
+            });
+        for (const r of results) p.tail.add(callAsExec(r));
+        return results;
       },
     };
+  }
+
+  #wait(i: number, w: Waiting): void {
+    this.#waiting.set(i, w);
+    this.#sendWhenAllWait();
   }
 
   #sendWhenAllWait(): void {
@@ -194,16 +234,31 @@ class ApplyGather {
 
   async #send(): Promise<void> {
     const waiting = [...this.#waiting].sort(([a], [b]) => a - b).map(([, w]) => w);
+    const options = { timeoutMs: Math.max(...waiting.map((w) => w.timeoutMs)) };
     try {
-      const { results, outcomes } = await this.session.runAllThenProbe(
-        waiting,
-        this.batch.map((b) => probeOf(b.step) as ShellProbe<unknown>),
-        { timeoutMs: Math.max(...waiting.map((w) => w.timeoutMs)) },
-      );
-      this.#outcomes = outcomes;
-      waiting.forEach((w, k) => {
-        w.resolve(results[k]!);
-      });
+      if (this.channel === 'sh') {
+        const sh = waiting as Extract<Waiting, { kind: 'sh' }>[];
+        const probes = this.batch.map((b) => probeOf(b.step) as ShellProbe<unknown>);
+        const { results, outcomes } = await this.session.runAllThenProbe(sh, probes, options);
+        this.#outcomes = outcomes;
+        sh.forEach((w, k) => {
+          w.resolve(results[k]!);
+        });
+      } else {
+        const ps = waiting as Extract<Waiting, { kind: 'ps-calls' }>[];
+        const probes = this.batch.map((b) => probeOf(b.step) as CallProbe<unknown>);
+        const { results, outcomes } = await this.session.callThenProbe(
+          ps.flatMap((w) => w.calls),
+          probes,
+          options,
+        );
+        this.#outcomes = outcomes;
+        let from = 0;
+        for (const w of ps) {
+          w.resolve(results.slice(from, from + w.calls.length));
+          from += w.calls.length;
+        }
+      }
     } catch (e) {
       for (const w of waiting) w.reject(e);
     }

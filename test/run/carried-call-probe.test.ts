@@ -91,9 +91,12 @@ function windowsHost(): Inventory {
   return { file: 'test.yaml', hosts: [host], groups, host: () => host };
 }
 
-async function run(steps: Record<string, AnyStep>, node: ValueNode): Promise<RunReport> {
+/** `timeoutSec`: each task's own time limit, which keeps its apply out of a shared round trip. */
+async function run(steps: Record<string, AnyStep>, node: ValueNode, timeoutSec?: number): Promise<RunReport> {
   const inv = windowsHost();
-  const tasks = Object.fromEntries(Object.entries(steps).map(([id, step]) => [id, { on: 'windows', step }]));
+  const tasks = Object.fromEntries(
+    Object.entries(steps).map(([id, step]) => [id, { on: 'windows', step, ...(timeoutSec ? { timeoutSec } : {}) }]),
+  );
   const graph = compileGraph(definePlaybook({ name: 'carried', description: 'values', tasks }), inv);
   return runGraph(graph, inv, prebuildSteps(graph, inv), {
     mode: 'apply',
@@ -132,8 +135,8 @@ test('round trips of a first apply and a re-run, with and without the carried re
     [
       true,
       ['zone: changed', 'dns: changed', 'ntp: changed'],
-      // one program of probes, then one per changed step: its apply, its re-probe and the next ones' probes
-      [gets, ['set zone', ...gets], ['set dns', 'get dns', 'get ntp'], ['set ntp', 'get ntp']],
+      // one program of probes, then one with the three (independent) applies and every re-probe
+      [gets, ['set zone', 'set dns', 'set ntp', ...gets]],
       ['zone: ok', 'dns: ok', 'ntp: ok'],
       1,
       { zone: 1, dns: 1, ntp: 1 },
@@ -167,8 +170,29 @@ test('a carried apply that fails fails with its own message; one that does not t
   ]);
   t.deepEqual(node.trips, [
     ['get acl', 'get stuck-zone', 'get zone'],
+    // the three applies in one program, each call in its own try: the refused one stops no other
+    ['set acl', 'set stuck-zone', 'set zone', 'get acl', 'get stuck-zone', 'get zone'],
+  ]);
+});
+
+test('applied one at a time (each with a time limit of its own), a failed step keeps no probe of the others', async (t) => {
+  const node = new ValueNode();
+  const built = new Map<string, number>();
+  const steps = {
+    refused: valueStep('acl', 'refuse', true, built),
+    stuck: valueStep('stuck-zone', 'UTC', true, built),
+    fine: valueStep('zone', 'UTC', true, built),
+  };
+  const report = await run(steps, node, 30);
+  t.deepEqual(statuses(report), [
+    'refused: failed value acl failed (exit 1): access to acl is denied',
+    'stuck: failed not converged: value',
+    'fine: changed',
+  ]);
+  t.deepEqual(node.trips, [
+    ['get acl', 'get stuck-zone', 'get zone'],
     ['set acl', 'get acl', 'get stuck-zone', 'get zone'],
-    // a failed step keeps no probe of others: the next step probes again
+    // the failed step's round trip carried the others' probes, but they are not kept: probed again
     ['get stuck-zone', 'get zone'],
     ['set stuck-zone', 'get stuck-zone', 'get zone'],
     ['set zone', 'get zone'],
