@@ -29,13 +29,16 @@ function trueOn(host) {
       resolve(ok);
     };
     client
-      .on('ready', () =>
+      .on('ready', () => {
+        // As play does (ssh-handshake.ts): without it, Nagle holds the channel's last small packet for
+        // the server's delayed ACK, about 40 ms a command.
+        client.setNoDelay(true);
         client.exec('true', (err, stream) => {
           if (err) return done(false);
           stream.on('close', (code) => done(code === 0)).resume();
           stream.stderr.resume();
-        }),
-      )
+        });
+      })
       .on('error', (e) => {
         if (process.env.FLOOR_DEBUG) console.error(`${host}: ${e.message}`);
         done(false);
