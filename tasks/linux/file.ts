@@ -164,20 +164,22 @@ export function file(options: FileOptions): ShellStep<FileDesired, FsEntry> {
       refuseWrongType(path, actual, 'file');
       const scripts: Script[] = [];
       let stdin: string | Secret | undefined;
+      const rewritten = () => change.fields.includes('content');
       await applyFields(change, FIELDS, {
         content: async () => {
           // The new file gets its final attributes before it replaces the old one.
           scripts.push(atomicWriteScript({ path, ...keptAttributes(actual, d) }));
           stdin = d.content;
         },
+        // A rewrite above already gave the new file its desired attributes.
         mode: async () => {
-          scripts.push(chmodScript(path, d.mode!, false));
+          if (!rewritten()) scripts.push(chmodScript(path, d.mode!, false));
         },
         owner: async () => {
-          scripts.push(chownScript(path, d.owner!));
+          if (!rewritten()) scripts.push(chownScript(path, d.owner!));
         },
         group: async () => {
-          scripts.push(chgrpScript(path, d.group!));
+          if (!rewritten()) scripts.push(chgrpScript(path, d.group!));
         },
       });
       await runApply(remote, title, scripts, stdin);

@@ -209,3 +209,15 @@ test('directory: a symlink to a directory is that directory; a setgid bit is rea
   t.is(rest.action, 'noop');
   t.is(modeOf(real), '0755');
 });
+
+test('file: a rewrite sets the attributes on the new file once, with no setter after it', async (t) => {
+  const h = localHost();
+  const f = join(h.root, 'new.conf');
+  const { change, rest } = await converge(h, file({ path: f, content: 'x\n', mode: '0640', owner: uid, group: gid }));
+  t.deepEqual(change.fields, ['content', 'mode', 'owner', 'group']);
+  t.is(rest.action, 'noop');
+  const apply = h.scripts.find((s) => s.includes('cat > "$play_tmp"'))!;
+  const count = (re: RegExp) => (apply.match(re) ?? []).length;
+  t.deepEqual([count(/\bchmod\b/g), count(/\bchown\b/g), count(/\bchgrp\b/g)], [1, 1, 1]);
+  t.is(modeOf(f), '0640');
+});
