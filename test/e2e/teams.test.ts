@@ -20,7 +20,7 @@ import { setWindowsNodeFaults } from '../../lab/lab.js';
 import { ensureLab, type Lab } from '../helpers/lab.js';
 import { holdClusterRollouts } from './fixtures/lab-locks.js';
 import { play, projectRoot } from '../helpers/play.js';
-import { postgresForThisFile } from '../helpers/postgres.js';
+import { PLAY_PASSWORD, postgresForThisFile } from '../helpers/postgres.js';
 import { waitFor } from '../helpers/wait.js';
 import {
   clusterNodes,
@@ -54,8 +54,9 @@ test.before(async () => {
   lab = await ensureLab({ windows: WINDOWS, control: 1, linux: 4 });
   dir = mkdtempSync(join(tmpdir(), 'play-teams-'));
   ({ inventory, env } = rollingInventory(lab, dir, NODES));
-  env = { ...env, PLAY_LEASE_TTL: TTL };
-  store = await (await server()).freshUrl();
+  // The password as play recommends it: in the environment, not on a command line `ps` shows.
+  env = { ...env, PLAY_LEASE_TTL: TTL, PGPASSWORD: PLAY_PASSWORD };
+  store = await (await server()).freshUrl(undefined, null);
   // The URL names a socket directory (no host part), which WHATWG's URL does not parse.
   database = /@\/([^?]+)/.exec(store)![1]!;
   await resetAndOnboard(NODES, inventory, env);

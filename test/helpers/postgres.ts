@@ -59,7 +59,8 @@ export interface PostgresServer {
   /** A new database owned by the play role: its name. */
   createDatabase(): Promise<string>;
   /** A URL with the password for a new database: what another test file needs to point play at it. */
-  freshUrl(params?: Readonly<Record<string, string>>): Promise<string>;
+  /** `password` null: none in the URL (give it as PGPASSWORD, as a user would). */
+  freshUrl(params?: Readonly<Record<string, string>>, password?: null): Promise<string>;
   /** psql as the superuser: the oracle for what is in a database. Its output, unaligned, tuples only. */
   psql(sql: string, database?: string): Promise<string>;
   stop(): void;
@@ -167,7 +168,7 @@ export async function startPostgres(o: ServerOptions = {}): Promise<PostgresServ
     psqlBinary: join(bin, 'psql'),
     url,
     createDatabase,
-    freshUrl: async (params) => url({ database: await createDatabase(), params }),
+    freshUrl: async (params, password) => url({ database: await createDatabase(), params, password }),
     psql,
     stop: () => {
       process.off('exit', stop);
