@@ -63,9 +63,9 @@ export async function runGroup(
     if (isApply(prepared)) toApply.push(prepared);
     else reports.set(node, withOutput(prepared, tail));
   }
-  // One channel per group: a host speaks sh or PowerShell, so this only sets apart steps that carry nothing.
-  const channel = toApply.find(canShare)?.step;
-  const shared = toApply.filter((p) => canShare(p) && channelOf(p.step) === channelOf(channel!));
+  // One channel per round trip: a host speaks sh or PowerShell, so in practice all that can share do.
+  const lead = toApply.find(canShare);
+  const shared = lead ? toApply.filter((p) => canShare(p) && channelOf(p.step) === channelOf(lead.step)) : [];
   let changed = false;
   if (shared.length >= 2) {
     for (const [p, report] of await applyTogether(shared, session, env))
@@ -141,7 +141,8 @@ type Waiting =
       reject(e: unknown): void;
     };
 
-/** Holds each step's first sh script until all have one (or are done), then sends them together. */
+/** Holds each step's first sh script (or PowerShell calls) until all have one or are done, then sends
+ *  them together with the re-probe. */
 class ApplyGather {
   readonly #waiting = new Map<number, Waiting>();
   readonly #done = new Set<number>();
