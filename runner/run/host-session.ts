@@ -16,6 +16,7 @@ import {
 } from '../core/step.js';
 import type { Host } from '../inventory/model.js';
 import { PsCall, type PsCallResult } from '../core/ps-call.js';
+import { ShellGone } from '../transport/kept-shell.js';
 import { bootstrapCommand } from '../transport/powershell/bootstrap.js';
 import { decodeClixml } from '../transport/powershell/clixml.js';
 import { parseResults, program } from '../transport/powershell/program.js';
@@ -32,6 +33,8 @@ import { batchScript, groupProbes, newNonce, splitBatch } from './probe-batch.js
 /** What the session needs of a transport connection. */
 export interface ShellConnection {
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  /** A read-only sh script through a kept shell, where the connection has one (kept-shell.ts). */
+  probe?(script: string, options?: ExecOptions): Promise<ExecResult>;
 }
 
 export type Connect = (host: Host) => Promise<ShellConnection>;
@@ -152,13 +155,11 @@ export class HostSession implements Remote {
   async #probeSh(probes: readonly ShellProbe<unknown>[], timeoutMs?: number): Promise<ProbeOutcome[]> {
     if (this.trace) for (const p of probes) this.trace(`probe: ${redact(p.script.text)}`);
     const nonce = newNonce();
-    const out = await this.#run(
-      batchScript(
-        probes.map((p) => p.script),
-        nonce,
-      ),
-      { timeoutMs },
+    const batch = batchScript(
+      probes.map((p) => p.script),
+      nonce,
     );
+    const out = (await this.#probeInKeptShell(batch, timeoutMs)) ?? (await this.#run(batch, { timeoutMs }));
     let parts: ExecResult[];
     try {
       parts = splitBatch(out, nonce, probes.length);
@@ -166,6 +167,21 @@ export class HostSession implements Remote {
       return probes.map(() => ({ ok: false, error: e as Error }));
     }
     return parseEach(probes, parts);
+  }
+
+  /** The batch through the connection's kept shell; null when it has none or it ended (then as an exec). */
+  async #probeInKeptShell(batch: Script, timeoutMs?: number): Promise<ExecResult | null> {
+    if (this.host.connection.os === 'windows') return null;
+    const conn = await this.connection();
+    if (!conn.probe) return null;
+    try {
+      const out = await conn.probe(batch.text, { timeoutMs });
+      this.roundTrips++;
+      return out;
+    } catch (e) {
+      if (e instanceof ShellGone) return null;
+      throw e;
+    }
   }
 
   /**

@@ -26,6 +26,9 @@ export interface BecomeTarget {
 /** What becoming needs of a connection: the same exec as the host session's. */
 export interface ExecConnection {
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  /** A read-only sh script through the connection's kept shell (kept-shell.ts), where there is one;
+   *  rejects with ShellGone when the script must go as an exec. */
+  probe?(script: string, options?: ExecOptions): Promise<ExecResult>;
 }
 
 type Mode = { needsPassword: false } | { needsPassword: true; password: Secret };

@@ -10,7 +10,7 @@ import type { Host, ResolvedSecrets } from '../inventory/model.js';
 import type { ExecConnection } from './become.js';
 import { idleToClose, type KeepLimits, type KeptEntry, overCapToClose } from './keep-policy.js';
 import type { ConnectionPool } from './pool.js';
-import type { SshConnection } from './ssh-connection.js';
+import { SshConnection } from './ssh-connection.js';
 
 /** What one run uses of its connections; `done` ends the run (a per-run pool closes them all). */
 export interface RunConnections {
@@ -90,6 +90,15 @@ interface Entry extends KeptEntry {
   readonly spec: string;
 }
 
+/** A kept connection's probes go through its kept shell (not one through sudo: its own process per command). */
+function withKeptShell(c: ExecConnection): ExecConnection {
+  if (!(c instanceof SshConnection)) return c;
+  return {
+    exec: (command, options) => c.exec(command, options),
+    probe: (script, options) => c.keptShell().run(script, options?.timeoutMs),
+  };
+}
+
 export class KeptConnections {
   #pool: ConnectionPool | null = null;
   readonly #entries = new Map<string, Entry>();
@@ -148,7 +157,7 @@ export class KeptConnections {
       else this.#stats!.opened++;
     }
     try {
-      return await pool.shell(host, secrets);
+      return withKeptShell(await pool.shell(host, secrets));
     } catch (e) {
       // The pool forgot a connect that failed; so does this list (the next run tries again).
       if (!kept) this.#entries.delete(host.name);

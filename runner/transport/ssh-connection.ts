@@ -5,7 +5,8 @@
 // jump host is (re)connected through it, every time (jump-host.ts).
 import type { Client as SshClient } from 'ssh2';
 import type { ExecOptions, ExecResult } from '../core/step.js';
-import { ConnectionLostError } from './errors.js';
+import { ConnectionLostError, TimeoutError } from './errors.js';
+import { KeptShell, type ShellChannel } from './kept-shell.js';
 import { ChannelNotOpened, runChannel, type Live } from './exec-channel.js';
 import type { HandshakeThrottle } from './handshake-throttle.js';
 import { Semaphore } from './semaphore.js';
@@ -31,6 +32,7 @@ export class SshConnection {
   /** Channels the server refused and that were asked for again. */
   channelRetries = 0;
   #current: Live | null = null;
+  #keptShell: KeptShell | null = null;
   #connecting: Promise<Live> | null = null;
   #closed = false;
 
@@ -96,8 +98,19 @@ export class SshConnection {
     return (live && !live.gone ? live : await this.#reconnect(live)).client;
   }
 
+  /** The connection's one long-lived /bin/sh for read-only scripts (kept-shell.ts), made on first use. */
+  keptShell(): KeptShell {
+    this.#keptShell ??= new KeptShell({
+      openShell: () => this.#openShell(),
+      exec: (command) => this.exec(command, { timeoutMs: 10_000 }),
+      timeoutError: (ms) => new TimeoutError(this.target.hostName, ms, this.where),
+    });
+    return this.#keptShell;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
+    this.#keptShell?.close();
     await this.#connecting?.catch(() => undefined);
     const live = this.#current;
     if (!live || live.gone) return;
@@ -105,6 +118,28 @@ export class SshConnection {
       live.client.once('close', () => resolve());
       setTimeout(resolve, 1000).unref();
       live.client.end();
+    });
+  }
+
+  /** A channel running `exec /bin/sh`; it holds one of the connection's channel slots until it closes. */
+  async #openShell(): Promise<ShellChannel> {
+    if (this.#closed) throw new Error(`host ${this.where}: the connection was closed`);
+    const live = this.#current && !this.#current.gone ? this.#current : await this.#reconnect(this.#current);
+    const release = await this.channels.acquire();
+    return new Promise<ShellChannel>((resolve, reject) => {
+      try {
+        live.client.exec('exec /bin/sh', (err, channel) => {
+          if (err) {
+            release();
+            return reject(err);
+          }
+          channel.on('close', release);
+          resolve(channel);
+        });
+      } catch (e) {
+        release(); // ssh2 throws 'Not connected' when the socket is already gone
+        reject(e as Error);
+      }
     });
   }
 

@@ -1,0 +1,80 @@
+// The kept shell (runner/transport/kept-shell.ts) over a local /bin/sh standing in for the channel (the
+// same stdin, stdout and stderr an `exec /bin/sh` channel gives): commands one at a time with their own
+// output and status, nothing one sets seen by the next, a command past its limit killed with its process
+// group and the next one run in a new shell, and a shell that ended reported as ShellGone.
+import { spawn, spawnSync } from 'node:child_process';
+import test from 'ava';
+import { KeptShell, ShellGone, type ShellChannel, type ShellHost } from '../../runner/transport/kept-shell.js';
+
+/** A local /bin/sh as the channel, in a process group of its own (as sshd's session leader is). */
+function localShell(): ShellChannel & { pid: number } {
+  const child = spawn('/bin/sh', [], { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.on('error', () => {});
+  return {
+    pid: child.pid!,
+    write: (d: string) => child.stdin.write(d),
+    on: (event: string, listener: (...a: any[]) => void) =>
+      event === 'data' ? child.stdout.on('data', listener) : child.on('close', () => listener()),
+    stderr: { on: (_e: 'data', listener: (d: Buffer) => void) => child.stderr.on('data', listener) },
+    close: () => child.stdin.end(),
+  } as ShellChannel & { pid: number };
+}
+
+function host(): ShellHost & { opened: number[]; killed: string[] } {
+  const opened: number[] = [];
+  const killed: string[] = [];
+  return {
+    opened,
+    killed,
+    openShell: async () => {
+      const s = localShell();
+      opened.push(s.pid);
+      return s;
+    },
+    exec: async (command: string) => {
+      killed.push(command);
+      spawnSync('/bin/sh', ['-c', command]);
+    },
+    timeoutError: (ms: number) => new Error(`timed out after ${ms} ms`),
+  };
+}
+
+test('commands one at a time in one shell: their own output and status, nothing carried over', async (t) => {
+  const h = host();
+  const shell = new KeptShell(h);
+  const results = await Promise.all([
+    shell.run('play_x=set; echo "out $play_x"; echo err >&2; exit 3'),
+    shell.run('echo "[${play_x-unset}]"; printf no-newline'),
+    shell.run('cat; echo read-nothing'),
+  ]);
+  t.deepEqual(results, [
+    { stdout: 'out set\n', stderr: 'err\n', code: 3 },
+    { stdout: '[unset]\nno-newline', stderr: '', code: 0 },
+    { stdout: 'read-nothing\n', stderr: '', code: 0 },
+  ]);
+  t.is(h.opened.length, 1);
+  shell.close();
+});
+
+test('a command past its limit: its process group killed, the next command in a new shell', async (t) => {
+  const h = host();
+  const shell = new KeptShell(h);
+  t.is((await shell.run('echo first')).stdout, 'first\n');
+  await t.throwsAsync(shell.run('sleep 30', 300), { message: 'timed out after 300 ms' });
+  t.deepEqual(h.killed, [`kill -KILL -- -${h.opened[0]}`]);
+  t.deepEqual(await shell.run('echo again'), { stdout: 'again\n', stderr: '', code: 0 });
+  t.is(h.opened.length, 2);
+  shell.close();
+});
+
+test('a shell that ends fails its command with ShellGone; the next command opens a new one', async (t) => {
+  const h = host();
+  const shell = new KeptShell(h);
+  // $$ in the subshell is the shell's own pid
+  await t.throwsAsync(shell.run('kill -KILL $$'), { instanceOf: ShellGone });
+  t.is((await shell.run('echo back')).stdout, 'back\n');
+  t.is(h.opened.length, 2);
+  const refusing = new KeptShell({ ...h, openShell: () => Promise.reject(new Error('channel refused')) });
+  await t.throwsAsync(refusing.run('true'), { instanceOf: ShellGone, message: /no kept shell: channel refused/ });
+  shell.close();
+});
