@@ -11,7 +11,7 @@
 // file stays as it was. Restarting keepalived is the service step's job (triggeredBy).
 import { posix } from 'node:path';
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { RemoteError, StepOptionError } from '../../runner/core/errors.js';
+import { RemoteError } from '../../runner/core/errors.js';
 import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
 import { MASK, type Secret } from '../../runner/core/secret.js';
 import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
@@ -42,6 +42,7 @@ import {
   validateKeepalivedConfig,
   type KeepalivedConfig,
 } from './keepalived-model.js';
+import { keepalivedConfigSchema } from './keepalived-schema.js';
 import { ProbeLines } from './probe-lines.js';
 import { unifiedDiff } from '../common/text-diff.js';
 
@@ -78,25 +79,11 @@ const MASKED_LIMIT = 64 * 1024;
 /** The temp file keepalived -t reads; its name appears in keepalived's messages. */
 const CHECK_PREFIX = '.play-check-';
 
-/** The config, checked by validateKeepalivedConfig; its error becomes an issue at the same field. */
-const configOption = z
-  .custom<KeepalivedConfig>(() => true)
-  .transform((input, ctx) => {
-    try {
-      return validateKeepalivedConfig(input, KIND, 'config');
-    } catch (e) {
-      if (!(e instanceof StepOptionError)) throw e;
-      const prefix = `${KIND}: option '${e.field}' `;
-      const at = e.field.startsWith('config.') ? [e.field.slice('config.'.length)] : [];
-      ctx.addIssue({ code: 'custom', path: at, message: e.message.slice(prefix.length) });
-      return z.NEVER;
-    }
-  });
-
 const Options = z.strictObject({
   /** Default /etc/keepalived/keepalived.conf; its directory must exist. */
   path: filePath().default(DEFAULT_KEEPALIVED_CONF),
-  config: configOption,
+  /** keepalived's settings; each issue's path names the field (`config.instance.priority`). */
+  config: keepalivedConfigSchema,
   /** Used for `keepalived -t`; default /usr/sbin/keepalived. */
   keepalivedBin: absolutePath().default(DEFAULT_KEEPALIVED_BIN),
   mode: fileMode().default('0640'),
@@ -104,7 +91,8 @@ const Options = z.strictObject({
   group: principal().default('root'),
 });
 
-export type KeepalivedConfOptions = z.input<typeof Options>;
+/** The schema reads the config from any value; a caller writes a KeepalivedConfig. */
+export type KeepalivedConfOptions = Omit<z.input<typeof Options>, 'config'> & { readonly config: KeepalivedConfig };
 
 function diffConf(d: Readonly<KeepalivedConfDesired>, a: KeepalivedConfActual | null): Change {
   const warnings = [...d.warnings];
@@ -210,8 +198,9 @@ ${atomicWriteScript({ path: d.path, mode: d.mode, owner: d.owner, group: d.group
 }
 
 export function keepalivedConf(options: KeepalivedConfOptions): ShellStep<KeepalivedConfDesired, KeepalivedConfActual> {
-  const { config: validated, ...o } = readOptions(KIND, Options, options);
-  const { config, warnings } = validated;
+  const { config: parsed, ...o } = readOptions(KIND, Options, options);
+  // The config is valid here: the model freezes it and says what keepalived would do differently.
+  const { config, warnings } = validateKeepalivedConfig(parsed, KIND, 'config');
   const content = renderKeepalivedConf(config);
   const desired: KeepalivedConfDesired = Object.freeze({
     ...o,

@@ -204,8 +204,8 @@ const vipsSchema = list(
       })),
   );
 
-/** The whole config, in the order its settings are checked (the first problem is the one reported). */
-export const keepalivedConfigSchema = settings({
+/** The whole config's settings, in the order they are checked. */
+const configSettings = settings({
   globalDefs: settings({
     vrrpSkipCheckAdvAddr: flag().default(true),
     vrrpGarpInterval: interval('vrrp_garp_interval'),
@@ -214,4 +214,21 @@ export const keepalivedConfigSchema = settings({
   routerId: token('router_id'),
   instance: instanceSchema,
   vips: vipsSchema,
+});
+
+/** A misspelt setting's issue first, since it is likely why another setting seems missing. */
+const misspeltFirst = (issues: readonly z.core.$ZodIssue[]) => [
+  ...issues.filter((i) => i.code === 'unrecognized_keys'),
+  ...issues.filter((i) => i.code !== 'unrecognized_keys'),
+];
+
+/**
+ * The whole config. Its issues keep their paths (within the config) and come in the order a reader
+ * should see them: a misspelt setting first, then the rest as the settings are checked.
+ */
+export const keepalivedConfigSchema = z.unknown().transform((input, ctx) => {
+  const result = configSettings.safeParse(input);
+  if (result.success) return result.data;
+  for (const issue of misspeltFirst(result.error.issues)) ctx.addIssue({ ...issue });
+  return z.NEVER;
 });

@@ -76,8 +76,6 @@ export type { GuardsActual, GuardsDesired } from './run-guards.js';
 export { notAsked } from './not-asked.js';
 // The step folders (tasks/windows/steps/<step>/: docs/adding-a-step.md).
 export * from './steps/index.js';
-// A rolling run's check of a Windows node's pod network after Ready (docs/rolling.md#pod-network-gate).
-export { podNetworkGate, type PodNetworkGateOptions } from '../../runner/rolling/gate/pod-network.js';
 // Windows steps of one's own (docs/own-repository.md): PowerShell functions with a zod contract.
 export { z } from 'zod';
 export {

@@ -281,7 +281,6 @@ test('the notion of a factory: steps and refused step options, not parsers, gate
   t.true(isFactory(windows.hotfix));
   t.true(isFactory(windows.notAsked));
   t.false(isFactory(windows.parseScQc));
-  t.false(isFactory(windows.podNetworkGate));
   t.false(isFactory(windows.defineFunction));
   t.false(isFactory(windows.invokeFunction));
   t.false(isFactory(windows.PLAY_FUNCTIONS));
