@@ -124,6 +124,9 @@ let hooked = false;
 function enableHooks(): void {
   if (hooked) return;
   hooked = true;
+  // A user's playbook, compiled as it loads: its errors name its own TypeScript lines (play's own
+  // modules, loaded before, keep their source maps unread unless PLAY_SOURCE_MAPS=1: bin/play.mjs).
+  process.setSourceMapsEnabled(true);
   const data: HookData = {
     self: pathToFileURL(resolve(checkout, 'package.json')).href,
     sources: pathToFileURL(checkout).href + '/',
