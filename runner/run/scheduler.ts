@@ -1,8 +1,9 @@
 // The scheduler of one run: every node of the graph goes waiting -> ready -> running -> done, or
 // waiting -> done when it is skipped (with a typed reason) or its host is unreachable. Hosts work in
 // parallel (at most `forks` steps at once, p-queue); each host's own nodes run one at a time, in graph
-// order, through its lane, or, in apply mode, all its ready nodes at once as a group (apply-group.ts). A failure skips what depends on it; other hosts go on. An abort (Ctrl-C)
-// starts nothing new and lets running steps finish.
+// order, through its lane, or in apply mode all its ready nodes at once, as a group (apply-group.ts).
+// A failure skips what depends on it; other hosts go on. An abort (Ctrl-C) starts nothing new and lets
+// running steps finish.
 import PQueue from 'p-queue';
 import type { AnyStep } from '../core/step.js';
 import type { TaskGraph, TaskNode } from '../playbook/compile.js';

@@ -62,7 +62,7 @@ export function probeBatch(node: TaskNode, step: AnyStep, session: HostSession, 
 }
 
 /** This node's outcome; the others' successful ones are kept for their turn (a failure is this node's to report). */
-export function keepOthers(batch: Readonly<Batch>, outcomes: readonly ProbeOutcome[], env: LifecycleEnv): ProbeOutcome {
+function keepOthers(batch: Readonly<Batch>, outcomes: readonly ProbeOutcome[], env: LifecycleEnv): ProbeOutcome {
   batch.forEach((b, i) => {
     if (i > 0 && outcomes[i]!.ok) env.prefetched.set(b.node.id, outcomes[i]!);
   });
@@ -91,7 +91,7 @@ export async function probeWithOthers(
   return keepOthers(batch, outcomes, env);
 }
 
-export function withDeadline(
+function withDeadline(
   session: HostSession,
   deadline: number,
   tail: OutputTail,
