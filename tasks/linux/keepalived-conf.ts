@@ -39,7 +39,7 @@ import {
   AUTH_PASS_SED,
   renderKeepalivedConf,
   renderKeepalivedConfMasked,
-  validateKeepalivedConfig,
+  frozenConfig,
   type KeepalivedConfig,
 } from './keepalived-model.js';
 import { keepalivedConfigSchema } from './keepalived-schema.js';
@@ -199,8 +199,8 @@ ${atomicWriteScript({ path: d.path, mode: d.mode, owner: d.owner, group: d.group
 
 export function keepalivedConf(options: KeepalivedConfOptions): ShellStep<KeepalivedConfDesired, KeepalivedConfActual> {
   const { config: parsed, ...o } = readOptions(KIND, Options, options);
-  // The config is valid here: the model freezes it and says what keepalived would do differently.
-  const { config, warnings } = validateKeepalivedConfig(parsed, KIND, 'config');
+  // The model freezes the config the schema read and says what keepalived would do differently.
+  const { config, warnings } = frozenConfig(parsed, 'config');
   const content = renderKeepalivedConf(config);
   const desired: KeepalivedConfDesired = Object.freeze({
     ...o,

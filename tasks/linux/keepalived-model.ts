@@ -123,7 +123,15 @@ export function validateKeepalivedConfig(
     const [path, message] = firstIssue(result.error.issues);
     throw new StepOptionError(kind, path ? `${root}.${path}` : root, message);
   }
-  const { globalDefs: g, instance, vips, routerId } = result.data;
+  return frozenConfig(result.data, root);
+}
+
+/** A config the schema read, frozen, with what keepalived would do differently from what it says. */
+export function frozenConfig(
+  parsed: z.output<typeof keepalivedConfigSchema>,
+  root = 'config',
+): ValidatedKeepalivedConfig {
+  const { globalDefs: g, instance, vips, routerId } = parsed;
   const config: KeepalivedConfig = Object.freeze({
     routerId,
     instance: Object.freeze({ ...instance, unicastPeers: Object.freeze(instance.unicastPeers) }),
