@@ -85,12 +85,17 @@ export function runningApi(p: ApiProcess): number | undefined {
   return pid !== undefined && healthy(pid, p) ? pid : undefined;
 }
 
+/** An API double's process, started from this checkout or another one: the lab (its directory, its
+ *  namespaces) is the machine's, so a double another checkout left running holds the same port. */
+const isApiDouble = (pid: number) =>
+  isNode(pid) && cmdline(pid).some((a) => /\/lab\/cluster\/api\/main\.[jt]s$/.test(a));
+
 /** Stops the pidfile's API double and any other in the namespace (one holding the port would keep a
  *  new one from listening). */
 export async function stopApi(p: ApiProcess): Promise<void> {
-  const stale = new Set(pidsInNamespace(p.namespace).filter((pid) => isNode(pid) && cmdline(pid).includes(API_MAIN)));
+  const stale = new Set(pidsInNamespace(p.namespace).filter(isApiDouble));
   const pid = readPid(p.pidFile);
-  if (pid !== undefined && isNode(pid) && cmdline(pid).includes(API_MAIN)) stale.add(pid);
+  if (pid !== undefined && isApiDouble(pid)) stale.add(pid);
   if (stale.size > 0) await terminate([...stale]);
   for (const s of stale) await waitExited(s);
   rmSync(p.pidFile, { force: true });
@@ -99,7 +104,7 @@ export async function stopApi(p: ApiProcess): Promise<void> {
 /** Stops the API double its pidfile names, if that pid is one (pids are reused). */
 export async function stopApiByPidfile(pidFile: string): Promise<void> {
   const pid = readPid(pidFile);
-  if (pid !== undefined && isNode(pid) && cmdline(pid).includes(API_MAIN)) {
+  if (pid !== undefined && isApiDouble(pid)) {
     await terminate([pid]);
     await waitExited(pid);
   }
