@@ -37,7 +37,7 @@ import {
   probeWithOthers,
   runLifecycle,
   settle,
-  TimeoutError,
+  timeLeft,
   withOutput,
   type Batch,
   type LifecycleEnv,
@@ -179,11 +179,7 @@ class ApplyGather {
 
   #remote(i: number): Remote {
     const p = this.shared[i]!;
-    const within = (options?: ExecOptions): number => {
-      const left = p.deadline - Date.now();
-      if (left <= 0) throw new TimeoutError('timed out');
-      return Math.min(options?.timeoutMs ?? left, left);
-    };
+    const within = (options?: ExecOptions): number => timeLeft(p.deadline, options);
     return {
       name: this.session.name,
       run: async (script: Script, options?: ExecOptions) => {

@@ -91,17 +91,20 @@ export async function probeWithOthers(
   return keepOthers(batch, outcomes, env);
 }
 
+/** A command's time limit within the step's deadline (its own, if shorter); TimeoutError once past it. */
+export function timeLeft(deadline: number, options?: ExecOptions): number {
+  const left = deadline - Date.now();
+  if (left <= 0) throw new TimeoutError('timed out');
+  return Math.min(options?.timeoutMs ?? left, left);
+}
+
 function withDeadline(
   session: HostSession,
   deadline: number,
   tail: OutputTail,
   carried?: CarriedProbe<Batch[number]> | null,
 ): Remote {
-  const limited = (options?: ExecOptions): ExecOptions => {
-    const left = deadline - Date.now();
-    if (left <= 0) throw new TimeoutError('timed out');
-    return { ...options, timeoutMs: Math.min(options?.timeoutMs ?? left, left) };
-  };
+  const limited = (options?: ExecOptions): ExecOptions => ({ ...options, timeoutMs: timeLeft(deadline, options) });
   return {
     name: session.name,
     run: async (script: Script, options?: ExecOptions) => {
