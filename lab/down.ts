@@ -4,6 +4,7 @@ import { existsSync, readFileSync, rmSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkPreconditions, mapLimit } from './exec.js';
 import { removeEtcNetnsIfEmpty, removeHostEtc } from './hosts/host-files.js';
+import { inPart, labParts, withLabFailure } from './lab-failure.js';
 import { withLabLock } from './lock.js';
 import { bridgePorts, removeBridge, removeHostNetworks, restoreNeighbourThresholds } from './hosts/netns.js';
 import { LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
@@ -21,7 +22,10 @@ import { stopSimulator } from './windows-simulators.js';
 export async function labDown(options: LabOptions = {}): Promise<void> {
   checkPreconditions();
   const dir = resolveLabDir(options);
-  await withLabLock(LOCK_FILE, () => down(dir));
+  // As in labUp: a part tags what it does, anything else is "the lab", the lock's own failure the lock.
+  await withLabFailure('down', dir, () =>
+    inPart(labParts.lock(), () => withLabLock(LOCK_FILE, () => inPart(labParts.whole(), () => down(dir)))),
+  );
 }
 
 async function down(dir: string): Promise<void> {
@@ -47,26 +51,36 @@ async function down(dir: string): Promise<void> {
     .filter((h) => h.parsed?.group === 'windows');
   // The simulated Windows nodes by their pidfiles (SIGTERM: each closes its state file cleanly).
   await mapLimit(windowsHosts, 8, (h) =>
-    stopSimulator(planHost('windows', h.parsed!.index), windowsNodePaths(dir, h.name)),
+    inPart(labParts.windows(dir, h.name), () =>
+      stopSimulator(planHost('windows', h.parsed!.index), windowsNodePaths(dir, h.name)),
+    ),
   );
   // The Kubernetes API double lives in control1's namespace: the sweep below would end it too; by its
   // pidfile it goes first, on its own.
-  await stopApiByPidfile(clusterApiPaths(dir).pidFile);
-  const sshds = [...names].map((name) => runningSshd(hostPaths(dir, name), name)).filter((pid) => pid !== undefined);
-  await terminate(sshds);
-  await terminate([...pidsInNamespaces([...names]).values()].flat());
-  await removePrivateNetwork([...names]);
-  await removeHostNetworks([...names].map((name) => ({ namespace: name, veth: vethName(name) })));
+  await inPart(labParts.api(dir), () => stopApiByPidfile(clusterApiPaths(dir).pidFile));
+  await inPart(labParts.processes(), async () => {
+    const sshds = [...names].map((name) => runningSshd(hostPaths(dir, name), name)).filter((pid) => pid !== undefined);
+    await terminate(sshds);
+    await terminate([...pidsInNamespaces([...names]).values()].flat());
+  });
+  await inPart(labParts.network(), async () => {
+    await removePrivateNetwork([...names]);
+    await removeHostNetworks([...names].map((name) => ({ namespace: name, veth: vethName(name) })));
+  });
   const recorded = new Map(state?.hosts.map((h) => [h.name, h]));
   for (const name of names) {
     // Its /etc overrides: when the lab made the directory, or (state lost) it holds only the lab's entries.
-    removeHostEtc(hostPaths(dir, name).etc, recorded.get(name)?.etcCreated === true);
+    await inPart(labParts.hostEtc(dir, name), () =>
+      removeHostEtc(hostPaths(dir, name).etc, recorded.get(name)?.etcCreated === true),
+    );
   }
-  await removeBridge();
-  if (state?.neighbourTable) restoreNeighbourThresholds(state.neighbourTable);
-  if (state?.etcNetnsCreated) removeEtcNetnsIfEmpty();
-  await removeSudoUsers(dir);
-  removeLabFiles(paths, [...names]);
+  await inPart(labParts.network(), async () => {
+    await removeBridge();
+    if (state?.neighbourTable) restoreNeighbourThresholds(state.neighbourTable);
+    if (state?.etcNetnsCreated) removeEtcNetnsIfEmpty();
+  });
+  await inPart(labParts.users(), () => removeSudoUsers(dir));
+  await inPart(labParts.files(dir), () => removeLabFiles(paths, [...names]));
   try {
     if (readFileSync(OWNER_FILE, 'utf8').trim() === dir) rmSync(OWNER_FILE, { force: true });
   } catch {

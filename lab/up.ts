@@ -5,6 +5,7 @@ import { UsageError } from '../runner/index.js';
 import { checkPreconditions, mapLimit } from './exec.js';
 import { ensureClientKey, ensureHostFiles, hostPublicKey } from './hosts/host-files.js';
 import { inventoryYaml, knownHostsText } from './inventory.js';
+import { inPart, labParts, withLabFailure } from './lab-failure.js';
 import { withLabLock } from './lock.js';
 import {
   bridgePorts,
@@ -80,7 +81,10 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabState> {
   };
   validateCounts(requested);
   checkPreconditions();
-  return withLabLock(LOCK_FILE, () => up(dir, requested));
+  // A part tags what it does; anything else that fails is "the lab", and the lock's own failure the lock.
+  return withLabFailure('up', dir, () =>
+    inPart(labParts.lock(), () => withLabLock(LOCK_FILE, () => inPart(labParts.whole(), () => up(dir, requested)))),
+  );
 }
 
 /** Namespaces are machine-wide: a second lab dir would fight the first over linux1 and friends. */
@@ -127,13 +131,16 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
   const plan = planTopology(counts);
   const etcNetnsCreated = previous?.etcNetnsCreated ?? !existsSync(ETC_NETNS);
 
-  await ensureClientKey(paths.key, paths.publicKey, paths.authorizedKeys);
-  await ensureBridge();
-  await ensurePrivateBridge(plan);
-  const neighbourTable = raiseNeighbourThresholds(plan.length, previous?.neighbourTable);
+  const files = labParts.files(dir);
+  await inPart(files, () => ensureClientKey(paths.key, paths.publicKey, paths.authorizedKeys));
+  const neighbourTable = await inPart(labParts.network(), async () => {
+    await ensureBridge();
+    await ensurePrivateBridge(plan);
+    return raiseNeighbourThresholds(plan.length, previous?.neighbourTable);
+  });
   // The lab's secrets (lab.env), made once; a new Windows password means running simulators have the old one.
-  const secrets = ensureLabSecrets(paths);
-  const sudoNote = await ensureSudoUsers(dir, secrets.values.PLAY_LAB_SUDO_PASSWORD);
+  const secrets = await inPart(files, () => ensureLabSecrets(paths));
+  const sudoNote = await inPart(labParts.users(), () => ensureSudoUsers(dir, secrets.values.PLAY_LAB_SUDO_PASSWORD));
   const hasWindows = plan.some((h) => h.group === 'windows');
   const windows = hasWindows
     ? { password: secrets.values[WINDOWS_PASSWORD_ENV], created: secrets.created.includes(WINDOWS_PASSWORD_ENV) }
@@ -145,12 +152,14 @@ async function up(dir: string, requested: LabCounts): Promise<LabState> {
   // the file's path; they register once it exists.
   const control = plan.find((h) => h.group === 'control');
   if (control)
-    await ensureCluster(dir, paths.clusterState, {
-      name: control.name,
-      address: control.address,
-      namespace: control.namespace,
-      optDir: hostPaths(dir, control.name).privateDirs['/opt'],
-    });
+    await inPart(labParts.api(dir), () =>
+      ensureCluster(dir, paths.clusterState, {
+        name: control.name,
+        address: control.address,
+        namespace: control.namespace,
+        optDir: hostPaths(dir, control.name).privateDirs['/opt'],
+      }),
+    );
 
   writeIfChanged(paths.knownHosts, knownHostsText(hosts));
   writeIfChanged(
@@ -233,11 +242,13 @@ async function ensureHosts(
   previous: LabState | undefined,
   windows: { password: string; created: boolean } | undefined,
 ): Promise<{ hosts: LabHostState[]; started: string[] }> {
-  const etcCreatedNow = await mapLimit(plan, PARALLEL, async (host) => {
-    if (host.group !== 'windows') return ensureHostFiles(host, hostPaths(dir, host.name), authorizedKeys);
-    ensureWindowsNodeFiles(windowsNodePaths(dir, host.name));
-    return false;
-  });
+  const etcCreatedNow = await mapLimit(plan, PARALLEL, (host) =>
+    inPart(labParts.hostFiles(dir, host.name), async () => {
+      if (host.group !== 'windows') return ensureHostFiles(host, hostPaths(dir, host.name), authorizedKeys);
+      ensureWindowsNodeFiles(windowsNodePaths(dir, host.name));
+      return false;
+    }),
+  );
   const running = plan.map((host) =>
     host.group === 'windows'
       ? windows!.created
@@ -252,10 +263,12 @@ async function ensureHosts(
     const pid = running[i];
     return pid === undefined || !hostNetworkLooksUp(host) || !routesPresent(host, pid);
   });
-  await ensureRootNetworks(plan);
-  await ensurePrivateLegs(plan);
   const sshdStarts = new Set(plan.filter((host, i) => running[i] === undefined && host.group !== 'windows'));
-  await configureNamespaces(needsNetwork.filter((host) => !sshdStarts.has(host)));
+  await inPart(labParts.network(), async () => {
+    await ensureRootNetworks(plan);
+    await ensurePrivateLegs(plan);
+    await configureNamespaces(needsNetwork.filter((host) => !sshdStarts.has(host)));
+  });
   const toStart = plan.filter((_, i) => running[i] === undefined);
   const inNamespace = pidsInNamespaces(toStart.map((h) => h.namespace));
   const started: string[] = [];
@@ -265,12 +278,16 @@ async function ensureHosts(
     started.push(host.name);
     if (host.group === 'windows') {
       const wp = windowsNodePaths(dir, host.name);
-      await stopSimulator(host, wp);
-      return startSimulator(host, wp, windows!.password);
+      return inPart(labParts.windows(dir, host.name), async () => {
+        await stopSimulator(host, wp);
+        return startSimulator(host, wp, windows!.password);
+      });
     }
     const hp = hostPaths(dir, host.name);
-    await stopStaleSshd(host, hp, inNamespace.get(host.namespace) ?? []);
-    return startSshd(host, hp, namespaceBatch(host));
+    return inPart(labParts.sshd(dir, host.name), async () => {
+      await stopStaleSshd(host, hp, inNamespace.get(host.namespace) ?? []);
+      return startSshd(host, hp, namespaceBatch(host));
+    });
   });
   const before = new Map(previous?.hosts.map((h) => [h.name, h]));
   const hosts = await mapLimit(indexed, PARALLEL, async ({ host, i }): Promise<LabHostState> => {
@@ -299,7 +316,7 @@ async function ensureHosts(
       ...common,
       dir: hp.dir,
       server: 'sshd',
-      hostKey: await hostPublicKey(hp),
+      hostKey: await inPart(labParts.hostFiles(dir, host.name), () => hostPublicKey(hp)),
       etcDir: hp.etc,
       etcCreated: before.get(host.name)?.etcCreated ?? etcCreatedNow[i]!,
     };

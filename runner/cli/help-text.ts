@@ -35,6 +35,7 @@ export const EXIT_CODES: readonly (readonly [number, string])[] = [
   [65, "invalid input: inventory, playbook, vault, waivers, or a state store that is not play's"],
   [69, "a rolling run: another run holds the inventory's lease, or this run lost it"],
   [70, 'internal error: a bug in play (the message asks to report it)'],
+  [71, 'play lab up/down failed: the message names the part, its log and what to do'],
   [74, 'the state store cannot be written (disk full, read-only, PostgreSQL unreachable)'],
   [75, 'a rolling run paused outside its window (--resume later), or the state store stayed locked'],
   [130, 'interrupted (Ctrl-C): running steps finished, the report was written'],

@@ -1,14 +1,17 @@
 // `play lab up|down|status|inventory`: the built-in lab (lab/), wired to the CLI. The lab (esbuild,
 // the Windows simulator's modules) is loaded here, when a lab command runs, and only when this copy
 // of play has it (lab-location.ts: a checkout has, an installed package has not).
-import { importLab } from './lab-location.js';
+import { importLab, type LabModule } from './lab-location.js';
 
+/** `loadLab`: the lab's module (a test passes a stand-in). A failure to bring the lab up or down reaches
+ *  main.ts as the lab's LabFailure (lab/lab-failure.ts): one message, exit 71. */
 export async function labCommand(
   action: string,
   counts: { linux?: number; tor?: number; windows?: number; control?: number; bastion?: number; private?: number },
   out: NodeJS.WritableStream,
+  loadLab: () => Promise<LabModule> = importLab,
 ): Promise<number> {
-  const { labDown, labInventoryPath, labStatus, labUp } = await importLab();
+  const { labDown, labInventoryPath, labStatus, labUp } = await loadLab();
   switch (action) {
     case 'up': {
       // --linux defaults to 3 only when no other kind of host is asked for.
