@@ -18,7 +18,9 @@ import {
   timeZone,
   windowsService,
 } from '../../tasks/windows/index.js';
+import { L2BRIDGE } from '../helpers/hns-fixtures.js';
 import { PASSWORD, runOne, runPlaybook, startWindowsNode } from '../helpers/simulated-windows-node.js';
+import { CBR0_HOST_ENDPOINT } from '../helpers/windows-fixtures.js';
 
 const MSU = `${DOWNLOADS}\\windows10.0-kb4549949-x64_90e8805e69944530b8d4d4877c7609b9a9e68d81.msu`;
 
@@ -30,23 +32,12 @@ test('creating the L2Bridge network drops the connection: the step reconnects, t
     tasks: {
       network: {
         on: 'windows',
-        step: hnsNetwork({
-          name: 'l2bridge',
-          type: 'L2Bridge',
-          addressPrefix: '10.160.11.0/24',
-          gateway: '10.160.11.1',
-          adapterName: 'eth1',
-        }),
+        step: hnsNetwork(L2BRIDGE),
       },
       endpoint: {
         on: 'windows',
         needs: ['network'],
-        step: hnsHostEndpoint({
-          name: 'cbr0',
-          network: 'l2bridge',
-          addressPrefix: '10.160.11.0/24',
-          ipAddress: '10.160.11.2',
-        }),
+        step: hnsHostEndpoint(CBR0_HOST_ENDPOINT),
       },
     },
   });

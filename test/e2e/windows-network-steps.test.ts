@@ -7,6 +7,7 @@ import { definePlaybook } from '../../runner/playbook/define.js';
 import { labMac } from '../../lab/windows/defaults.js';
 import { getValue } from '../../lab/windows/registry-store.js';
 import { dnsClient, hnsNetwork, netAdapters, networkCleanup, reboot } from '../../tasks/windows/index.js';
+import { L2BRIDGE } from '../helpers/hns-fixtures.js';
 import { runOne, runPlaybook, startWindowsNode, threeRuns } from '../helpers/simulated-windows-node.js';
 
 const MAC0 = labMac('node009', 0),
@@ -43,19 +44,7 @@ test('netAdapters (field note A): renamed and addressed by MAC; after HNS binds 
     },
   );
   t.deepEqual(check.fields, ['eth0.name', 'eth0.ipv4', 'eth0.gateway', 'eth1.name', 'eth1.ipv4', 'eth1.dnsServers']);
-  t.like(
-    await runOne(
-      node,
-      hnsNetwork({
-        name: 'l2bridge',
-        type: 'L2Bridge',
-        addressPrefix: '10.160.11.0/24',
-        gateway: '10.160.11.1',
-        adapterName: 'eth1',
-      }),
-    ),
-    { status: 'changed' },
-  );
+  t.like(await runOne(node, hnsNetwork(L2BRIDGE)), { status: 'changed' });
   t.like(
     node.state.adapters.find((a) => a.name === 'vEthernet (eth1)'),
     { ipv4: ['100.100.126.216/23'] },

@@ -10,6 +10,15 @@ import { DOWNLOADS } from '../../lab/windows/defaults.js';
 import { readFile, writeFile } from '../../lab/windows/file-store.js';
 import { getKey, getValue } from '../../lab/windows/registry-store.js';
 import type { NodeState, ServiceRecord } from '../../lab/windows/node-state.js';
+import { L2BRIDGE } from '../helpers/hns-fixtures.js';
+import {
+  CBR0_HOST_ENDPOINT,
+  KUBELET_NSSM_RECORD,
+  KUBELET_NSSM_SERVICE,
+  NV_DOMAIN_VALUE,
+  SSHD_FIREWALL_RULE,
+  SSHD_FIREWALL_RULE_ON_NODE,
+} from '../helpers/windows-fixtures.js';
 import {
   autoUpdate,
   DAEMON_JSON,
@@ -321,13 +330,7 @@ test('registryValue: String, DWord and MultiString values', async (t) => {
   await threeRuns(
     t,
     node,
-    () =>
-      registryValue({
-        path: 'HKLM\\SYSTEM\\CurrentControlSet\\Services\\Tcpip\\Parameters',
-        name: 'NV Domain',
-        type: 'String',
-        data: 'mylan.k8s',
-      }),
+    () => registryValue(NV_DOMAIN_VALUE),
     () => {
       t.like(getValue(node.state, tcpip, 'NV Domain'), { type: 'String', data: 'mylan.k8s' });
     },
@@ -355,17 +358,9 @@ test('firewallRule, timeZone, ntpServers, autoUpdate (field note A)', async (t) 
   await threeRuns(
     t,
     node,
-    () => firewallRule({ name: 'sshd', displayName: 'OpenSSH Server (sshd)', protocol: 'TCP', localPort: 22 }),
+    () => firewallRule(SSHD_FIREWALL_RULE),
     () => {
-      t.deepEqual(node.state.firewall['sshd'], {
-        name: 'sshd',
-        displayName: 'OpenSSH Server (sshd)',
-        enabled: true,
-        direction: 'Inbound',
-        protocol: 'TCP',
-        localPort: '22',
-        action: 'Allow',
-      });
+      t.deepEqual(node.state.firewall['sshd'], { name: 'sshd', ...SSHD_FIREWALL_RULE_ON_NODE });
     },
   );
   await threeRuns(
@@ -410,32 +405,16 @@ test('hnsNetwork (the connection drops, the step converges) and hnsHostEndpoint 
   await threeRuns(
     t,
     node,
-    () =>
-      hnsNetwork({
-        name: 'l2bridge',
-        type: 'L2Bridge',
-        addressPrefix: '10.160.11.0/24',
-        gateway: '10.160.11.1',
-        adapterName: 'eth1',
-      }),
+    () => hnsNetwork(L2BRIDGE),
     () => {
-      t.like(node.state.hns.networks, [
-        {
-          name: 'l2bridge',
-          type: 'L2Bridge',
-          addressPrefix: '10.160.11.0/24',
-          gateway: '10.160.11.1',
-          adapterName: 'eth1',
-        },
-      ]);
+      t.like(node.state.hns.networks, [L2BRIDGE]);
       t.true(node.sim.stats.dropped >= 1, 'the creation dropped the connection');
     },
   );
   await threeRuns(
     t,
     node,
-    () =>
-      hnsHostEndpoint({ name: 'cbr0', network: 'l2bridge', addressPrefix: '10.160.11.0/24', ipAddress: '10.160.11.2' }),
+    () => hnsHostEndpoint(CBR0_HOST_ENDPOINT),
     () => {
       t.like(node.state.hns.endpoints, [
         { name: 'cbr0', networkName: 'l2bridge', ipAddress: '10.160.11.2', compartmentId: 1, forwarding: true },
@@ -499,24 +478,12 @@ test('nssmService (seeds 000/003): installed with parameters holding quotes and 
       writeFile(s, 'C:\\k\\kubelet.exe', Buffer.from('kubelet'));
     },
   });
-  const params = '--hostname-override=node009 --resolv-conf="" --enforce-node-allocatable="" --cni-bin-dir=c:\\k\\cni';
   await threeRuns(
     t,
     node,
-    () =>
-      nssmService({
-        name: 'kubelet',
-        application: 'C:\\k\\kubelet.exe',
-        appParameters: params,
-        appDirectory: 'C:\\k',
-        dependOnService: ['docker'],
-      }),
+    () => nssmService(KUBELET_NSSM_SERVICE),
     () => {
-      t.deepEqual(node.state.nssm['kubelet'], {
-        Application: 'C:\\k\\kubelet.exe',
-        AppParameters: params,
-        AppDirectory: 'C:\\k',
-      });
+      t.deepEqual(node.state.nssm['kubelet'], KUBELET_NSSM_RECORD);
       t.like(node.state.services['kubelet'], { binPath: 'C:\\k\\nssm.exe', dependencies: ['docker'] });
     },
   );

@@ -12,6 +12,7 @@ import { withDocker } from '../../tasks/windows/sim-node.js';
 import type { PlayFunctionName } from '../../../tasks/windows/remote/contract.js';
 import type { StepFunctionName } from '../../../tasks/windows/remote/functions.js';
 import { STEP_FOLDER_CASES } from '../../tasks/windows/step-folders.js';
+import { CBR0_L2BRIDGE } from '../../helpers/windows-fixtures.js';
 
 export interface FunctionCase {
   /** Sets the node up before the call (a fresh default node otherwise). */
@@ -25,13 +26,6 @@ export interface FunctionCase {
 }
 
 const MSU = `${DOWNLOADS}\\windows10.0-kb4538461-x64.msu`;
-const l2bridge = {
-  name: 'cbr0',
-  type: 'L2Bridge',
-  addressPrefix: '10.244.9.0/24',
-  gateway: '10.244.9.1',
-  adapterName: 'eth0',
-};
 
 type Cases<F extends string> = { readonly [N in F]: { happy: FunctionCase; failure: FunctionCase } };
 
@@ -207,19 +201,19 @@ const CONTRACT_CASES: Cases<Exclude<PlayFunctionName, StepFunctionName>> = {
   },
   'Get-PlayHnsNetwork': {
     happy: {
-      before: [{ fn: 'New-PlayHnsNetwork', args: l2bridge }],
+      before: [{ fn: 'New-PlayHnsNetwork', args: CBR0_L2BRIDGE }],
       args: { name: 'cbr0' },
       expect: (v) => v.type === 'L2Bridge' && v.addressPrefix === '10.244.9.0/24',
     },
     failure: { args: { name: 'cbr0' }, expect: (v) => v === null },
   },
   'New-PlayHnsNetwork': {
-    happy: { args: l2bridge, expect: (v) => /^[0-9A-Fa-f-]{36}$/.test(v.id) },
-    failure: { args: { ...l2bridge, adapterName: 'nosuch' }, expect: /HNS POST \/networks failed/ },
+    happy: { args: CBR0_L2BRIDGE, expect: (v) => /^[0-9A-Fa-f-]{36}$/.test(v.id) },
+    failure: { args: { ...CBR0_L2BRIDGE, adapterName: 'nosuch' }, expect: /HNS POST \/networks failed/ },
   },
   'Remove-PlayHnsNetwork': {
     happy: {
-      before: [{ fn: 'New-PlayHnsNetwork', args: l2bridge }],
+      before: [{ fn: 'New-PlayHnsNetwork', args: CBR0_L2BRIDGE }],
       args: { name: 'cbr0' },
       expect: (v) => typeof v === 'object',
     },

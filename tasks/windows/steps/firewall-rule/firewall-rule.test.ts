@@ -6,6 +6,7 @@ import type { Change } from '../../../../runner/core/change.js';
 import { StepOptionError } from '../../../../runner/core/errors.js';
 import { simulatedNode } from '../../../../test/tasks/windows/sim-node.js';
 import { threeRuns } from '../../../../test/tasks/windows/step-runs.js';
+import { SSHD_FIREWALL_RULE, SSHD_FIREWALL_RULE_ON_NODE } from '../../../../test/helpers/windows-fixtures.js';
 import { type FirewallRuleActual, firewallRule } from './step.js';
 
 test('option errors name the field and say what is wanted', (t) => {
@@ -73,18 +74,8 @@ test('diff: the same ports in another order and case, a rule disabled by hand', 
 
 test('three runs on a simulated node: the rule made, then nothing to do', async (t) => {
   const { node, n } = simulatedNode(t);
-  const runs = await threeRuns(
-    n,
-    firewallRule({ name: 'sshd', displayName: 'OpenSSH Server (sshd)', protocol: 'TCP', localPort: 22 }),
-  );
-  const rule = {
-    displayName: 'OpenSSH Server (sshd)',
-    enabled: true,
-    direction: 'Inbound',
-    protocol: 'TCP',
-    localPort: '22',
-    action: 'Allow',
-  };
+  const runs = await threeRuns(n, firewallRule(SSHD_FIREWALL_RULE));
+  const rule = SSHD_FIREWALL_RULE_ON_NODE;
   t.deepEqual(runs.first, { action: 'create', fields: Object.keys(rule), before: null, after: rule });
   t.deepEqual(node.state.firewall['sshd'], { name: 'sshd', ...rule });
 });

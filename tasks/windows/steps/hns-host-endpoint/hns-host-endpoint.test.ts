@@ -5,10 +5,10 @@ import type { Change } from '../../../../runner/core/change.js';
 import { StepOptionError } from '../../../../runner/core/errors.js';
 import { simulatedNode } from '../../../../test/tasks/windows/sim-node.js';
 import { threeRuns } from '../../../../test/tasks/windows/step-runs.js';
+import { L2BRIDGE } from '../../../../test/helpers/hns-fixtures.js';
+import { CBR0_HOST_ENDPOINT as EP } from '../../../../test/helpers/windows-fixtures.js';
 import { hnsNetwork } from '../../hns-network.js';
 import { type HnsHostEndpointActual, hnsHostEndpoint } from './step.js';
-
-const EP = { name: 'cbr0', network: 'l2bridge', addressPrefix: '10.160.11.0/24', ipAddress: '10.160.11.2' };
 
 test('option errors name the field and say what is wanted', (t) => {
   const rows: { options: unknown; field: string; message: RegExp }[] = [
@@ -90,16 +90,7 @@ test('diff: absent, converged, detached, at another address', (t) => {
 
 test('three runs (field note A, with its network): created, attached with forwarding; outputs the ids', async (t) => {
   const { node, n } = simulatedNode(t);
-  const net = await threeRuns(
-    n,
-    hnsNetwork({
-      name: 'l2bridge',
-      type: 'L2Bridge',
-      addressPrefix: '10.160.11.0/24',
-      gateway: '10.160.11.1',
-      adapterName: 'eth1',
-    }),
-  );
+  const net = await threeRuns(n, hnsNetwork(L2BRIDGE));
   t.deepEqual(net.outputs, { id: node.state.hns.networks.find((x) => x.name === 'l2bridge')!.id });
   const ep = await threeRuns(n, hnsHostEndpoint(EP));
   t.deepEqual(ep.applyCalls, ['New-PlayHnsEndpoint', 'Set-PlayHnsEndpointHost']);

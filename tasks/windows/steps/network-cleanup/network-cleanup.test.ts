@@ -5,6 +5,7 @@ import { createNetwork } from '../../../../lab/windows/hns-store.js';
 import { StepOptionError } from '../../../../runner/core/errors.js';
 import { bootNow, simulatedNode } from '../../../../test/tasks/windows/sim-node.js';
 import { plan, threeRuns } from '../../../../test/tasks/windows/step-runs.js';
+import { L2BRIDGE } from '../../../../test/helpers/hns-fixtures.js';
 import { networkCleanup } from './step.js';
 
 const { diff: diffNetworkCleanup } = networkCleanup({ token: 'the diff' });
@@ -67,13 +68,7 @@ test('option errors name the step and the field', (t) => {
 
 test('once per token, removes HNS networks and ghosts, owes a reboot until the node boots', async (t) => {
   const { node, n } = simulatedNode(t, (s) => {
-    createNetwork(s, {
-      name: 'l2bridge',
-      type: 'L2Bridge',
-      addressPrefix: '10.160.11.0/24',
-      gateway: '10.160.11.1',
-      adapterName: 'eth1',
-    });
+    createNetwork(s, L2BRIDGE);
     s.pnpNetDevices.push({
       instanceId: 'ROOT\\VMS_MP\\0001',
       friendlyName: 'Hyper-V Virtual Ethernet Adapter #2',

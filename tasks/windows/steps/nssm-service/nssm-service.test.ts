@@ -7,6 +7,11 @@ import { StepOptionError } from '../../../../runner/core/errors.js';
 import { writeFile } from '../../../../lab/windows/file-store.js';
 import { simulatedNode } from '../../../../test/tasks/windows/sim-node.js';
 import { plan, threeRuns } from '../../../../test/tasks/windows/step-runs.js';
+import {
+  KUBELET_NSSM_PARAMETERS as params,
+  KUBELET_NSSM_RECORD,
+  KUBELET_NSSM_SERVICE,
+} from '../../../../test/helpers/windows-fixtures.js';
 import { type NssmServiceActual, nssmService } from './step.js';
 
 test('option errors name the field and say what is wanted', (t) => {
@@ -80,26 +85,11 @@ test('diff: absent, and as in field note B (paths without regard to case)', (t) 
 
 test('nssmService (field notes B and D): installed with parameters holding quotes; drift in AppParameters is an update', async (t) => {
   const { node, n } = simulatedNode(t, (s) => writeFile(s, s.nssmPath, Buffer.from('simulated nssm.exe\n')));
-  const params = '--hostname-override=node009 --resolv-conf="" --enforce-node-allocatable="" --cni-bin-dir=c:\\k\\cni';
-  const r = await threeRuns(
-    n,
-    nssmService({
-      name: 'kubelet',
-      application: 'C:\\k\\kubelet.exe',
-      appParameters: params,
-      appDirectory: 'C:\\k',
-      dependOnService: ['docker'],
-    }),
-  );
+  const r = await threeRuns(n, nssmService(KUBELET_NSSM_SERVICE));
   t.deepEqual(r.applyCalls, ['Set-PlayNssmService']);
   t.deepEqual(
     { ...node.state.nssm['kubelet'], DependOnService: node.state.services['kubelet']!.dependencies },
-    {
-      Application: 'C:\\k\\kubelet.exe',
-      AppParameters: params,
-      AppDirectory: 'C:\\k',
-      DependOnService: ['docker'],
-    },
+    { ...KUBELET_NSSM_RECORD, DependOnService: ['docker'] },
   );
   node.state.nssm['kubelet']!.AppParameters = 'c:\\k\\kubeletstart.ps1';
   const d = await plan(n, nssmService({ name: 'kubelet', application: 'C:\\k\\kubelet.exe', appParameters: params }));

@@ -6,6 +6,7 @@ import { StepOptionError } from '../../../../runner/core/errors.js';
 import { getValue } from '../../../../lab/windows/registry-store.js';
 import { simulatedNode } from '../../../../test/tasks/windows/sim-node.js';
 import { threeRuns } from '../../../../test/tasks/windows/step-runs.js';
+import { NV_DOMAIN_VALUE } from '../../../../test/helpers/windows-fixtures.js';
 import { type RegistryValueActual, registryValue } from './step.js';
 
 test('option errors name the field and say what is wanted', (t) => {
@@ -108,15 +109,7 @@ test('diff: absent, data differs, type differs, a MultiString the same', (t) => 
 
 test('three runs on a simulated node: NV Domain written, then nothing to do', async (t) => {
   const { node, n } = simulatedNode(t);
-  await threeRuns(
-    n,
-    registryValue({
-      path: 'HKLM\\SYSTEM\\CurrentControlSet\\Services\\Tcpip\\Parameters',
-      name: 'NV Domain',
-      type: 'String',
-      data: 'mylan.k8s',
-    }),
-  );
+  await threeRuns(n, registryValue(NV_DOMAIN_VALUE));
   t.like(getValue(node.state, 'HKLM:\\SYSTEM\\CurrentControlSet\\Services\\Tcpip\\Parameters', 'NV Domain'), {
     type: 'String',
     data: 'mylan.k8s',
