@@ -15,10 +15,24 @@ export class Script {
     /** Paths whose stat line the script reads from the one `stat` a probe batch may run for all its
      *  probes (shared-stat.ts); the script works the same without it. */
     readonly statPaths: readonly string[] = [],
+    /** Paths whose content the script reads as base64 through content-read.ts, so a read cache
+     *  can answer it from a digest; the script works the same without one. */
+    readonly readPaths: readonly string[] = [],
+    /** A probe that may run in its batch's own shell, not a subshell of its own (sharesShell). */
+    readonly sharesShell = false,
   ) {}
   toString(): string {
     return this.text;
   }
+}
+
+/**
+ * `script` as a probe that runs in its batch's shell: a subshell per probe costs the host a fork,
+ * and play's own probes need none. Only for a probe that never exits, changes directory, sets
+ * shell options or traps, or reads stdin, and sets no variable but `play_` ones it sets before use.
+ */
+export function sharesShell(script: Script): Script {
+  return new Script(script.shell, script.text, script.statPaths, script.readPaths, true);
 }
 
 export class Raw {
@@ -62,15 +76,20 @@ function render(shell: Shell, value: unknown): string {
   throw new TypeError(`cannot interpolate ${value === null ? 'null' : typeof value} into a ${shell} script`);
 }
 
-/** The stat paths of the scripts embedded in `values`, in order, each once. */
-function statPathsOf(values: readonly unknown[]): string[] {
+/** The stat or read paths of the scripts embedded in `values`, in order, each once. */
+function pathsOf(values: readonly unknown[], which: 'statPaths' | 'readPaths'): string[] {
   const paths = new Set<string>();
   const visit = (v: unknown): void => {
-    if (v instanceof Script) for (const p of v.statPaths) paths.add(p);
+    if (v instanceof Script) for (const p of v[which]) paths.add(p);
     else if (Array.isArray(v)) v.forEach(visit);
   };
   values.forEach(visit);
   return [...paths];
+}
+
+/** A script of `text` carrying the paths of the scripts it embeds. */
+function composed(shell: Shell, text: string, parts: readonly unknown[]): Script {
+  return new Script(shell, text, pathsOf(parts, 'statPaths'), pathsOf(parts, 'readPaths'));
 }
 
 function tag(shell: Shell) {
@@ -79,7 +98,7 @@ function tag(shell: Shell) {
     values.forEach((v, i) => {
       text += render(shell, v) + strings[i + 1];
     });
-    return new Script(shell, text, statPathsOf(values));
+    return composed(shell, text, values);
   };
 }
 
@@ -89,5 +108,5 @@ export const ps = tag('ps');
 /** Joins scripts of one shell with a separator (default: newline). */
 export function joinScripts(shell: Shell, scripts: readonly Script[], separator = '\n'): Script {
   for (const s of scripts) if (s.shell !== shell) throw new TypeError(`cannot join a ${s.shell} script into ${shell}`);
-  return new Script(shell, scripts.map((s) => s.text).join(separator), statPathsOf(scripts));
+  return composed(shell, scripts.map((s) => s.text).join(separator), scripts);
 }

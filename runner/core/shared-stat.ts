@@ -3,7 +3,7 @@
 // programs. The batch's prelude stats the paths that are directories or regular files (the others
 // have no stat line) and keeps each line in a variable named after its path; a probe reads its line
 // from there, or runs its own stat when the variable is unset (no prelude, or the shared stat failed).
-import { createHash } from 'node:crypto';
+import { pathKey } from './content-read.js';
 import { quoteSh, raw, Script, sh } from './quote.js';
 
 /** The fields of a stat line: mode (octal), uid, gid, owner and group names, size. */
@@ -11,7 +11,7 @@ export const STAT_FORMAT = '%a %u %g %U %G %s';
 
 /** The shell variable holding `path`'s shared stat line: a digest, so any path names a valid variable. */
 export function statVariable(path: string): string {
-  return `play_st_${createHash('sha256').update(path).digest('hex').slice(0, 16)}`;
+  return `play_st_${pathKey(path)}`;
 }
 
 /**

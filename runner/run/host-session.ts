@@ -28,13 +28,16 @@ import {
   splitApplyThenProbe,
   type ApplyInput,
 } from './apply-then-probe.js';
-import { batchScript, groupProbes, newNonce, splitBatch } from './probe-batch.js';
+import { batchScript, groupProbes, newNonce, readPathsOf, splitBatch } from './probe-batch.js';
+import type { ReadCache } from './read-cache.js';
 
 /** What the session needs of a transport connection. */
 export interface ShellConnection {
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /** A read-only sh script through a kept shell, where the connection has one (kept-shell.ts). */
   probe?(script: string, options?: ExecOptions): Promise<ExecResult>;
+  /** What the connection's earlier probes read, to answer the next ones from (read-cache.ts). */
+  readonly reads?: ReadCache;
 }
 
 export type Connect = (host: Host) => Promise<ShellConnection>;
@@ -155,14 +158,13 @@ export class HostSession implements Remote {
   async #probeSh(probes: readonly ShellProbe<unknown>[], timeoutMs?: number): Promise<ProbeOutcome[]> {
     if (this.trace) for (const p of probes) this.trace(`probe: ${redact(p.script.text)}`);
     const nonce = newNonce();
-    const batch = batchScript(
-      probes.map((p) => p.script),
-      nonce,
-    );
+    const scripts = probes.map((p) => p.script);
+    const reads = (await this.connection()).reads?.batch(readPathsOf(scripts), nonce);
+    const batch = batchScript(scripts, nonce, reads?.prelude);
     const out = (await this.#probeInKeptShell(batch, timeoutMs)) ?? (await this.#run(batch, { timeoutMs }));
     let parts: ExecResult[];
     try {
-      parts = splitBatch(out, nonce, probes.length);
+      parts = splitBatch(reads ? { ...out, stdout: reads.expand(out.stdout) } : out, nonce, probes.length);
     } catch (e) {
       return probes.map(() => ({ ok: false, error: e as Error }));
     }

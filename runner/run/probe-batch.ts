@@ -36,17 +36,28 @@ export function groupProbes(scripts: readonly Script[]): ProbeGroup[] {
   ];
 }
 
+/** The paths whose content the probes read (content-read.ts), each once. */
+export function readPathsOf(probes: readonly Script[]): string[] {
+  return [...new Set(probes.flatMap((p) => p.readPaths))];
+}
+
 /**
- * One POSIX sh script running each probe in a subshell, so an `exit` in one cannot end the batch;
- * first, one `stat` for the paths the probes read (shared-stat.ts).
+ * One POSIX sh script running each probe in a subshell, so an `exit` in one cannot end the batch
+ * (play's own probes, which never exit, in the batch's shell: quote.ts sharesShell);
+ * first, one `stat` for the paths the probes read (shared-stat.ts), and a read cache's prelude when
+ * the connection keeps one (read-cache.ts).
  */
-export function batchScript(probes: readonly Script[], nonce: string): Script {
+export function batchScript(probes: readonly Script[], nonce: string, readPrelude?: string): Script {
   const prelude = sharedStatScript([...new Set(probes.flatMap((p) => p.statPaths))]);
   const parts = probes.map((p, i) => {
     if (p.shell !== 'sh') throw new TypeError('only sh probes can be batched in a sh batch');
-    return `printf '%s\\n' '@@${nonce}@@${i}@@begin'\n( ${p.text}\n) </dev/null\nprintf '\\n@@${nonce}@@${i}@@end %s\\n' "$?"`;
+    const [open, close] = p.sharesShell ? ['{', '}'] : ['(', ')'];
+    return `printf '%s\\n' '@@${nonce}@@${i}@@begin'\n${open} ${p.text}\n${close} </dev/null\nprintf '\\n@@${nonce}@@${i}@@end %s\\n' "$?"`;
   });
-  return new Script('sh', [...(prelude ? [prelude.text] : []), ...parts].join('\n'));
+  return new Script(
+    'sh',
+    [...(prelude ? [prelude.text] : []), ...(readPrelude ? [readPrelude] : []), ...parts].join('\n'),
+  );
 }
 
 /** Splits a batch's stdout back into one ExecResult per probe; a missing frame is an error. */

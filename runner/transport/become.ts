@@ -11,6 +11,7 @@ import { RemoteError } from '../core/errors.js';
 import { quoteSh } from '../core/quote.js';
 import { isSecret, redact, type Secret } from '../core/secret.js';
 import type { ExecOptions, ExecResult } from '../core/step.js';
+import type { ReadCache } from '../run/read-cache.js';
 
 export interface BecomeTarget {
   readonly hostName: string;
@@ -29,6 +30,8 @@ export interface ExecConnection {
   /** A read-only sh script through the connection's kept shell (kept-shell.ts), where there is one;
    *  rejects with ShellGone when the script must go as an exec. */
   probe?(script: string, options?: ExecOptions): Promise<ExecResult>;
+  /** What the connection's earlier probes read (read-cache.ts), where it is kept between runs. */
+  readonly reads?: ReadCache;
 }
 
 type Mode = { needsPassword: false } | { needsPassword: true; password: Secret };

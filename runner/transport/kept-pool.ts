@@ -7,6 +7,7 @@
 // runs gets a new connection.
 import { UsageError } from '../core/errors.js';
 import type { Host, ResolvedSecrets } from '../inventory/model.js';
+import { ReadCache } from '../run/read-cache.js';
 import type { ExecConnection } from './become.js';
 import { idleToClose, type KeepLimits, type KeptEntry, overCapToClose } from './keep-policy.js';
 import type { ConnectionPool } from './pool.js';
@@ -88,14 +89,20 @@ export function describeKeptRun(s: KeptRunStats): string {
 interface Entry extends KeptEntry {
   /** The inventory's connection settings the connection was opened with. */
   readonly spec: string;
+  /** What its probes read, kept as long as the connection is. */
+  readonly reads: ReadCache;
 }
 
-/** A kept connection's probes go through its kept shell (not one through sudo: its own process per command). */
-function withKeptShell(c: ExecConnection): ExecConnection {
+/**
+ * A kept connection's probes go through its kept shell, and answer file reads from what it read
+ * before (not one through sudo: its own process per command).
+ */
+function withKeptShell(c: ExecConnection, reads: ReadCache): ExecConnection {
   if (!(c instanceof SshConnection)) return c;
   return {
     exec: (command, options) => c.exec(command, options),
     probe: (script, options) => c.keptShell().run(script, options?.timeoutMs),
+    reads,
   };
 }
 
@@ -148,7 +155,15 @@ export class KeptConnections {
     if (had && had.spec !== spec) await this.#close([host.name]);
     const kept = this.#entries.has(host.name);
     if (!kept) await this.#close(overCapToClose([...this.#entries.values()], 1, this.limits));
-    this.#entries.set(host.name, { host: host.name, lastUse: ++this.#uses, lastTick: this.#tick, inUse: true, spec });
+    const reads = (kept && this.#entries.get(host.name)?.reads) || new ReadCache();
+    this.#entries.set(host.name, {
+      host: host.name,
+      lastUse: ++this.#uses,
+      lastTick: this.#tick,
+      inUse: true,
+      spec,
+      reads,
+    });
     if (!this.#usedNow.has(host.name)) {
       const connection = pool.get(host, secrets);
       const before = kept ? await connection.then((c) => c.reconnects).catch(() => 0) : 0;
@@ -157,7 +172,7 @@ export class KeptConnections {
       else this.#stats!.opened++;
     }
     try {
-      return withKeptShell(await pool.shell(host, secrets));
+      return withKeptShell(await pool.shell(host, secrets), reads);
     } catch (e) {
       // The pool forgot a connect that failed; so does this list (the next run tries again).
       if (!kept) this.#entries.delete(host.name);

@@ -18,7 +18,7 @@
 import { unchanged } from '../../runner/core/applied.js';
 import { NOOP, type Change } from '../../runner/core/change.js';
 import { RemoteError } from '../../runner/core/errors.js';
-import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
+import { joinScripts, sh, sharesShell, type Script } from '../../runner/core/quote.js';
 import { redact, type Secret } from '../../runner/core/secret.js';
 import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
 import { z } from 'zod';
@@ -148,7 +148,8 @@ exec /bin/sh -c ${d.unless}
 ) >/dev/null 2>&1 </dev/null
 echo "unless $?"`);
   }
-  return parts.length ? joinScripts('sh', parts) : sh`:`;
+  // `unless` runs in a subshell of its own, so the guard as a whole may share the batch's shell.
+  return sharesShell(parts.length ? joinScripts('sh', parts) : sh`:`);
 }
 
 export function parseGuards(title: string, d: Readonly<CommandDesired>, result: ExecResult): CommandActual | null {

@@ -7,8 +7,9 @@
 //   sha256 <64 hex>  -                     (larger file: only its digest)
 //
 // GNU stat prints UNKNOWN for an id without a name; ids are printed too, so nothing is lost.
-import { Script, sh } from '../../runner/core/quote.js';
+import { Script, sh, sharesShell } from '../../runner/core/quote.js';
 import { statLineScript } from '../../runner/core/shared-stat.js';
+import { contentReadScript } from '../../runner/core/content-read.js';
 import type { ProbeLines } from './probe-lines.js';
 import { sha256Hex, textOf } from '../common/content.js';
 
@@ -52,13 +53,13 @@ export function fsProbeScript(path: string, opts: FsProbeOptions = {}): Script {
   const content =
     opts.contentLimit === undefined
       ? sh``
-      : sh` && if [ "\${play_st##* }" -le ${opts.contentLimit} ]; then echo base64; base64 < ${path} && echo end; else printf 'sha256 '; sha256sum < ${path}; fi`;
+      : sh` && if [ "\${play_st##* }" -le ${opts.contentLimit} ]; then echo base64; ${contentReadScript(path)} && echo end; else printf 'sha256 '; sha256sum < ${path}; fi`;
   const script = sh`if ${isLink}; then echo 'type symlink'
 elif [ -d ${path} ]; then echo 'type directory'; ${statLine}
 elif [ -f ${path} ]; then echo 'type file'; ${statLine}${content}
 elif [ -e ${path} ] || [ -L ${path} ]; then echo 'type other'
 else echo 'type absent'; fi`;
-  return new Script('sh', script.text, [path]);
+  return sharesShell(new Script('sh', script.text, [path], script.readPaths));
 }
 
 /** Reads base64 lines up to a line `end` (after the section's header line was read). */

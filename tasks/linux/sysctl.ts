@@ -10,10 +10,11 @@
 // number is its decimal text, and 0 is a value like any other. Keys are dotted names
 // (`net.ipv4.ip_forward`); the slash form for names containing dots is not supported.
 //
-// Probe output: `live <value>` | `live-absent` (no such parameter) | `live-unreadable`, then the fs records of the
+// Probe output: `live-base64` / <base64 lines> / `end` (then `live-unreadable` if the read failed) |
+// `live-absent` (no such parameter) | `live-unreadable`, then the fs records of the
 // file (see fs-probe.ts).
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
+import { joinScripts, sh, sharesShell, type Script } from '../../runner/core/quote.js';
 import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
 import { z } from 'zod';
 import { absolutePath, describeValue, nonEmpty, readOptions } from '../../runner/core/step-options.js';
@@ -21,6 +22,8 @@ import { refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
 import { ProbeLines } from './probe-lines.js';
 import { normalizeSysctlValue, persistedValue, setPersisted, SYSCTL_KEY } from './sysctl-d-file.js';
 import { unifiedDiff } from '../common/text-diff.js';
+import { contentReadScript } from '../../runner/core/content-read.js';
+import { readBase64Section } from './fs-probe.js';
 import { editableProbeScript, guardedWriteScript, parseEditable, type EditableFile } from './text-file.js';
 
 const KIND = 'linux.sysctl';
@@ -112,32 +115,42 @@ function diffSysctl(d: Readonly<SysctlDesired>, a: SysctlActual | null): Change 
   };
 }
 
+/** The live value, normalized; null when the kernel has no such parameter. */
+function parseLive(lines: ProbeLines, proc: string): string | null {
+  const first = lines.next("'live-base64', 'live-absent' or 'live-unreadable'");
+  if (first === 'live-absent') return null;
+  if (first === 'live-base64') {
+    const value = readBase64Section(lines);
+    if (lines.peek() !== 'live-unreadable') return normalizeSysctlValue(value.toString('utf8'));
+  } else if (first !== 'live-unreadable')
+    lines.fail(`expected 'live-base64', got ${JSON.stringify(first.slice(0, 80))}`);
+  throw new Error(`cannot read ${proc} (a write-only parameter cannot be managed idempotently)`);
+}
+
 export function sysctl(options: SysctlOptions): ShellStep<SysctlDesired, SysctlActual> {
   const desired: SysctlDesired = Object.freeze(readOptions(KIND, Options, options));
   const { key, file } = desired;
   const proc = procPath(key);
   const title = `sysctl ${key}`;
 
-  // A directory such as /proc/sys/net/ipv4 is not a parameter: reported like an unknown key.
-  // tr turns a multi-value (tab separated, sometimes multi-line) value into one line. Not the
-  // shell's `read`: it reads a byte per read(2), and the kernel prints an integer parameter only
-  // at offset 0, so `read` would get "3" of "32768\t60999" (probe-processes.test.ts).
-  const liveScript = sh`if [ -f ${proc} ]; then if play_live=$(tr -s ${' \t\n'} ${'   '} < ${proc}); then printf 'live %s\\n' "$play_live"; else echo live-unreadable; fi; else echo live-absent; fi`;
+  // A directory such as /proc/sys/net/ipv4 is not a parameter: reported like an unknown key. The
+  // value is read whole, as base64 (a multi-value one is tab separated, some span lines), so a read
+  // cache can answer it like a file's content (content-read.ts). Not the shell's `read`: it reads a
+  // byte per read(2), and the kernel prints an integer parameter only at offset 0, so `read` would
+  // get "3" of "32768\t60999" (probe-processes.test.ts). `end` on a line of its own: a read cut
+  // short may leave its last line open.
+  const liveScript = sh`if [ -f ${proc} ] && [ -r ${proc} ]; then echo live-base64; play_bad=; ${contentReadScript(proc)} || play_bad=1; printf '\\nend\\n'; [ -z "$play_bad" ] || echo live-unreadable
+elif [ -f ${proc} ]; then echo live-unreadable; else echo live-absent; fi`;
 
   return Object.freeze({
     kind: KIND,
     title,
     desired,
     probe: () => ({
-      script: joinScripts('sh', [liveScript, editableProbeScript(file)]),
+      script: sharesShell(joinScripts('sh', [liveScript, editableProbeScript(file)])),
       parse: (result: ExecResult): SysctlActual => {
         const lines = new ProbeLines(title, result);
-        let live: string | null = null;
-        const first = lines.peek();
-        if (first === 'live-unreadable')
-          throw new Error(`cannot read ${proc} (a write-only parameter cannot be managed idempotently)`);
-        if (first === 'live-absent') lines.next('live-absent');
-        else live = normalizeSysctlValue(lines.record('live'));
+        const live = parseLive(lines, proc);
         const fileState = parseEditable(lines, file);
         lines.end();
         return { live, persisted: persistedValue(fileState?.text ?? null, key), file: fileState };

@@ -4,12 +4,12 @@
 // is touched), and the next run reopens it and checks both hosts as before. The loop's own log line
 // after each run is what the user sees of it. The bench playbook is only planned: no host changes.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'ava';
-import { ensureLab, runLocal } from '../helpers/lab.js';
-import { projectRoot } from '../helpers/play.js';
+import { ensureLab, onLabHost, runLocal } from '../helpers/lab.js';
+import { play, projectRoot, scratch } from '../helpers/play.js';
 
 /** The users of established TCP connections whose line matches `match` (`ss -tnp`), in a namespace or not. */
 async function connections(netns: string | null, match: (line: string) => boolean): Promise<string[]> {
@@ -69,5 +69,78 @@ test('play drift --every: connections kept between runs; one killed on its host 
     'run finished, exit 0 or 2',
     'connections: 2 reused (1 reopened after a drop), 0 opened, 2 kept open',
     'run finished, exit 0 or 2',
+  ]);
+});
+
+/** A playbook managing a file whole and a line of another in `dir`, written to `at`. */
+function readsPlaybook(at: string, dir: string): string {
+  const path = join(at, 'kept-reads.ts');
+  const from = (p: string) => JSON.stringify(resolve(projectRoot, p));
+  writeFileSync(
+    path,
+    `import { definePlaybook } from ${from('runner/playbook/define.js')};
+import { directory, file, lineInFile } from ${from('tasks/linux/index.js')};
+const dir = ${JSON.stringify(dir)};
+export default definePlaybook({
+  name: 'kept-reads',
+  description: 'test: a file and a line, checked every tick',
+  tasks: {
+    dir: { on: 'linux', step: directory({ path: dir, mode: '0755' }) },
+    note: { on: 'linux', needs: ['dir'], step: file({ path: dir + '/note', content: 'hello\\n' }) },
+    port: { on: 'linux', needs: ['dir'], step: lineInFile({ path: dir + '/app.ini', regexp: '^port=', line: 'port=8080', create: true }) },
+  },
+});
+`,
+  );
+  return path;
+}
+
+// The ticks after the first answer unchanged files from what the connection read before (read-cache.ts);
+// a file changed on the host between ticks must be read anew, its drift and its diff as a fresh run sees.
+test('play drift --every: a file changed on the host between runs is seen by the next run, with its diff', async (t) => {
+  const lab = await ensureLab({ linux: 2 });
+  const host = lab.host('linux2')!;
+  const dir = scratch('kept-reads');
+  const tmp = mkdtempSync(join(tmpdir(), 'play-kept-reads-'));
+  t.teardown(async () => {
+    rmSync(tmp, { recursive: true, force: true });
+    await onLabHost(lab, host.name, `rm -rf ${dir}`);
+  });
+  const playbook = readsPlaybook(tmp, dir);
+  const applied = await play([playbook, '-i', lab.inventoryPath, '-l', host.name, '--no-live']);
+  t.is(applied.code, 0, applied.stderr);
+  const state = join(tmp, 's.db');
+  const argv = ['drift', playbook, '-i', lab.inventoryPath, '-l', host.name, '--state', state];
+  const child = spawn(process.execPath, [resolve(projectRoot, 'bin/play.mjs'), ...argv, '--every', '3s'], {
+    cwd: projectRoot,
+    env: { ...process.env, PLAY_INVENTORY: '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+  t.teardown(() => child.kill('SIGKILL'));
+  const runsDone = async (n: number) => {
+    for (let i = 0; i < 600 && (stderr.match(/run finished/g)?.length ?? 0) < n; i++)
+      await new Promise((r) => setTimeout(r, 100));
+  };
+  await runsDone(2);
+  // Same size, other bytes: only the digest tells them apart.
+  await onLabHost(lab, host.name, `printf 'port=9090\\n' > ${dir}/app.ini`);
+  await runsDone(3);
+  await onLabHost(lab, host.name, `printf 'hullo\\n' > ${dir}/note`);
+  await runsDone(4);
+  child.kill('SIGTERM');
+  t.is(await exited, 0, stderr);
+  const history = JSON.parse((await play(['drift', 'history', '--state', state, '--json'])).stdout).reverse();
+  t.deepEqual(
+    history.slice(0, 4).map((r: any) => r.exitCode ?? r.exit),
+    [0, 0, 2, 2],
+    JSON.stringify(history.slice(0, 4)),
+  );
+  const last = JSON.parse((await play(['drift', 'show', 'latest', '--state', state, '--json'])).stdout);
+  t.deepEqual(last.items.map((i: any) => [i.task, i.status, i.textDiff]).sort(), [
+    ['note', 'new', `--- ${dir}/note\n+++ ${dir}/note\n@@ -1 +1 @@\n-hullo\n+hello\n`],
+    ['port', 'persisting', `--- ${dir}/app.ini\n+++ ${dir}/app.ini\n@@ -1 +1 @@\n-port=9090\n+port=8080\n`],
   ]);
 });

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { sh } from '../../runner/core/quote.js';
+import { sh, sharesShell } from '../../runner/core/quote.js';
 import { batchScript, splitBatch } from '../../runner/run/probe-batch.js';
 
 function runLocal(text: string) {
@@ -26,6 +26,27 @@ test('a batch returns each probe its exact stdout and exit code, in one run', (t
       ['x\n\n', 3],
       ['', 0],
       ['@@fake@@0@@begin\n', 0],
+    ],
+  );
+});
+
+test('a probe that shares the batch shell runs without a fork of its own, with its own status and stdin', (t) => {
+  const probes = [
+    sharesShell(sh`play_x=1; printf 'a\\n'; false`),
+    sharesShell(sh`cat; printf '%s\\n' "$play_x"`), // stdin is /dev/null; the shell, and so play_x, is shared
+    sh`printf '%s\\n' "$play_x"; play_x=2; exit 4`, // its own subshell: inherits, and changes nothing after it
+    sharesShell(sh`printf '%s\\n' "$play_x"`),
+  ];
+  const nonce = 'n0nce';
+  const text = batchScript(probes, nonce).text;
+  t.is(text.split('\n').filter((l) => l.startsWith('( ')).length, 1, 'one subshell: the probe that does not share');
+  t.deepEqual(
+    splitBatch(runLocal(text), nonce, probes.length).map((p) => [p.stdout, p.code]),
+    [
+      ['a\n', 1],
+      ['1\n', 0],
+      ['1\n', 4],
+      ['1\n', 0],
     ],
   );
 });

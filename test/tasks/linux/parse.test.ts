@@ -114,34 +114,39 @@ test('lineInFile: the text of a file; refuses binary and oversized files', (t) =
 
 test('sysctl: live value (normalized), absent, unreadable; the persisted value from the file', (t) => {
   const parse = (s: string) => ctl.probe().parse(out(s)) as SysctlActual;
+  const live = (kernel: string) => `live-base64\n${b64(kernel)}\nend\n`;
   const conf = 'net.ipv4.ip_forward = 0\n';
-  const a = parse(`live 1 \ntype file\nstat 644 0 0 root root ${conf.length}\nbase64\n${b64(conf)}\nend\n`);
+  const a = parse(`${live('1\n')}type file\nstat 644 0 0 root root ${conf.length}\nbase64\n${b64(conf)}\nend\n`);
   t.is(a.live, '1');
   t.is(a.persisted, '0');
   t.is(a.file!.text, conf);
   t.deepEqual(parse('live-absent\ntype absent\n'), { live: null, persisted: null, file: null });
-  t.is(parse('live 32768 60999 \ntype absent\n').live, '32768 60999');
-  t.is(parse('live 0\ntype absent\n').live, '0');
+  t.is(parse(`${live('32768\t60999\n')}type absent\n`).live, '32768 60999');
+  t.is(parse(`${live('0\n')}type absent\n`).live, '0');
+  for (const unreadable of ['live-unreadable\ntype absent\n', 'live-base64\n\nend\nlive-unreadable\ntype absent\n'])
+    t.regex(t.throws(() => parse(unreadable))!.message, /cannot read \/proc\/sys\/net\/ipv4\/ip_forward/);
+  t.regex(t.throws(() => parse('type absent\n'))!.message, /expected 'live-base64', got "type absent"/);
+  t.regex(t.throws(() => parse(live('1\n')))!.message, /output ended where 'type' was expected/);
   t.regex(
-    t.throws(() => parse('live-unreadable\ntype absent\n'))!.message,
-    /cannot read \/proc\/sys\/net\/ipv4\/ip_forward/,
+    t.throws(() => parse('live-base64\nMQo=\n'))!.message,
+    /output ended where base64 data or 'end' was expected/,
   );
-  t.regex(t.throws(() => parse('type absent\n'))!.message, /expected 'live'/);
-  t.regex(t.throws(() => parse('live 1\n'))!.message, /output ended where 'type' was expected/);
 });
 
 test('sysctl: the live value has its whitespace collapsed and trimmed by the parser', (t) => {
+  // The kernel's text of the parameter, as read whole; the base64 section may end with an empty
+  // line (the probe prints `end` on a line of its own).
   const rows: [string, string][] = [
-    ['live 32768\t60999\ntype absent\n', '32768 60999'], // tabs, as the kernel prints a multi-value key
-    ['live 4 \t4  1\t\t7   \ntype absent\n', '4 4 1 7'], // runs of spaces and tabs
-    ['live  \ntype absent\n', ''], // an empty value (tr turned its newline into a space)
-    ['live \ntype absent\n', ''],
-    ['live\ntype absent\n', ''],
-    ['live 1\ntype absent', '1'], // the output's last line without a newline
+    ['32768\t60999\n', '32768 60999'], // tabs, as the kernel prints a multi-value key
+    ['4 \t4  1\t\t7   \n', '4 4 1 7'], // runs of spaces and tabs
+    ['reno cubic\nbbr\n', 'reno cubic bbr'], // a value spanning lines
+    ['\n', ''], // an empty value
+    ['', ''],
+    ['1', '1'], // no newline at the end
   ];
   const parse = (s: string) => (ctl.probe().parse(out(s)) as SysctlActual).live;
   t.deepEqual(
-    rows.map(([stdout]) => parse(stdout)),
+    rows.map(([kernel]) => parse(`live-base64\n${b64(kernel)}\n\nend\ntype absent\n`)),
     rows.map(([, live]) => live),
   );
 });

@@ -1,0 +1,169 @@
+// The read cache of a kept connection (read-cache.ts, content-read.ts): what it expands and keeps,
+// as tables; then the bench playbook's probes through a host session on the local /bin/sh, under
+// strace: a second probe of unchanged files runs one stat and one sha256sum and parses to the same
+// state, and a file changed in between is read anew.
+import test from 'ava';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pathKey } from '../../runner/core/content-read.js';
+import type { ExecResult, Probe } from '../../runner/core/step.js';
+import type { Host } from '../../runner/inventory/model.js';
+import { HostSession, type ShellConnection } from '../../runner/run/host-session.js';
+import { ReadCache } from '../../runner/run/read-cache.js';
+import { command, directory, file, lineInFile, sysctl } from '../../tasks/linux/index.js';
+
+const base = mkdtempSync(join(tmpdir(), 'play-read-cache-'));
+test.after.always('remove the temp directory', () => rmSync(base, { recursive: true, force: true }));
+
+const N = 'f00dfeedf00dfeedf0';
+/** What `base64` prints for `s`: nothing for nothing. */
+const b64 = (s: string) => (s === '' ? '' : `${Buffer.from(s).toString('base64')}\n`);
+const read = (path: string, base64: string, status = 0) =>
+  `@@${N}@@read ${pathKey(path)}\n${base64}\n@@${N}@@done ${pathKey(path)} ${status}\n`;
+const hit = (path: string) => `@@${N}@@hit ${pathKey(path)}\n`;
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+test('a read is kept under the digest of what it decodes to, and a later hit is put back byte for byte', (t) => {
+  const cache = new ReadCache();
+  const first = cache.batch(['/a', '/b'], N);
+  t.false(first.prelude.includes('sha256sum'), 'nothing known yet: no digest to compare');
+  t.is(first.expand(`x\n${read('/a', b64('alpha\n'))}y\n${read('/b', b64(''))}`), `x\n${b64('alpha\n')}y\n`);
+  t.deepEqual(cache.size, { files: 2, bytes: b64('alpha\n').length });
+  const second = cache.batch(['/a', '/b', '/c'], N);
+  t.true(second.prelude.includes(`play_known_${pathKey('/a')}=${sha('alpha\n')}`));
+  t.true(second.prelude.includes(`play_known_${pathKey('/b')}=${sha('')}`));
+  t.false(second.prelude.includes(`play_known_${pathKey('/c')}`));
+  t.is(second.expand(`x\n${hit('/a')}y\n${hit('/b')}z\n`), `x\n${b64('alpha\n')}y\nz\n`);
+});
+
+test('what is not the exact base64 of some bytes, a failed read, or a read past the limits is not kept', (t) => {
+  const rows: [string, string][] = [
+    ['a failed read', read('/a', '', 1)],
+    ['not base64', read('/a', 'not base64!\n')],
+    ['base64 a decoder would bend', read('/a', 'YWJj=\n')],
+    ['past the file limit', read('/a', b64('x'.repeat(100)))],
+  ];
+  t.deepEqual(
+    rows.map(([, out]) => {
+      const cache = new ReadCache({ hostBytes: 1000, fileBytes: 64 });
+      cache.batch(['/a'], N).expand(out);
+      return cache.size.files;
+    }),
+    rows.map(() => 0),
+  );
+});
+
+test('the oldest reads go first past the host limit; a changed file replaces its old read', (t) => {
+  const cache = new ReadCache({ hostBytes: 20, fileBytes: 20 });
+  cache.batch(['/a', '/b'], N).expand(read('/a', b64('0123456')) + read('/b', b64('abcdefg')));
+  t.deepEqual(cache.size, { files: 1, bytes: 13 });
+  t.false(cache.batch(['/a'], N).prelude.includes('play_known_'));
+  cache.batch(['/b'], N).expand(read('/b', b64('xy')));
+  t.deepEqual(cache.size, { files: 1, bytes: 5 });
+  t.true(cache.batch(['/b'], N).prelude.includes(sha('xy')));
+});
+
+test('a batch expands from the reads it named, not from one another batch kept meanwhile', (t) => {
+  const cache = new ReadCache();
+  cache.batch(['/a'], N).expand(read('/a', b64('old')));
+  const earlier = cache.batch(['/a'], N);
+  cache.batch(['/a'], N).expand(read('/a', b64('new')));
+  t.is(earlier.expand(hit('/a')), b64('old'));
+  t.throws(() => cache.batch([], N).expand(hit('/a')), { message: /a digest this batch did not send/ });
+});
+
+test('a read cut short is left as it came, for the batch split to report', (t) => {
+  const cache = new ReadCache();
+  const cut = `@@${N}@@read ${pathKey('/a')}\nYWJj`;
+  t.is(cache.batch(['/a'], N).expand(`x\n${cut}`), `x\n${cut}`);
+  t.is(cache.size.files, 0);
+});
+
+// --- the bench's probes on the local /bin/sh -------------------------------------------------
+
+/** A host session on the local /bin/sh, under strace when `log` is given, with `reads`. */
+function localSession(reads: ReadCache, log: () => string | null): HostSession {
+  const run = (script: string): Promise<ExecResult> => {
+    const l = log();
+    const argv = l ? ['strace', '-f', '-qq', '-e', 'trace=execve', '-e', 'signal=none', '-o', l] : [];
+    argv.push('/bin/sh', '-c', script);
+    return new Promise((done, fail) => {
+      const child = spawn(argv[0]!, argv.slice(1));
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('error', fail);
+      child.on('close', (code) => done({ stdout, stderr, code }));
+      child.stdin.end();
+    });
+  };
+  const connection: ShellConnection = { exec: run, reads };
+  const host = { name: 'local', connection: { os: 'linux' } } as unknown as Host;
+  return new HostSession(host, async () => connection);
+}
+
+function benchSteps(root: string, forward: string) {
+  return [
+    directory({ path: root, mode: '0755' }),
+    file({ path: `${root}/app.conf`, content: '# managed by play\nhost=local\n', mode: '0644' }),
+    lineInFile({ path: `${root}/settings.ini`, regexp: '^port=', line: 'port=8080', create: true }),
+    command({ command: ['touch', `${root}/initialized`], creates: `${root}/initialized` }),
+    sysctl({ key: 'net.ipv4.ip_forward', value: forward, file: `${root}/90-play-bench.conf` }),
+  ];
+}
+
+test('the bench probes: a second probe of unchanged files runs one stat and one sha256sum, and parses the same', async (t) => {
+  t.is(spawnSync('strace', ['-V']).status, 0, 'strace is needed to count the programs a probe runs');
+  const forward = readFileSync('/proc/sys/net/ipv4/ip_forward', 'utf8').trim();
+  const root = join(base, 'srv');
+  mkdirSync(root);
+  chmodSync(root, 0o755);
+  const files: Record<string, string> = {
+    'app.conf': '# managed by play\nhost=local\n',
+    'settings.ini': 'port=8080\n',
+    initialized: '',
+    '90-play-bench.conf': `net.ipv4.ip_forward = ${forward}\n`,
+  };
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(root, name), text, { mode: 0o644 });
+  let n = 0;
+  let log: string | null = null;
+  const reads = new ReadCache();
+  const session = localSession(reads, () => log);
+  const steps = benchSteps(root, forward);
+  const probeCounting = async () => {
+    log = join(base, `execve-${++n}.log`);
+    const outcomes = await session.probe(steps.map((s) => s.probe() as Probe<unknown>));
+    const programs = [...readFileSync(log, 'utf8').matchAll(/execve\("([^"]+)"/g)].map((m) => basename(m[1]!));
+    // strace starts the connection's /bin/sh, which starts the session's own /bin/sh -c (the batch).
+    return { actual: outcomes.map((o) => (o.ok ? o.actual : o.error.message)), programs: programs.slice(2) };
+  };
+
+  const first = await probeCounting();
+  t.deepEqual(first.programs, ['stat', 'base64', 'base64', 'base64', 'base64']);
+  t.deepEqual(reads.size.files, 4);
+  const second = await probeCounting();
+  t.deepEqual(second.programs, ['stat', 'sha256sum']);
+  t.deepEqual(second.actual, first.actual);
+  t.deepEqual(
+    steps.map((s, i) => s.diff(s.desired as never, second.actual[i] as never).action),
+    ['noop', 'noop', 'noop', 'noop', 'noop'],
+  );
+
+  // Same size, other bytes: the digest differs, so the file is read anew and the change is seen.
+  writeFileSync(join(root, 'settings.ini'), 'port=8081\n');
+  const third = await probeCounting();
+  t.deepEqual(third.programs, ['stat', 'sha256sum', 'base64']);
+  t.is(steps[2]!.diff(steps[2]!.desired as never, third.actual[2] as never).action, 'update');
+  t.deepEqual(third.actual.slice(0, 2), first.actual.slice(0, 2));
+  log = null;
+  const fresh = await localSession(new ReadCache(), () => null).probe(steps.map((s) => s.probe() as Probe<unknown>));
+  t.deepEqual(
+    third.actual,
+    fresh.map((o) => (o.ok ? o.actual : o.error.message)),
+    'what the cache answers is what a probe without one parses',
+  );
+});
