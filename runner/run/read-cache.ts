@@ -12,6 +12,10 @@ import { quoteSh } from '../core/quote.js';
 /** The most base64 text kept for one host (the oldest reads go first), and for one file. */
 export const READ_CACHE_LIMITS = { hostBytes: 64 * 1024, fileBytes: 16 * 1024 };
 
+/** What follows a batch's `@@NONCE@@` in a read's marker line (content-read.ts). */
+const MARK = /^(hit|read) ([0-9a-f]{16})\n/;
+const MARK_LENGTH = 'read '.length + 16 + 1;
+
 interface Kept {
   readonly digest: string;
   readonly base64: string;
@@ -51,34 +55,41 @@ export class ReadCache {
   }
 
   #expand(stdout: string, nonce: string, known: ReadonlyMap<string, Kept>): string {
+    // indexOf, not a RegExp: a nonce is new for every batch, and compiling a pattern per batch cost
+    // more than the rest of a kept tick's controller side.
+    const prefix = `@@${nonce}@@`;
     const byId = new Map([...known].map(([p, k]) => [pathKey(p), k]));
-    const mark = new RegExp(`@@${nonce}@@(hit|read) ([0-9a-f]{16})\\n`, 'g');
     let out = '';
     let from = 0;
-    for (let m = mark.exec(stdout); m; m = mark.exec(stdout)) {
-      out += stdout.slice(from, m.index);
-      const id = m[2]!;
-      if (m[1] === 'hit') {
+    for (let at = stdout.indexOf(prefix); at >= 0; at = stdout.indexOf(prefix, from)) {
+      const m = MARK.exec(stdout.slice(at + prefix.length, at + prefix.length + MARK_LENGTH));
+      if (!m) {
+        out += stdout.slice(from, at + prefix.length);
+        from = at + prefix.length;
+        continue;
+      }
+      out += stdout.slice(from, at);
+      const [line, kind, id] = m as unknown as [string, string, string];
+      const after = at + prefix.length + line.length;
+      if (kind === 'hit') {
         const k = byId.get(id);
         if (!k) throw new Error(`the host answered a read from a digest this batch did not send (${id})`);
         out += k.base64;
-        from = mark.lastIndex;
+        from = after;
         continue;
       }
-      const done = `\n@@${nonce}@@done ${id} `;
-      const end = stdout.indexOf(done, mark.lastIndex);
+      const done = `\n${prefix}done ${id} `;
+      const end = stdout.indexOf(done, after);
       if (end < 0) {
         // Cut short (a timeout, a killed shell): the rest is the output as it came, markers and all.
-        from = m.index;
+        from = at;
         break;
       }
-      const base64 = stdout.slice(mark.lastIndex, end);
+      const base64 = stdout.slice(after, end);
       const eol = stdout.indexOf('\n', end + done.length);
-      const status = stdout.slice(end + done.length, eol < 0 ? undefined : eol);
-      if (status === '0') this.#keep(id, base64);
+      if (stdout.slice(end + done.length, eol < 0 ? undefined : eol) === '0') this.#keep(id, base64);
       out += base64;
       from = eol < 0 ? stdout.length : eol + 1;
-      mark.lastIndex = from;
     }
     return out + stdout.slice(from);
   }

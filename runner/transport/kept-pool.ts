@@ -183,7 +183,9 @@ export class KeptConnections {
   async #release(name: string): Promise<void> {
     const e = this.#entries.get(name);
     if (e) this.#entries.set(name, { ...e, inUse: false });
-    await this.#close(overCapToClose([...this.#entries.values()], 0, this.limits));
+    // Under the cap (the usual case) nothing to close: no copy of every entry per released host.
+    if (this.#entries.size > this.limits.cap)
+      await this.#close(overCapToClose([...this.#entries.values()], 0, this.limits));
   }
 
   async #endRun(): Promise<void> {

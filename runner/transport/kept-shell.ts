@@ -59,8 +59,13 @@ class OpenShell {
     this.pid = new Promise<number>((resolve, reject) => {
       this.#pending = {
         nonce,
-        resolve: (r) =>
-          /^\d+$/.test(r.stdout) ? resolve(Number(r.stdout)) : reject(new ShellGone(`no pid: ${r.stdout}`)),
+        // Marked, and searched for: a login shell's rc file may print before it (bash reads ~/.bashrc
+        // for an sshd session), and that text is this first command's, not a probe's.
+        resolve: (r) => {
+          const pid = new RegExp(`@@${nonce}@@pid (\\d+)\\n`).exec(r.stdout)?.[1];
+          if (pid) resolve(Number(pid));
+          else reject(new ShellGone(`no pid: ${r.stdout.slice(-200)}`));
+        },
         reject,
       };
     });
@@ -79,7 +84,7 @@ class OpenShell {
       this.#pending = null;
       p?.reject(new ShellGone(`the kept shell ended${this.#err ? `: ${this.#err.trim().slice(0, 300)}` : ''}`));
     });
-    channel.write(`printf '%s' $$\n${frameEnd(nonce)}`);
+    channel.write(`printf '@@%s@@pid %s\\n' ${nonce} $$\n${frameEnd(nonce)}`);
   }
 
   run(script: string): Promise<ExecResult> {

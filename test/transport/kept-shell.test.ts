@@ -7,8 +7,9 @@ import test from 'ava';
 import { KeptShell, ShellGone, type ShellChannel, type ShellHost } from '../../runner/transport/kept-shell.js';
 
 /** A local /bin/sh as the channel, in a process group of its own (as sshd's session leader is). */
-function localShell(): ShellChannel & { pid: number } {
-  const child = spawn('/bin/sh', [], { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+function localShell(banner = ''): ShellChannel & { pid: number } {
+  const argv = banner ? ['-c', `printf '%s' '${banner}'; exec /bin/sh`] : [];
+  const child = spawn('/bin/sh', argv, { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin.on('error', () => {});
   return {
     pid: child.pid!,
@@ -20,14 +21,14 @@ function localShell(): ShellChannel & { pid: number } {
   } as ShellChannel & { pid: number };
 }
 
-function host(): ShellHost & { opened: number[]; killed: string[] } {
+function host(banner = ''): ShellHost & { opened: number[]; killed: string[] } {
   const opened: number[] = [];
   const killed: string[] = [];
   return {
     opened,
     killed,
     openShell: async () => {
-      const s = localShell();
+      const s = localShell(banner);
       opened.push(s.pid);
       return s;
     },
@@ -52,6 +53,15 @@ test('commands one at a time in one shell: their own output and status, nothing 
     { stdout: '[unset]\nno-newline', stderr: '', code: 0 },
     { stdout: 'read-nothing\n', stderr: '', code: 0 },
   ]);
+  t.is(h.opened.length, 1);
+  shell.close();
+});
+
+test("a shell whose start-up prints first (an rc file): its text is not a command's, and the shell is kept", async (t) => {
+  const h = host('Welcome to linux1\n12345');
+  const shell = new KeptShell(h);
+  t.deepEqual(await shell.run('echo one'), { stdout: 'one\n', stderr: '', code: 0 });
+  t.deepEqual(await shell.run('echo two'), { stdout: 'two\n', stderr: '', code: 0 });
   t.is(h.opened.length, 1);
   shell.close();
 });

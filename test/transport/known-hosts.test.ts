@@ -172,3 +172,19 @@ test('a known_hosts file is parsed once while it is unchanged; a key appended or
     ['198.18.0.101', '198.18.0.101'],
   );
 });
+
+test('lookup: entries named outright and entries matched by pattern or hash keep their file order', (t) => {
+  const tmp = tempDir();
+  t.teardown(tmp.cleanup);
+  const plainFile = join(tmp.dir, 'known_hosts');
+  writeFileSync(plainFile, `198.18.0.50 ${A}\n`);
+  execFileSync('ssh-keygen', ['-H', '-f', plainFile], { stdio: 'ignore' }); // OpenSSH hashes the name
+  const hashed = readFileSync(plainFile, 'utf8');
+  const file = [`198.18.0.5? ${B}`, `198.18.0.50,linux50 ${B}`, hashed.split('\n').find((l) => l.startsWith('|1|'))!];
+  const k = parseKnownHosts(file.join('\n'), '/kh2');
+  const c = blobOf(generateKey().public);
+  t.like(lookup(k, '198.18.0.50', 22, 'ssh-ed25519', c), { status: 'changed', line: 1 });
+  t.like(lookup(k, '198.18.0.50', 22, 'ssh-ed25519', a), { status: 'match', line: 3 });
+  t.like(lookup(k, 'LINUX50', 22, 'ssh-ed25519', b), { status: 'match', line: 2 });
+  t.like(lookup(k, '198.18.0.51', 22, 'ssh-ed25519', b), { status: 'match', line: 1 });
+});
