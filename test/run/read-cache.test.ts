@@ -5,7 +5,7 @@
 import test from 'ava';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathKey } from '../../runner/core/content-read.js';
@@ -13,7 +13,7 @@ import type { ExecResult, Probe } from '../../runner/core/step.js';
 import type { Host } from '../../runner/inventory/model.js';
 import { HostSession, type ShellConnection } from '../../runner/run/host-session.js';
 import { ReadCache } from '../../runner/run/read-cache.js';
-import { command, directory, file, lineInFile, sysctl } from '../../tasks/linux/index.js';
+import { benchSteps, convergeBenchFiles } from '../tasks/linux/bench-steps.js';
 
 const base = mkdtempSync(join(tmpdir(), 'play-read-cache-'));
 test.after.always('remove the temp directory', () => rmSync(base, { recursive: true, force: true }));
@@ -106,34 +106,15 @@ function localSession(reads: ReadCache, log: () => string | null): HostSession {
   return new HostSession(host, async () => connection);
 }
 
-function benchSteps(root: string, forward: string) {
-  return [
-    directory({ path: root, mode: '0755' }),
-    file({ path: `${root}/app.conf`, content: '# managed by play\nhost=local\n', mode: '0644' }),
-    lineInFile({ path: `${root}/settings.ini`, regexp: '^port=', line: 'port=8080', create: true }),
-    command({ command: ['touch', `${root}/initialized`], creates: `${root}/initialized` }),
-    sysctl({ key: 'net.ipv4.ip_forward', value: forward, file: `${root}/90-play-bench.conf` }),
-  ];
-}
-
 test('the bench probes: a second probe of unchanged files runs one stat and one sha256sum, and parses the same', async (t) => {
   t.is(spawnSync('strace', ['-V']).status, 0, 'strace is needed to count the programs a probe runs');
-  const forward = readFileSync('/proc/sys/net/ipv4/ip_forward', 'utf8').trim();
   const root = join(base, 'srv');
-  mkdirSync(root);
-  chmodSync(root, 0o755);
-  const files: Record<string, string> = {
-    'app.conf': '# managed by play\nhost=local\n',
-    'settings.ini': 'port=8080\n',
-    initialized: '',
-    '90-play-bench.conf': `net.ipv4.ip_forward = ${forward}\n`,
-  };
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(root, name), text, { mode: 0o644 });
+  convergeBenchFiles(root);
   let n = 0;
   let log: string | null = null;
   const reads = new ReadCache();
   const session = localSession(reads, () => log);
-  const steps = benchSteps(root, forward);
+  const steps = benchSteps(root);
   const probeCounting = async () => {
     log = join(base, `execve-${++n}.log`);
     const outcomes = await session.probe(steps.map((s) => s.probe() as Probe<unknown>));

@@ -3,12 +3,13 @@
 // /bin/sh against a converged copy of its files in a temp directory. Read-only: /proc is only read.
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { command, directory, file, lineInFile, sysctl } from '../../../tasks/linux/index.js';
+import { sysctl } from '../../../tasks/linux/index.js';
 import type { SysctlActual } from '../../../tasks/linux/sysctl.js';
 import { normalizeSysctlValue } from '../../../tasks/linux/sysctl-d-file.js';
+import { benchSteps, convergeBenchFiles, liveForward } from './bench-steps.js';
 import { localHost, probeAll, removeHosts } from './local-remote.js';
 
 const logDir = mkdtempSync(join(tmpdir(), 'play-strace-'));
@@ -18,34 +19,15 @@ test.after.always('remove the temp directories', () => {
   rmSync(logDir, { recursive: true, force: true });
 });
 
-/** playbooks/bench.ts's steps with its paths under `root`. */
-function benchSteps(root: string, forward: string) {
-  return [
-    directory({ path: root, mode: '0755' }),
-    file({ path: `${root}/app.conf`, content: '# managed by play\nhost=local\n', mode: '0644' }),
-    lineInFile({ path: `${root}/settings.ini`, regexp: '^port=', line: 'port=8080', create: true }),
-    command({ command: ['touch', `${root}/initialized`], creates: `${root}/initialized` }),
-    sysctl({ key: 'net.ipv4.ip_forward', value: forward, file: `${root}/90-play-bench.conf` }),
-  ];
-}
-
 test('the bench probes on a converged host exec one stat for all four paths and base64 four times (three files and the live value), nothing else', async (t) => {
   const strace = spawnSync('strace', ['-V']);
   t.is(strace.status, 0, 'strace is needed to count the programs a probe runs');
-  const forward = readFileSync('/proc/sys/net/ipv4/ip_forward', 'utf8').trim();
+  const forward = liveForward();
   const log = join(logDir, 'execve.log');
   const h = localHost(['strace', '-f', '-qq', '-e', 'trace=execve', '-e', 'signal=none', '-o', log]);
   const root = join(h.root, 'srv');
-  mkdirSync(root);
-  chmodSync(root, 0o755);
-  const files = {
-    'app.conf': '# managed by play\nhost=local\n',
-    'settings.ini': 'port=8080\n',
-    initialized: '',
-    '90-play-bench.conf': `net.ipv4.ip_forward = ${forward}\n`,
-  };
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(root, name), text, { mode: 0o644 });
-  const steps = benchSteps(root, forward);
+  convergeBenchFiles(root);
+  const steps = benchSteps(root);
   const actual = await probeAll(h, steps);
   t.deepEqual(
     steps.map((s, i) => s.diff(s.desired as never, actual[i] as never).action),
