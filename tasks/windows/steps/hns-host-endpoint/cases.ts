@@ -3,16 +3,22 @@
 // whose programs test/tasks/windows/ps-syntax.test.ts parses as 5.1 would. Test data: left out of the package.
 import type { StepCases, SyntaxCases } from '../step-remote.js';
 import type { HNS_HOST_ENDPOINT_REMOTE } from './remote.js';
-import { CBR0_L2BRIDGE } from '../../../../test/helpers/windows-fixtures.js';
 import { hnsHostEndpoint } from './step.js';
 
+const l2bridge = {
+  name: 'cbr0',
+  type: 'L2Bridge',
+  addressPrefix: '10.244.9.0/24',
+  gateway: '10.244.9.1',
+  adapterName: 'eth0',
+};
 const endpoint = { name: 'cbr0_ep', networkName: 'cbr0', ipAddress: '10.244.9.2', gateway: '10.244.9.1' };
 
 export const CASES: StepCases<typeof HNS_HOST_ENDPOINT_REMOTE> = {
   'Get-PlayHnsEndpoint': {
     happy: {
       before: [
-        { fn: 'New-PlayHnsNetwork', args: CBR0_L2BRIDGE },
+        { fn: 'New-PlayHnsNetwork', args: l2bridge },
         { fn: 'New-PlayHnsEndpoint', args: endpoint },
       ],
       args: { name: 'cbr0_ep' },
@@ -22,7 +28,7 @@ export const CASES: StepCases<typeof HNS_HOST_ENDPOINT_REMOTE> = {
   },
   'New-PlayHnsEndpoint': {
     happy: {
-      before: [{ fn: 'New-PlayHnsNetwork', args: CBR0_L2BRIDGE }],
+      before: [{ fn: 'New-PlayHnsNetwork', args: l2bridge }],
       args: endpoint,
       expect: (v) => typeof v.id === 'string',
     },
@@ -31,7 +37,7 @@ export const CASES: StepCases<typeof HNS_HOST_ENDPOINT_REMOTE> = {
   'Remove-PlayHnsEndpoint': {
     happy: {
       before: [
-        { fn: 'New-PlayHnsNetwork', args: CBR0_L2BRIDGE },
+        { fn: 'New-PlayHnsNetwork', args: l2bridge },
         { fn: 'New-PlayHnsEndpoint', args: endpoint },
       ],
       args: { name: 'cbr0_ep' },
@@ -42,7 +48,7 @@ export const CASES: StepCases<typeof HNS_HOST_ENDPOINT_REMOTE> = {
   'Set-PlayHnsEndpointHost': {
     happy: {
       before: [
-        { fn: 'New-PlayHnsNetwork', args: CBR0_L2BRIDGE },
+        { fn: 'New-PlayHnsNetwork', args: l2bridge },
         { fn: 'New-PlayHnsEndpoint', args: endpoint },
       ],
       args: { name: 'cbr0_ep', compartmentId: 1, forwarding: true },

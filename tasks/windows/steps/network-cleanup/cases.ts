@@ -3,8 +3,16 @@
 // whose programs test/tasks/windows/ps-syntax.test.ts parses as 5.1 would. Test data: left out of the package.
 import type { StepCases, SyntaxCases } from '../step-remote.js';
 import type { NETWORK_CLEANUP_REMOTE } from './remote.js';
-import { CBR0_L2BRIDGE } from '../../../../test/helpers/windows-fixtures.js';
 import { networkCleanup } from './step.js';
+
+/** An L2Bridge network on eth0 for the clean-up to remove. */
+const L2BRIDGE = {
+  name: 'cbr0',
+  type: 'L2Bridge',
+  addressPrefix: '10.244.9.0/24',
+  gateway: '10.244.9.1',
+  adapterName: 'eth0',
+};
 
 export const CASES: StepCases<typeof NETWORK_CLEANUP_REMOTE> = {
   'Get-PlayNetworkCleanup': {
@@ -19,7 +27,7 @@ export const CASES: StepCases<typeof NETWORK_CLEANUP_REMOTE> = {
   },
   'Invoke-PlayNetworkCleanup': {
     happy: {
-      before: [{ fn: 'New-PlayHnsNetwork', args: CBR0_L2BRIDGE }],
+      before: [{ fn: 'New-PlayHnsNetwork', args: L2BRIDGE }],
       args: { token: 't1', removeHnsNetworks: true, removeGhostAdapters: false },
       expect: (v) => v.removedNetworks[0] === 'cbr0',
     },
