@@ -4,10 +4,9 @@ import { existsSync, readFileSync, rmSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkPreconditions, mapLimit } from './exec.js';
 import { removeEtcNetnsIfEmpty, removeHostEtc } from './hosts/host-files.js';
-import { inPart, labParts, withLabFailure } from './lab-failure.js';
-import { withLabLock } from './lock.js';
+import { inPart, labParts, runLabAction } from './lab-failure.js';
 import { bridgePorts, removeBridge, removeHostNetworks, restoreNeighbourThresholds } from './hosts/netns.js';
-import { LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
+import { OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { LabOptions, LabPaths } from './paths.js';
 import { privateBridgePorts, removePrivateNetwork } from './hosts/private-net.js';
 import { pidsInNamespaces, runningSshd, terminate } from './hosts/sshd.js';
@@ -22,10 +21,7 @@ import { stopSimulator } from './windows-simulators.js';
 export async function labDown(options: LabOptions = {}): Promise<void> {
   checkPreconditions();
   const dir = resolveLabDir(options);
-  // As in labUp: a part tags what it does, anything else is "the lab", the lock's own failure the lock.
-  await withLabFailure('down', dir, () =>
-    inPart(labParts.lock(), () => withLabLock(LOCK_FILE, () => inPart(labParts.whole(), () => down(dir)))),
-  );
+  await runLabAction('down', dir, () => down(dir));
 }
 
 async function down(dir: string): Promise<void> {

@@ -5,6 +5,7 @@
 // labFailureMessage is pure; inPart and withLabFailure only wrap a promise.
 import { join } from 'node:path';
 import { PlayError } from '../runner/index.js';
+import { withLabLock } from './lock.js';
 import { hostPaths, LOCK_FILE, windowsNodePaths } from './paths.js';
 
 /** EX_OSERR: the machine could not give the lab what it needs (README's exit codes). */
@@ -76,6 +77,16 @@ export async function inPart<T>(part: LabPart, fn: () => T | Promise<T>): Promis
   }
 }
 
+/**
+ * `play lab ACTION`'s work under the lab's lock: a failure to take the lock is the lock's, one inside it
+ * that no narrower part tagged is the lab's, and either becomes a LabFailure.
+ */
+export function runLabAction<T>(action: 'up' | 'down', dir: string, work: () => Promise<T>): Promise<T> {
+  return withLabFailure(action, dir, () =>
+    inPart(labParts.lock(), () => withLabLock(LOCK_FILE, () => inPart(labParts.whole(), work))),
+  );
+}
+
 /** Runs `play lab ACTION`'s work: whatever escapes it, other than a user's error, becomes a LabFailure. */
 export async function withLabFailure<T>(action: 'up' | 'down', dir: string, fn: () => Promise<T>): Promise<T> {
   try {
@@ -102,13 +113,11 @@ const MAX_CAUSE = 300;
 /** The cause in one line: the first line of each message down the error's cause chain. */
 export function causeLine(error: unknown, host?: string): string {
   const lines: string[] = [];
-  let e: unknown = error;
-  for (let depth = 0; depth < 4 && e !== undefined && e !== null; depth++) {
+  for (const e of causeChain(error)) {
     const text = e instanceof Error ? e.message : String(e);
     let first = text.trim().split('\n')[0]!.trim();
     if (host && first.startsWith(`${host}: `)) first = first.slice(host.length + 2);
     if (first && !lines.some((l) => l.includes(first))) lines.push(first);
-    e = e instanceof Error ? e.cause : undefined;
   }
   const line = lines.join(': ') || (error instanceof Error ? error.name : 'unknown error');
   return line.length > MAX_CAUSE ? `${line.slice(0, MAX_CAUSE - 3)}...` : line;
@@ -125,13 +134,19 @@ function lastLogLine(error: unknown): string | undefined {
 
 /** Every message of the cause chain, with its errno code, for recognising a cause. */
 function chainText(error: unknown): string {
-  const parts: string[] = [];
-  let e: unknown = error;
-  for (let depth = 0; depth < 4 && e !== undefined && e !== null; depth++) {
-    parts.push(e instanceof Error ? `${e.message} ${(e as NodeJS.ErrnoException).code ?? ''}` : String(e));
+  return causeChain(error)
+    .map((e) => (e instanceof Error ? `${e.message} ${(e as NodeJS.ErrnoException).code ?? ''}` : String(e)))
+    .join('\n');
+}
+
+/** The error and its causes, at most four deep. */
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e: unknown = error; chain.length < 4 && e !== undefined && e !== null; ) {
+    chain.push(e);
     e = e instanceof Error ? e.cause : undefined;
   }
-  return parts.join('\n');
+  return chain;
 }
 
 const AGAIN: Record<'up' | 'down', string> = {

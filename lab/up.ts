@@ -5,8 +5,7 @@ import { UsageError } from '../runner/index.js';
 import { checkPreconditions, mapLimit } from './exec.js';
 import { ensureClientKey, ensureHostFiles, hostPublicKey } from './hosts/host-files.js';
 import { inventoryYaml, knownHostsText } from './inventory.js';
-import { inPart, labParts, withLabFailure } from './lab-failure.js';
-import { withLabLock } from './lock.js';
+import { inPart, labParts, runLabAction } from './lab-failure.js';
 import {
   bridgePorts,
   configureNamespaces,
@@ -17,7 +16,7 @@ import {
   raiseNeighbourThresholds,
   routesPresent,
 } from './hosts/netns.js';
-import { ETC_NETNS, LOCK_FILE, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
+import { ETC_NETNS, OWNER_FILE, hostPaths, labPaths, resolveLabDir, windowsNodePaths } from './paths.js';
 import type { HostPaths, LabOptions } from './paths.js';
 import {
   pidsInNamespaces,
@@ -82,9 +81,7 @@ export async function labUp(options: LabUpOptions = {}): Promise<LabState> {
   validateCounts(requested);
   checkPreconditions();
   // A part tags what it does; anything else that fails is "the lab", and the lock's own failure the lock.
-  return withLabFailure('up', dir, () =>
-    inPart(labParts.lock(), () => withLabLock(LOCK_FILE, () => inPart(labParts.whole(), () => up(dir, requested)))),
-  );
+  return runLabAction('up', dir, () => up(dir, requested));
 }
 
 /** Namespaces are machine-wide: a second lab dir would fight the first over linux1 and friends. */
