@@ -3,6 +3,10 @@
 // play prefers), runs `true` once, closes, PARALLEL hosts at a time, and exits non-zero if any host
 // failed. Plain JavaScript run by node, as play's compiled CLI is, so both pay the same start-up.
 // OpenSSH's `ssh host true` is no floor for play: it spawns a process per host, which play does not.
+// The least a controller does includes what play saves over ssh2's defaults, so the floor saves it
+// too: the key is parsed once and signs with a KeyObject (runner/transport/private-key.ts), and the
+// host keys sshd announces are not asked to be proven (runner/transport/ssh-handshake.ts).
+import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import ssh2 from 'ssh2';
 
@@ -12,7 +16,13 @@ if (!keyFile || !knownHostsFile || !Number.isInteger(parallel) || parallel < 1 |
   console.error('usage: node bench/ssh2-floor.mjs KEY KNOWN_HOSTS PARALLEL ADDR...');
   process.exit(64);
 }
-const privateKey = readFileSync(keyFile);
+const key = ssh2.utils.parseKey(readFileSync(keyFile));
+{
+  const own = (d) => key[Object.getOwnPropertySymbols(key).find((s) => s.description === d)];
+  const keyObject = createPrivateKey(own('Private key PEM'));
+  const hash = own('Hash Algorithm') ?? null;
+  key.sign = (data, algo) => sign(algo || hash, data, keyObject);
+}
 /** address -> the base64 host key blobs known_hosts has for it. */
 const known = new Map();
 for (const line of readFileSync(knownHostsFile, 'utf8').split('\n')) {
@@ -47,11 +57,17 @@ function trueOn(host) {
         host,
         port: 22,
         username: 'root',
-        privateKey,
+        authHandler: [{ type: 'publickey', username: 'root', key }],
         readyTimeout: 30_000,
         algorithms: { kex: ['curve25519-sha256', 'curve25519-sha256@libssh.org'] },
-        hostVerifier: (key) => (known.get(host) ?? []).includes(key.toString('base64')),
+        hostVerifier: (blob) => (known.get(host) ?? []).includes(blob.toString('base64')),
       });
+    const handlers = client._protocol._handlers;
+    const globalRequest = handlers.GLOBAL_REQUEST;
+    handlers.GLOBAL_REQUEST = (p, name, wantReply, data) => {
+      if (name !== 'hostkeys-00@openssh.com') return globalRequest(p, name, wantReply, data);
+      if (wantReply) client._protocol.requestSuccess();
+    };
   });
 }
 

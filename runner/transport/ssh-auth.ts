@@ -4,11 +4,14 @@
 // file, as ssh does), then the password. Keys first: an agent holding many keys can exhaust sshd's
 // MaxAuthTries (6) before the right one. Methods the server does not list are skipped.
 // The password is revealed only when it is handed to ssh2, and never appears in a message.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import ssh2 from 'ssh2';
 import type { AnyAuthMethod, AuthHandlerMiddleware, AuthenticationType, IdentityCallback, ParsedKey } from 'ssh2';
 import { HandshakeError } from './errors.js';
+import { type KeyProblem, readPrivateKey } from './private-key.js';
 import { endpointOf, type SshTarget } from './target.js';
+
+export type { KeyProblem } from './private-key.js';
 
 const { utils, OpenSSHAgent } = ssh2;
 
@@ -27,10 +30,6 @@ interface Candidate {
   make(): AnyAuthMethod;
 }
 
-/** Why a key file cannot be used: `missing` and `encrypted` ones named by ssh_config are passed over, as ssh does. */
-export type KeyProblem = { problem: string; kind: 'missing' | 'encrypted' | 'unprotected' | 'invalid' };
-type KeyRead = { key: ParsedKey } | KeyProblem;
-
 /** Why the private key file at `path` cannot be used (missing, unreadable, encrypted, not a key, readable
  *  by others), or undefined when it can: the CLI checks every targeted host's keys before touching any host. */
 export function keyFileProblem(path: string): string | undefined {
@@ -39,41 +38,8 @@ export function keyFileProblem(path: string): string | undefined {
 
 /** keyFileProblem, with the kind of problem. */
 export function keyFileCheck(path: string): KeyProblem | undefined {
-  const r = readKey(path);
+  const r = readPrivateKey(path);
   return 'problem' in r ? r : undefined;
-}
-
-/** OpenSSH's sshkey_perm_ok: a key of the user's own that group or others may read or write is refused. */
-function unprotected(path: string): string | undefined {
-  const st = statSync(path);
-  if (st.uid !== process.getuid?.() || (st.mode & 0o077) === 0) return undefined;
-  const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
-  return `is an UNPROTECTED PRIVATE KEY FILE: mode ${mode} lets group or others at it, and ssh refuses such a key too: chmod 600 ${path}`;
-}
-
-function readKey(path: string): KeyRead {
-  let data: Buffer;
-  try {
-    data = readFileSync(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { problem: 'not found', kind: 'missing' };
-    return { problem: `cannot be read (${code ?? (e as Error).message})`, kind: 'invalid' };
-  }
-  const parsed = utils.parseKey(data);
-  const encrypted = parsed instanceof Error && /passphrase/i.test(parsed.message);
-  if (parsed instanceof Error && !encrypted)
-    return { problem: `is not a private key ssh2 can read (${parsed.message})`, kind: 'invalid' };
-  const key = parsed instanceof Error ? undefined : Array.isArray(parsed) ? parsed[0]! : parsed;
-  if (key && !key.isPrivateKey()) return { problem: 'holds a public key, not a private key', kind: 'invalid' };
-  const open = unprotected(path);
-  if (open) return { problem: open, kind: 'unprotected' };
-  if (!key)
-    return {
-      problem: `is encrypted and play cannot ask for its passphrase: load it into ssh-agent (ssh-add ${path}) instead`,
-      kind: 'encrypted',
-    };
-  return { key };
 }
 
 /** The public key blob (base64) of a key file: from the key itself, else from its `.pub` (ssh's way for
@@ -132,7 +98,7 @@ export class AuthPlan {
       });
     };
     if (target.keyFile) {
-      const r = readKey(target.keyFile);
+      const r = readPrivateKey(target.keyFile);
       if ('problem' in r) {
         throw new HandshakeError(
           target.hostName,
@@ -143,7 +109,7 @@ export class AuthPlan {
       keyCandidate(target.keyFile, r.key);
     }
     for (const { file, from } of target.identityFiles ?? []) {
-      const r = readKey(file);
+      const r = readPrivateKey(file);
       if ('key' in r) keyCandidate(file, r.key);
       else if (r.kind === 'encrypted') {
         // The agent may hold it (its .pub says which of the agent's keys it is).
@@ -167,7 +133,7 @@ export class AuthPlan {
     }
     if (!target.keyFile && !target.identityFiles?.length) {
       for (const path of sources.defaultKeyFiles) {
-        const r = readKey(path);
+        const r = readPrivateKey(path);
         if ('key' in r) keyCandidate(path, r.key);
       }
     }

@@ -176,6 +176,7 @@ export function handshake(target: SshTarget, o: HandshakeOptions, sock?: Duplex)
     };
     try {
       client.connect(config);
+      skipHostKeysProof(client);
       // Commands and their replies are small packets: Nagle's delay would cost a round trip each
       // (the socket exists once connect() has been called; a jump host's channel has no such setting).
       client.setNoDelay(true);
@@ -183,6 +184,28 @@ export function handshake(target: SshTarget, o: HandshakeOptions, sock?: Duplex)
       fail(new HandshakeError(target.hostName, 'config', `host ${where(target)}: ${(e as Error).message}`));
     }
   });
+}
+
+/**
+ * OpenSSH's sshd announces all its host keys after authentication (hostkeys-00@openssh.com), and ssh2
+ * answers every announcement by asking the server to prove it holds each key: one more round trip, a
+ * signature per host key on the host (an RSA one costs the host milliseconds) and their verification
+ * here, on every connection. OpenSSH's ssh asks only to learn keys it does not know (UpdateHostKeys);
+ * play learns no keys that way, so the announcement is acknowledged and left unproven. ssh2 has no
+ * option for it: its protocol's message handlers are replaced for that one message. Should a later
+ * ssh2 keep them elsewhere, nothing changes but the cost.
+ */
+function skipHostKeysProof(client: SshClient): void {
+  type GlobalRequest = (p: unknown, name: string, wantReply: boolean, data: unknown) => void;
+  const proto = (client as unknown as { _protocol?: { _handlers?: Record<string, unknown>; requestSuccess(): void } })
+    ._protocol;
+  const handlers = proto?._handlers;
+  const original = handlers?.GLOBAL_REQUEST as GlobalRequest | undefined;
+  if (!proto || !handlers || typeof original !== 'function') return;
+  handlers.GLOBAL_REQUEST = ((p, name, wantReply, data) => {
+    if (name !== 'hostkeys-00@openssh.com') return original(p, name, wantReply, data);
+    if (wantReply) proto.requestSuccess();
+  }) satisfies GlobalRequest;
 }
 
 /** The host key offered and the verdict, for -vvv. */

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import anyTest, { type TestFn } from 'ava';
+import { Client as SshClient } from 'ssh2';
 import { TimeoutError } from '../../runner/transport/errors.js';
 import { HandshakeThrottle } from '../../runner/transport/handshake-throttle.js';
 import { SshConnection, type ConnectionOptions } from '../../runner/transport/ssh-connection.js';
@@ -128,4 +129,35 @@ test('handshakes dropped by MaxStartups are retried until every host is connecte
   t.true(results.every((r) => r.stdout === 'up\n'));
   t.true(throttle.retries > 0, 'sshd dropped some handshakes');
   t.log(`10 connections with MaxStartups 2:100:2: ${Date.now() - started} ms, ${throttle.retries} retries`);
+});
+
+// sshd announces its host keys after authentication; ssh2 alone asks it to prove each one (a
+// signature per key on the host, a round trip), which play, learning no keys that way, skips.
+test('the host keys sshd announces are not asked to be proven; ssh2 left alone asks', async (t) => {
+  const { key, sshd, knownHosts, open } = await setup(t, ['LogLevel DEBUG3']);
+  const c = await open();
+  t.is((await c.exec('echo proven-not')).stdout, 'proven-not\n');
+  await c.close();
+  const proveRequests = () => readFileSync(sshd.logFile, 'utf8').match(/rtype hostkeys-prove-00@openssh\.com/g) ?? [];
+  const announced = () => readFileSync(sshd.logFile, 'utf8').match(/notify_hostkeys: sent/g) ?? [];
+  t.true(announced().length > 0, 'sshd announced its host keys');
+  t.is(proveRequests().length, 0);
+
+  // The control: ssh2's Client with its defaults against the same sshd does ask.
+  const hostKeys = readFileSync(knownHosts, 'utf8');
+  t.true(hostKeys.length > 0);
+  const client = new SshClient();
+  const proven = new Promise<void>((resolve, reject) => {
+    client.on('hostkeys', () => resolve()).on('error', reject);
+    client.connect({
+      host: '127.0.0.1',
+      port: sshd.port,
+      username: 'root',
+      privateKey: readFileSync(key.path),
+      hostVerifier: () => true,
+    });
+  });
+  await proven;
+  client.end();
+  t.is(proveRequests().length, 1);
 });
