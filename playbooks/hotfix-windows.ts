@@ -8,8 +8,8 @@
 // The tasks are only the node's part; the rolling run (runner/rolling/) adds the planning (a node
 // already at the revision is never cordoned), the batches, the drain, the Ready gate, the pod-network gate
 // and the journal.
-import { definePlaybook, intVar, optionalStringVar, podNetworkGate, stringVar } from '../runner/index.js';
-import { hotfix, hotfixStage, osBuild, reboot } from '../tasks/windows/index.js';
+import { definePlaybook, intVar, optionalStringVar, stringVar } from '../runner/index.js';
+import { hotfix, hotfixStage, osBuild, podNetworkGate, reboot } from '../tasks/windows/index.js';
 import { CONTROL_GROUP, WINDOWS_GROUP } from './shared/cluster.js';
 import { TOR_GROUP } from './shared/tor-gateway.js';
 import { ENDPOINT, NETWORK, podAddresses } from './onboard/node-values.js';

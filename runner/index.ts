@@ -30,8 +30,6 @@ export { UnknownOutput } from './run/context.js';
 export { type Cidr, parseCidr, parseIPv4 } from '../tasks/common/ipv4.js';
 // Rolling playbooks (docs/rolling.md): kubectl's path on the control host (its host var `kubectl`).
 export { kubectlOf } from './rolling/cluster.js';
-// A Windows node's pod network checked after Ready, before its uncordon (docs/rolling.md#pod-network-gate).
-export { podNetworkGate, type PodNetworkGateOptions } from './rolling/gate/pod-network.js';
 
 // Errors a user can act on (the CLI's exit codes: UsageError 64, InputError and its kinds 65), secrets.
 export { InputError, InventoryError, PlayError, RemoteError, StepOptionError, UsageError } from './core/errors.js';

@@ -86,3 +86,6 @@ export {
   probeFunction,
 } from './remote/open-function.js';
 export { INVOKE_NATIVE } from './remote/ps-native.js';
+// A Windows node's pod network checked after Ready, before its uncordon (docs/rolling.md#pod-network-gate).
+// Here, not in the main entry, so that a Linux playbook loads none of the Windows steps.
+export { podNetworkGate, type PodNetworkGateOptions } from '../../runner/rolling/gate/pod-network.js';
