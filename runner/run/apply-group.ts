@@ -1,8 +1,9 @@
 // The ready steps of one host, applied together. Ready steps are independent of each other (each one's
 // dependencies are done), so their applies may share a round trip: each step's apply runs as usual,
 // but the first sh script of each waits until every other has sent one too (or finished without
-// one), and then all of them travel in one `/bin/sh -c`, one after the other, followed by the re-probe
-// of every step of the host (apply-then-probe.ts). Convergence is still proven by that real probe,
+// one), and then all of them travel in one `/bin/sh -c`, each in a subshell of its own, one after the
+// other, followed by the re-probe of every step of the host (apply-then-probe.ts). Convergence is
+// still proven by that real probe,
 // taken after all of them. Anything a step runs after its first script goes alone and makes that
 // probe stale: the steps are then probed again.
 //

@@ -218,6 +218,28 @@ test('several applies in one round trip: each reads exactly its own input, whate
   t.true(cut.probes instanceof Error);
 });
 
+test('applies in one round trip stay apart: a syntax error, a trap, an exit, options and variables are each its own', async (t) => {
+  const nonce = 'n0nce';
+  const applies = [
+    { script: new Script('sh', `play_tmp=leaked; set -eu; trap 'echo trap-one' EXIT; exit 5`), stdin: null },
+    { script: new Script('sh', `if then fi`), stdin: null },
+    { script: new Script('sh', `echo "tmp=\${play_tmp:-unset}"; false; echo after-false`), stdin: null },
+    { script: new Script('sh', `exec echo replaced`), stdin: null },
+  ];
+  const out = await runSh(appliesThenProbeScript(applies, [sh`echo probed`], nonce).text, appliesStdin(applies));
+  const split = splitAppliesThenProbe(out, nonce, applies.length, 1);
+  t.deepEqual(
+    split.applies.map((r) => r && { ...r, stderr: r.stderr.replace(/^.*(Syntax error|syntax error).*$/m, 'SYNTAX') }),
+    [
+      { stdout: 'trap-one\n', stderr: '', code: 5 },
+      { stdout: '', stderr: 'SYNTAX\n', code: 2 },
+      { stdout: 'tmp=unset\nafter-false\n', stderr: '', code: 0 },
+      { stdout: 'replaced\n', stderr: '', code: 0 },
+    ],
+  );
+  t.deepEqual(split.probes, [{ stdout: 'probed\n', stderr: '', code: 0 }]);
+});
+
 test('steps applied together: a second script of one makes the shared re-probe stale, so every step is probed again', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'play-carry-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
