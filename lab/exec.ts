@@ -1,6 +1,6 @@
-// Running the machine's tools for the lab: argument arrays through execFile, never a shell line
-// with values in it. Plus the preconditions: root, and the tools' Debian packages.
-import { execFile, spawn } from 'node:child_process';
+// Running the machine's tools for the lab: argument arrays through spawn, never a shell line with
+// values in it. Plus the preconditions: root, and the tools' Debian packages.
+import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { UsageError } from '../runner/index.js';
 
@@ -23,25 +23,68 @@ export interface RunResult {
   stderr: string;
 }
 
+/** How long a child's output may stay open after it exited: a daemon it started (sshd forks one) may
+ *  hold the pipes it inherited, and waiting for them to close would wait for the daemon. */
+const OUTPUT_GRACE_MS = 1_000;
+
+/**
+ * Runs `file` with `input` (or nothing) on its stdin; settles once the child exited and its output
+ * ended, or OUTPUT_GRACE_MS after it exited, whichever is first. `timeoutMs` kills the child itself.
+ * Rejects with LabCommandError unless it exits 0 (or `allowFail` is set and it exited at all).
+ */
+function runChild(
+  file: string,
+  args: readonly string[],
+  input: string | null,
+  options: { allowFail?: boolean; timeoutMs?: number },
+): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(file, args, { stdio: [input === null ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    let settled = false;
+    const timer =
+      options.timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+    const settle = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.stdout!.destroy();
+      child.stderr!.destroy();
+      if (code === 0 || (options.allowFail && code !== null))
+        return resolvePromise({ code: code ?? 0, stdout, stderr });
+      reject(new LabCommandError([file, ...args], code ?? signal ?? null, stderr));
+    };
+    child.once('error', (e) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(new LabCommandError([file, ...args], (e as NodeJS.ErrnoException).code ?? null, e.message));
+    });
+    child.once('close', settle);
+    child.once('exit', (code, signal) => {
+      setTimeout(() => settle(code, signal), OUTPUT_GRACE_MS);
+    });
+    if (input !== null) {
+      child.stdin!.on('error', () => undefined);
+      child.stdin!.end(input);
+    }
+  });
+}
+
 /** Runs a command; rejects with LabCommandError unless it exits 0 (or `allowFail` is set). */
 export function run(
   file: string,
   args: readonly string[],
   options: { allowFail?: boolean; timeoutMs?: number } = {},
 ): Promise<RunResult> {
-  return new Promise((resolvePromise, reject) => {
-    execFile(
-      file,
-      args,
-      { encoding: 'utf8', timeout: options.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (!error) return resolvePromise({ code: 0, stdout, stderr });
-        const code = typeof error.code === 'number' ? error.code : null;
-        if (options.allowFail && code !== null) return resolvePromise({ code, stdout, stderr });
-        reject(new LabCommandError([file, ...args], error.code ?? error.signal ?? null, stderr || error.message));
-      },
-    );
-  });
+  return runChild(file, args, null, { ...options, timeoutMs: options.timeoutMs ?? 30_000 });
 }
 
 /** Runs a command with `input` on its stdin (`ip -batch -`); rejects like run unless it exits 0. */
@@ -51,24 +94,7 @@ export function runInput(
   input: string,
   options: { allowFail?: boolean } = {},
 ): Promise<RunResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.once('error', reject);
-    child.once('close', (code, signal) => {
-      if (code === 0 || (options.allowFail && code !== null))
-        return resolvePromise({ code: code ?? 0, stdout, stderr });
-      reject(new LabCommandError([file, ...args], code ?? signal ?? null, stderr));
-    });
-    child.stdin.end(input);
-  });
+  return runChild(file, args, input, options);
 }
 
 /** `ip ARGS...` */
