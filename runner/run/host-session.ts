@@ -159,9 +159,10 @@ export class HostSession implements Remote {
     if (this.trace) for (const p of probes) this.trace(`probe: ${redact(p.script.text)}`);
     const nonce = newNonce();
     const scripts = probes.map((p) => p.script);
-    const reads = (await this.connection()).reads?.batch(readPathsOf(scripts), nonce);
+    const conn = await this.connection();
+    const reads = conn.reads?.batch(readPathsOf(scripts), nonce);
     const batch = batchScript(scripts, nonce, reads?.prelude);
-    const out = (await this.#probeInKeptShell(batch, timeoutMs)) ?? (await this.#run(batch, { timeoutMs }));
+    const out = (await this.#probeInKeptShell(conn, batch, timeoutMs)) ?? (await this.#run(batch, { timeoutMs }));
     let parts: ExecResult[];
     try {
       parts = splitBatch(reads ? { ...out, stdout: reads.expand(out.stdout) } : out, nonce, probes.length);
@@ -172,10 +173,8 @@ export class HostSession implements Remote {
   }
 
   /** The batch through the connection's kept shell; null when it has none or it ended (then as an exec). */
-  async #probeInKeptShell(batch: Script, timeoutMs?: number): Promise<ExecResult | null> {
-    if (this.host.connection.os === 'windows') return null;
-    const conn = await this.connection();
-    if (!conn.probe) return null;
+  async #probeInKeptShell(conn: ShellConnection, batch: Script, timeoutMs?: number): Promise<ExecResult | null> {
+    if (this.host.connection.os === 'windows' || !conn.probe) return null;
     try {
       const out = await conn.probe(batch.text, { timeoutMs });
       this.roundTrips++;

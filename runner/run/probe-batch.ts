@@ -36,9 +36,14 @@ export function groupProbes(scripts: readonly Script[]): ProbeGroup[] {
   ];
 }
 
+/** The paths the probes stat (shared-stat.ts) or read (content-read.ts), each once, in order. */
+function pathsOf(probes: readonly Script[], which: 'statPaths' | 'readPaths'): string[] {
+  return [...new Set(probes.flatMap((p) => p[which]))];
+}
+
 /** The paths whose content the probes read (content-read.ts), each once. */
 export function readPathsOf(probes: readonly Script[]): string[] {
-  return [...new Set(probes.flatMap((p) => p.readPaths))];
+  return pathsOf(probes, 'readPaths');
 }
 
 /**
@@ -48,7 +53,7 @@ export function readPathsOf(probes: readonly Script[]): string[] {
  * the connection keeps one (read-cache.ts).
  */
 export function batchScript(probes: readonly Script[], nonce: string, readPrelude?: string): Script {
-  const prelude = sharedStatScript([...new Set(probes.flatMap((p) => p.statPaths))]);
+  const prelude = sharedStatScript(pathsOf(probes, 'statPaths'));
   const parts = probes.map((p, i) => {
     if (p.shell !== 'sh') throw new TypeError('only sh probes can be batched in a sh batch');
     const [open, close] = p.sharesShell ? ['{', '}'] : ['(', ')'];
