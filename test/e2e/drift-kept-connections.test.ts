@@ -3,13 +3,12 @@
 // connections is killed on its host (found by the connection's ports, so no other test's connection
 // is touched), and the next run reopens it and checks both hosts as before. The loop's own log line
 // after each run is what the user sees of it. The bench playbook is only planned: no host changes.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'ava';
 import { ensureLab, onLabHost, runLocal } from '../helpers/lab.js';
-import { play, projectRoot, scratch } from '../helpers/play.js';
+import { driftLoop, play, projectRoot, scratch } from '../helpers/play.js';
 
 /** The users of established TCP connections whose line matches `match` (`ss -tnp`), in a namespace or not. */
 async function connections(netns: string | null, match: (line: string) => boolean): Promise<string[]> {
@@ -36,32 +35,21 @@ test('play drift --every: connections kept between runs; one killed on its host 
   const dir = mkdtempSync(join(tmpdir(), 'play-kept-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const argv = ['drift', 'bench', '-i', lab.inventoryPath, '-l', `${a!.name}:${b!.name}`, '--state', join(dir, 's.db')];
-  const child = spawn(process.execPath, [resolve(projectRoot, 'bin/play.mjs'), ...argv, '--every', '4s'], {
-    cwd: projectRoot,
-    env: { ...process.env, PLAY_INVENTORY: '' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+  const loop = driftLoop(t, argv, '4s');
   // Exit 0 or 2 (drift) as the hosts are (the bench playbook is only planned); never 3 or 4.
-  const lines = () =>
+  const lines = (stderr = loop.stderr()) =>
     [...stderr.matchAll(/play drift: (connections: .*|run finished, exit \d+)$/gm)].map((m) =>
       m[1]!.replace(/exit [02]$/, 'exit 0 or 2'),
     );
-  const runsDone = async (n: number) => {
-    for (let i = 0; i < 600 && lines().filter((l) => l.startsWith('connections')).length < n; i++)
-      await new Promise((r) => setTimeout(r, 100));
-  };
-  child.stderr.on('data', (d) => (stderr += d));
-  t.teardown(() => child.kill('SIGKILL'));
+  const runsDone = (n: number) => loop.until(n, (e) => lines(e).filter((l) => l.startsWith('connections')).length);
 
   await runsDone(2);
   // Between runs (the loop waits for its next 4 s tick): the sshd serving our connection to linux2 dies.
-  const killed = await killSshdServing(child.pid!, b!.address, b!.name);
+  const killed = await killSshdServing(loop.child.pid!, b!.address, b!.name);
   t.true(killed.length > 0);
   await runsDone(3);
-  child.kill('SIGTERM');
-  t.is(await exited, 0, stderr);
+  loop.child.kill('SIGTERM');
+  t.is(await loop.exited, 0, loop.stderr());
   t.deepEqual(lines().slice(0, 6), [
     'connections: 0 reused, 2 opened, 2 kept open',
     'run finished, exit 0 or 2',
@@ -111,27 +99,16 @@ test('play drift --every: a file changed on the host between runs is seen by the
   t.is(applied.code, 0, applied.stderr);
   const state = join(tmp, 's.db');
   const argv = ['drift', playbook, '-i', lab.inventoryPath, '-l', host.name, '--state', state];
-  const child = spawn(process.execPath, [resolve(projectRoot, 'bin/play.mjs'), ...argv, '--every', '3s'], {
-    cwd: projectRoot,
-    env: { ...process.env, PLAY_INVENTORY: '' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
-  t.teardown(() => child.kill('SIGKILL'));
-  const runsDone = async (n: number) => {
-    for (let i = 0; i < 600 && (stderr.match(/run finished/g)?.length ?? 0) < n; i++)
-      await new Promise((r) => setTimeout(r, 100));
-  };
+  const loop = driftLoop(t, argv, '3s');
+  const runsDone = (n: number) => loop.until(n, (e) => e.match(/run finished/g)?.length ?? 0);
   await runsDone(2);
   // Same size, other bytes: only the digest tells them apart.
   await onLabHost(lab, host.name, `printf 'port=9090\\n' > ${dir}/app.ini`);
   await runsDone(3);
   await onLabHost(lab, host.name, `printf 'hullo\\n' > ${dir}/note`);
   await runsDone(4);
-  child.kill('SIGTERM');
-  t.is(await exited, 0, stderr);
+  loop.child.kill('SIGTERM');
+  t.is(await loop.exited, 0, loop.stderr());
   const history = JSON.parse((await play(['drift', 'history', '--state', state, '--json'])).stdout).reverse();
   t.deepEqual(
     history.slice(0, 4).map((r: any) => r.exitCode ?? r.exit),

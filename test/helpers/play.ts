@@ -1,9 +1,10 @@
 // Running play against the lab from tests: in-process (runGraph over the real SSH pool) for step
-// tests, and as the real CLI (`node bin/play.mjs`) for end-to-end tests.
+// tests, and as the real CLI (`node bin/play.mjs`) for end-to-end tests, a schedule's loop included.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ExecutionContext } from 'ava';
 import type { AnyStep } from '../../runner/core/step.js';
 import { loadInventory } from '../../runner/inventory/load.js';
 import { compileGraph } from '../../runner/playbook/compile.js';
@@ -13,6 +14,7 @@ import { prebuildSteps, runGraph } from '../../runner/run/run-graph.js';
 import { ConnectionPool } from '../../runner/transport/pool.js';
 import type { Lab } from './lab.js';
 import { checkReportsWrittenBy } from './report-schema.js';
+import { sleep } from './wait.js';
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -78,4 +80,29 @@ export function play(args: string[], env: NodeJS.ProcessEnv = {}, cwd = projectR
 /** Console text without the `HH:MM:SS ` stamp a run puts on every line when its output is not a terminal. */
 export function unstamped(text: string): string {
   return text.replace(/^\d\d:\d\d:\d\d /gm, '');
+}
+
+/**
+ * `play ARGV --every EVERY` as a child process (a schedule's loop), its stderr kept, killed when the
+ * test ends: `stderr()` so far, `until(n, count)` waits (at most 60 s) until `count(stderr())`
+ * reaches n, and `exited` is its exit code.
+ */
+export function driftLoop(t: ExecutionContext, argv: readonly string[], every: string) {
+  const child = spawn(process.execPath, [resolve(projectRoot, 'bin/play.mjs'), ...argv, '--every', every], {
+    cwd: projectRoot,
+    env: { ...process.env, PLAY_INVENTORY: '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+  t.teardown(() => child.kill('SIGKILL'));
+  return {
+    child,
+    exited,
+    stderr: () => stderr,
+    until: async (n: number, count: (stderr: string) => number) => {
+      for (let i = 0; i < 600 && count(stderr) < n; i++) await sleep(100);
+    },
+  };
 }
