@@ -36,6 +36,8 @@ export interface ShellConnection {
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /** A read-only sh script through a kept shell, where the connection has one (kept-shell.ts). */
   probe?(script: string, options?: ExecOptions): Promise<ExecResult>;
+  /** An sh script through the connection's shell while it is free; null: send it as an exec. */
+  script?(script: string, options?: ExecOptions): Promise<ExecResult | null>;
   /** What the connection's earlier probes read, to answer the next ones from (read-cache.ts). */
   readonly reads?: ReadCache;
 }
@@ -106,6 +108,9 @@ export class HostSession implements Remote {
       return { ...out, stderr: decodeClixml(out.stderr) };
     }
     if (script.shell === 'sh') {
+      // Through the connection's shell, a session fewer per round trip after a host's first.
+      const inShell = await conn.script?.(script.text, options);
+      if (inShell) return inShell;
       // sshd does not deliver signals to root sessions, so closing a timed-out channel leaves the
       // command running: coreutils' timeout ends it on the host, a little after we gave up on it.
       const limit = options?.timeoutMs ? `timeout -k 5 ${Math.ceil(options.timeoutMs / 1000) + 2} ` : '';

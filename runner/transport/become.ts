@@ -30,6 +30,8 @@ export interface ExecConnection {
   /** A read-only sh script through the connection's kept shell (kept-shell.ts), where there is one;
    *  rejects with ShellGone when the script must go as an exec. */
   probe?(script: string, options?: ExecOptions): Promise<ExecResult>;
+  /** An sh script through the connection's shell while it is free; null: send it as an exec (ssh-connection.ts). */
+  script?(script: string, options?: ExecOptions): Promise<ExecResult | null>;
   /** What the connection's earlier probes read (read-cache.ts), where it is kept between runs. */
   readonly reads?: ReadCache;
 }

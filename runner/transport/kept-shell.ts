@@ -1,13 +1,16 @@
-// One long-lived /bin/sh on a kept connection, for the probes of a schedule's later runs. A probe
-// sent as an exec channel costs the host a session (sshd's fork, the login shell, `timeout`, /bin/sh:
-// about 6 ms of CPU on a lab host, against 0.5 ms here: `npx tsx bench/host-cost.ts`). Only read-only
-// scripts come here (probe batches): one at a time, each in a subshell (so nothing it sets outlives
-// it) reading /dev/null, its end framed on stdout and stderr by a per-command random nonce.
+// One long-lived /bin/sh on a connection. A command sent as an exec channel costs the host a session
+// (sshd's fork, the login shell, `timeout`, /bin/sh): about 3.5 ms more of a lab host's CPU than the
+// same command here (`npx tsx bench/host-cost.ts`). A schedule's kept connections send their probes
+// here, and a run sends a host's sh scripts here while the shell is free (ssh-connection.ts).
+// Commands run one at a time, each in a subshell (so nothing it sets outlives it), its end framed on
+// stdout and stderr by a per-command random nonce. Its input, when it has any, travels in the shell's
+// own stream as a here-document decoded by `base64 -d` into the subshell; none reads /dev/null.
 //
 // A command past its time limit: the shell's process group is killed through a channel of its own
 // (the shell is the session's leader, so its pid is the group; root sessions take no `signal`
 // request), and the next command opens a new shell. A shell that ended (or never opened) fails its
-// command with ShellGone: the caller sends it as an exec instead, which is safe as it only reads.
+// command with ShellGone, which says whether the command may have started: one that cannot have
+// started may be sent as an exec instead; one that may have is as a command whose connection dropped.
 import { randomBytes } from 'node:crypto';
 import type { ExecResult } from '../core/step.js';
 import { longTimeout } from '../core/long-sleep.js';
@@ -31,7 +34,11 @@ export interface ShellHost {
 }
 
 export class ShellGone extends Error {
-  constructor(message: string) {
+  /** `started`: the shell had begun reading the command (it may have run, in part or whole). */
+  constructor(
+    message: string,
+    readonly started = false,
+  ) {
     super(message);
     this.name = 'ShellGone';
   }
@@ -39,6 +46,8 @@ export class ShellGone extends Error {
 
 interface Pending {
   readonly nonce: string;
+  /** The start-up's pid report, not a command. */
+  readonly startUp: boolean;
   resolve(r: ExecResult): void;
   reject(e: Error): void;
 }
@@ -47,18 +56,29 @@ interface Pending {
 const outEnd = (nonce: string) => `\n@@${nonce}@@end `;
 const errEnd = (nonce: string) => `\n@@${nonce}@@end\n`;
 
+/** The text that runs `script` in a subshell, with `stdin` (if any) as its input. */
+export function commandText(script: string, nonce: string, stdin?: Buffer): string {
+  if (!stdin || stdin.length === 0) return `(\n${script}\n) </dev/null\n`;
+  const lines = stdin.toString('base64').replace(/.{1,76}/g, '$&\n');
+  const end = `@@${nonce}@@input`;
+  return `{\nbase64 -d 2>/dev/null <<'${end}'\n${lines}${end}\n} | (\n${script}\n)\n`;
+}
+
 class OpenShell {
   #out = '';
   #err = '';
-  #pending: Pending | null = null;
+  /** Commands written and not yet answered, in the order the shell runs them; the pid report first. */
+  readonly #pending: Pending[] = [];
+  #pidSeen = false;
   gone = false;
   readonly pid: Promise<number>;
 
   constructor(readonly channel: ShellChannel) {
     const nonce = randomBytes(9).toString('hex');
     this.pid = new Promise<number>((resolve, reject) => {
-      this.#pending = {
+      this.#pending.push({
         nonce,
+        startUp: true,
         // Marked, and searched for: a login shell's rc file may print before it (bash reads ~/.bashrc
         // for an sshd session), and that text is this first command's, not a probe's.
         resolve: (r) => {
@@ -67,7 +87,7 @@ class OpenShell {
           else reject(new ShellGone(`no pid: ${r.stdout.slice(-200)}`));
         },
         reject,
-      };
+      });
     });
     this.pid.catch(() => undefined);
     channel.on('data', (d) => {
@@ -80,38 +100,42 @@ class OpenShell {
     });
     channel.on('close', () => {
       this.gone = true;
-      const p = this.#pending;
-      this.#pending = null;
-      p?.reject(new ShellGone(`the kept shell ended${this.#err ? `: ${this.#err.trim().slice(0, 300)}` : ''}`));
+      const why = `the kept shell ended${this.#err ? `: ${this.#err.trim().slice(0, 300)}` : ''}`;
+      // A command was read only once the shell had reported its pid: the commands follow the report.
+      for (const p of this.#pending.splice(0)) p.reject(new ShellGone(why, !p.startUp && this.#pidSeen));
     });
     channel.write(`printf '@@%s@@pid %s\\n' ${nonce} $$\n${frameEnd(nonce)}`);
   }
 
-  run(script: string): Promise<ExecResult> {
+  /** Writes the command at once, behind those not answered yet (the first one behind the pid report). */
+  run(script: string, stdin?: Buffer): Promise<ExecResult> {
     if (this.gone) return Promise.reject(new ShellGone('the kept shell ended'));
     const nonce = randomBytes(9).toString('hex');
     return new Promise<ExecResult>((resolve, reject) => {
-      this.#pending = { nonce, resolve, reject };
-      this.channel.write(`(\n${script}\n) </dev/null\n${frameEnd(nonce)}`);
+      this.#pending.push({ nonce, startUp: false, resolve, reject });
+      this.channel.write(`${commandText(script, nonce, stdin)}${frameEnd(nonce)}`);
     });
   }
 
   #settle(): void {
-    const p = this.#pending;
-    if (!p) return;
-    const o = this.#out.indexOf(outEnd(p.nonce));
-    const codeEnd = o < 0 ? -1 : this.#out.indexOf('\n', o + outEnd(p.nonce).length);
-    const e = this.#err.indexOf(errEnd(p.nonce));
-    if (codeEnd < 0 || e < 0) return;
-    const result = {
-      stdout: this.#out.slice(0, o),
-      stderr: this.#err.slice(0, e),
-      code: Number(this.#out.slice(o + outEnd(p.nonce).length, codeEnd)),
-    };
-    this.#out = this.#out.slice(codeEnd + 1);
-    this.#err = this.#err.slice(e + errEnd(p.nonce).length);
-    this.#pending = null;
-    p.resolve(result);
+    for (;;) {
+      const p = this.#pending[0];
+      if (!p) return;
+      const o = this.#out.indexOf(outEnd(p.nonce));
+      const codeEnd = o < 0 ? -1 : this.#out.indexOf('\n', o + outEnd(p.nonce).length);
+      const e = this.#err.indexOf(errEnd(p.nonce));
+      if (codeEnd < 0 || e < 0) return;
+      const result = {
+        stdout: this.#out.slice(0, o),
+        stderr: this.#err.slice(0, e),
+        code: Number(this.#out.slice(o + outEnd(p.nonce).length, codeEnd)),
+      };
+      this.#out = this.#out.slice(codeEnd + 1);
+      this.#err = this.#err.slice(e + errEnd(p.nonce).length);
+      this.#pending.shift();
+      if (p.startUp) this.#pidSeen = true;
+      p.resolve(result);
+    }
   }
 }
 
@@ -122,13 +146,27 @@ function frameEnd(nonce: string): string {
 export class KeptShell {
   #shell: Promise<OpenShell> | null = null;
   #queue: Promise<unknown> = Promise.resolve();
+  #inFlight = 0;
 
   constructor(private readonly host: ShellHost) {}
 
-  /** Runs a read-only script; rejects with ShellGone (send it another way) or the host's timeout error. */
-  run(script: string, timeoutMs?: number): Promise<ExecResult> {
-    const next = this.#queue.then(() => this.#runNow(script, timeoutMs));
+  /** No command is queued or running: one sent now starts at once. */
+  get idle(): boolean {
+    return this.#inFlight === 0;
+  }
+
+  /**
+   * Runs a script, with `stdin` as its input; rejects with ShellGone (`started` false: send it another
+   * way) or the host's timeout error.
+   */
+  run(script: string, timeoutMs?: number, stdin?: Buffer): Promise<ExecResult> {
+    this.#inFlight++;
+    const next = this.#queue.then(() => this.#runNow(script, timeoutMs, stdin));
     this.#queue = next.catch(() => undefined);
+    const settled = () => {
+      this.#inFlight--;
+    };
+    next.then(settled, settled);
     return next;
   }
 
@@ -138,7 +176,7 @@ export class KeptShell {
     void shell?.then((s) => s.channel.close()).catch(() => undefined);
   }
 
-  async #runNow(script: string, timeoutMs?: number): Promise<ExecResult> {
+  async #runNow(script: string, timeoutMs?: number, stdin?: Buffer): Promise<ExecResult> {
     let shell: OpenShell;
     try {
       shell = await this.#open();
@@ -146,34 +184,37 @@ export class KeptShell {
       this.#shell = null;
       throw e instanceof ShellGone ? e : new ShellGone(`no kept shell: ${(e as Error).message}`);
     }
-    if (timeoutMs === undefined) return shell.run(script);
+    const forget = (e: Error) => {
+      if (shell.gone && this.#shell) this.#shell = null;
+      throw e;
+    };
+    if (timeoutMs === undefined) return shell.run(script, stdin).catch(forget);
     return new Promise<ExecResult>((resolve, reject) => {
       const cancel = longTimeout(() => {
         reject(this.host.timeoutError(timeoutMs));
         this.#kill(shell);
       }, timeoutMs);
-      shell.run(script).then(
-        (r) => {
-          cancel();
-          resolve(r);
-        },
-        (e: Error) => {
-          cancel();
-          if (shell.gone && this.#shell) this.#shell = null;
-          reject(e);
-        },
-      );
+      shell
+        .run(script, stdin)
+        .catch(forget)
+        .then(
+          (r) => {
+            cancel();
+            resolve(r);
+          },
+          (e: Error) => {
+            cancel();
+            reject(e);
+          },
+        );
     });
   }
 
+  /** The open shell, or a new one: its first command is written behind its pid report, not after it. */
   async #open(): Promise<OpenShell> {
     const current = this.#shell && (await this.#shell.catch(() => null));
     if (current && !current.gone) return current;
-    this.#shell = this.host.openShell().then(async (channel) => {
-      const shell = new OpenShell(channel);
-      await shell.pid;
-      return shell;
-    });
+    this.#shell = this.host.openShell().then((channel) => new OpenShell(channel));
     return this.#shell;
   }
 
@@ -181,7 +222,9 @@ export class KeptShell {
   #kill(shell: OpenShell): void {
     this.#shell = null;
     shell.gone = true;
-    void shell.pid
+    // A shell stuck before it even reported its pid cannot be killed by it: its channel is closed.
+    const noPid = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no pid')), 5000).unref());
+    void Promise.race([shell.pid, noPid])
       .then((pid) => this.host.exec(`kill -KILL -- -${pid}`))
       .catch(() => undefined)
       .finally(() => shell.channel.close());

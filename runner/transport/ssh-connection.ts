@@ -4,9 +4,10 @@
 // by the next command: Windows hosts drop connections (HNS network changes, reboots). A host behind a
 // jump host is (re)connected through it, every time (jump-host.ts).
 import type { Client as SshClient } from 'ssh2';
+import { isSecret } from '../core/secret.js';
 import type { ExecOptions, ExecResult } from '../core/step.js';
 import { ConnectionLostError, TimeoutError } from './errors.js';
-import { KeptShell, type ShellChannel } from './kept-shell.js';
+import { KeptShell, type ShellChannel, ShellGone } from './kept-shell.js';
 import { ChannelNotOpened, runChannel, type Live } from './exec-channel.js';
 import type { HandshakeThrottle } from './handshake-throttle.js';
 import { Semaphore } from './semaphore.js';
@@ -33,6 +34,8 @@ export class SshConnection {
   channelRetries = 0;
   #current: Live | null = null;
   #keptShell: KeptShell | null = null;
+  /** The shell would not open, or ended before a script: scripts go as execs. */
+  #noShell = false;
   #connecting: Promise<Live> | null = null;
   #closed = false;
 
@@ -98,7 +101,33 @@ export class SshConnection {
     return (live && !live.gone ? live : await this.#reconnect(live)).client;
   }
 
-  /** The connection's one long-lived /bin/sh for read-only scripts (kept-shell.ts), made on first use. */
+  /**
+   * An sh script through the connection's long-lived shell (kept-shell.ts) while it is free: null when
+   * it is busy with another command, its input is a secret (never in the shell's stream: a login shell
+   * may keep a here-document in a temporary file), or no shell could be opened: then send it as an
+   * exec, as every later script of the connection (a host that will not keep a shell costs one try).
+   * A shell that ended while the script ran is a connection lost mid-command.
+   */
+  async script(text: string, options: ExecOptions = {}): Promise<ExecResult | null> {
+    const shell = this.keptShell();
+    const stdin = options.stdin;
+    if (this.#noShell || !shell.idle || isSecret(stdin)) return null;
+    try {
+      return await shell.run(text, options.timeoutMs, typeof stdin === 'string' ? Buffer.from(stdin) : stdin);
+    } catch (e) {
+      if (!(e instanceof ShellGone)) throw e;
+      if (!e.started) {
+        this.#noShell = true;
+        return null;
+      }
+      throw new ConnectionLostError(
+        this.target.hostName,
+        `host ${this.where}: the connection's shell ended while a command ran (${e.message}): whether it had effects is unknown`,
+      );
+    }
+  }
+
+  /** The connection's one long-lived /bin/sh (kept-shell.ts), made on first use. */
   keptShell(): KeptShell {
     this.#keptShell ??= new KeptShell({
       openShell: () => this.#openShell(),

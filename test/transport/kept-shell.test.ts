@@ -3,6 +3,7 @@
 // output and status, nothing one sets seen by the next, a command past its limit killed with its process
 // group and the next one run in a new shell, and a shell that ended reported as ShellGone.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import test from 'ava';
 import { KeptShell, ShellGone, type ShellChannel, type ShellHost } from '../../runner/transport/kept-shell.js';
 
@@ -86,5 +87,46 @@ test('a shell that ends fails its command with ShellGone; the next command opens
   t.is(h.opened.length, 2);
   const refusing = new KeptShell({ ...h, openShell: () => Promise.reject(new Error('channel refused')) });
   await t.throwsAsync(refusing.run('true'), { instanceOf: ShellGone, message: /no kept shell: channel refused/ });
+  shell.close();
+});
+
+test("a command's input travels in the shell's stream: whole, binary or large, and unread input is no one's error", async (t) => {
+  const h = host();
+  const shell = new KeptShell(h);
+  t.deepEqual(await shell.run('cat; echo "[${play_x-unset}]"', undefined, Buffer.from('héllo\nno newline')), {
+    stdout: 'héllo\nno newline[unset]\n',
+    stderr: '',
+    code: 0,
+  });
+  const big = Buffer.alloc(300_000);
+  for (let i = 0; i < big.length; i++) big[i] = (i * 7919) % 256;
+  const digest = createHash('sha256').update(big).digest('hex');
+  t.is((await shell.run('sha256sum', 10_000, big)).stdout, `${digest}  -\n`);
+  // Reads one byte of 300 KB, exits 4: its own output and status, nothing from the rest of the input.
+  t.deepEqual(await shell.run('head -c 1 >/dev/null; echo read-one; exit 4', undefined, big), {
+    stdout: 'read-one\n',
+    stderr: '',
+    code: 4,
+  });
+  // Without input it reads nothing, as before; a script that looks like the input's end is just text.
+  t.deepEqual(await shell.run("cat; printf '%s\\n' '@@x@@input'"), { stdout: '@@x@@input\n', stderr: '', code: 0 });
+  t.is(h.opened.length, 1);
+  shell.close();
+});
+
+test('idle while nothing is queued; ShellGone says whether the command may have started', async (t) => {
+  const h = host();
+  const shell = new KeptShell(h);
+  t.true(shell.idle);
+  const running = shell.run('sleep 0.3; echo done');
+  t.false(shell.idle);
+  t.is((await running).stdout, 'done\n');
+  t.true(shell.idle);
+  const ended = await t.throwsAsync(shell.run('kill -KILL $$'), { instanceOf: ShellGone });
+  t.true((ended as ShellGone).started);
+  const refusing = new KeptShell({ ...h, openShell: () => Promise.reject(new Error('channel refused')) });
+  const never = await t.throwsAsync(refusing.run('true'), { instanceOf: ShellGone });
+  t.false((never as ShellGone).started);
+  t.true(refusing.idle);
   shell.close();
 });

@@ -1,0 +1,120 @@
+// A run sends a host's sh scripts through the connection's one long-lived shell while it is free
+// (ssh-connection.ts `script`, kept-shell.ts): end to end over a real SSH connection to the test sshd
+// (test/transport/helpers: ssh2's Server running each exec request with the real /bin/sh), which
+// records every exec request. A first apply and a re-run each ask the host for one session; an
+// input that is a secret, and a command while the shell is busy, go as an exec of their own.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'ava';
+import { Secret } from '../../runner/core/secret.js';
+import type { Host, Inventory } from '../../runner/inventory/model.js';
+import { compileGraph } from '../../runner/playbook/compile.js';
+import { definePlaybook, type Playbook } from '../../runner/playbook/define.js';
+import type { RunReport } from '../../runner/report/model.js';
+import { prebuildSteps, runGraph } from '../../runner/run/run-graph.js';
+import { command, directory, file, lineInFile } from '../../tasks/linux/index.js';
+import { fixture, type Fixture } from '../transport/helpers/fixture.js';
+
+function inventory(): Inventory {
+  const host: Host = {
+    name: 'h1',
+    vars: {},
+    groups: ['all', 'web'],
+    connection: { address: '127.0.0.1', port: 22, user: 'root', os: 'linux' },
+  };
+  const groups = new Map([
+    ['all', { name: 'all', hosts: ['h1'], children: ['web'], vars: {} }],
+    ['web', { name: 'web', hosts: ['h1'], children: [], vars: {} }],
+  ]);
+  return { file: 'test.yaml', hosts: [host], groups, host: () => host };
+}
+
+function playbook(dir: string, secret?: Secret) {
+  return definePlaybook({
+    name: 'run-shell',
+    description: 'directory, file, line, guarded command',
+    tasks: {
+      dir: { on: 'web', step: directory({ path: `${dir}/srv`, mode: '0755' }) },
+      copy: { on: 'web', needs: ['dir'], step: file({ path: `${dir}/srv/app.conf`, content: 'host=h1\n' }) },
+      line: {
+        on: 'web',
+        needs: ['dir'],
+        step: lineInFile({ path: `${dir}/srv/settings.ini`, regexp: '^port=', line: 'port=8080', create: true }),
+      },
+      init: {
+        on: 'web',
+        needs: ['dir'],
+        step: command({ command: ['touch', `${dir}/srv/initialized`], creates: `${dir}/srv/initialized` }),
+      },
+      ...(secret
+        ? { token: { on: 'web', needs: ['dir'], step: file({ path: `${dir}/srv/token`, content: secret }) } }
+        : {}),
+    },
+  });
+}
+
+/** One run over a new connection to the test sshd; the exec requests it made. */
+async function run(f: Fixture, pb: Playbook<any>): Promise<{ report: RunReport; commands: string[] }> {
+  const inv = inventory();
+  const graph = compileGraph(pb, inv);
+  const before = f.server.commands.length;
+  const connection = await f.open();
+  try {
+    const report = await runGraph(graph, inv, prebuildSteps(graph, inv), {
+      mode: 'apply',
+      forks: 1,
+      timeoutMs: 10_000,
+      connect: async () => connection,
+    });
+    return { report, commands: f.server.commands.slice(before) };
+  } finally {
+    await connection.close();
+  }
+}
+
+const statuses = (r: RunReport) =>
+  r.hosts.h1!.steps.map((s) => `${s.task}: ${s.status}${s.error ? ` ${s.error}` : ''}`);
+
+test('a first apply and a re-run each open one session: every round trip goes through the shell', async (t) => {
+  const f = await fixture(t);
+  const pb = playbook(f.dir);
+  const first = await run(f, pb);
+  const again = await run(f, pb);
+  t.deepEqual(
+    [first.commands, statuses(first.report), again.commands, statuses(again.report)],
+    [
+      ['exec /bin/sh'],
+      ['dir: changed', 'copy: changed', 'line: changed', 'init: changed'],
+      ['exec /bin/sh'],
+      ['dir: ok', 'copy: ok', 'line: ok', 'init: ok'],
+    ],
+  );
+  t.is(readFileSync(join(f.dir, 'srv/app.conf'), 'utf8'), 'host=h1\n');
+  t.is(readFileSync(join(f.dir, 'srv/settings.ini'), 'utf8'), 'port=8080\n');
+});
+
+test("a secret input never travels in the shell's stream: its apply goes as an exec of its own", async (t) => {
+  const f = await fixture(t);
+  const value = 'correct-horse-battery-staple';
+  const { report, commands } = await run(f, playbook(f.dir, new Secret(value, 'env:TOKEN')));
+  t.true(
+    statuses(report).every((s) => s.endsWith(': changed')),
+    statuses(report).join('\n'),
+  );
+  t.is(readFileSync(join(f.dir, 'srv/token'), 'utf8'), value);
+  t.is(commands[0], 'exec /bin/sh');
+  t.is(commands.length, 2, commands.join('\n---\n'));
+  t.regex(commands[1]!, /^timeout -k 5 \d+ \/bin\/sh -c /);
+  t.false(commands.some((c) => c.includes(value)));
+});
+
+test('a command sent while the shell is busy goes as an exec, at once', async (t) => {
+  const f = await fixture(t);
+  const connection = await f.open();
+  t.teardown(() => connection.close());
+  const slow = connection.script('sleep 0.5; echo slow');
+  t.is(await connection.script('echo fast'), null);
+  t.deepEqual(await slow, { stdout: 'slow\n', stderr: '', code: 0 });
+  t.deepEqual(await connection.script('echo next', { stdin: 'in' }), { stdout: 'next\n', stderr: '', code: 0 });
+  t.deepEqual(f.server.commands, ['exec /bin/sh']);
+});
