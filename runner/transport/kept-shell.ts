@@ -1,5 +1,5 @@
 // One long-lived /bin/sh on a connection. A command sent as an exec channel costs the host a session
-// (sshd's fork, the login shell, `timeout`, /bin/sh): about 3.5 ms more of a lab host's CPU than the
+// (sshd's fork, the login shell, `timeout`, /bin/sh): about 4 ms more of a lab host's CPU than the
 // same command here (`npx tsx bench/host-cost.ts`). A schedule's kept connections send their probes
 // here, and a run sends a host's sh scripts here while the shell is free (ssh-connection.ts).
 // Commands run one at a time, each in a subshell (so nothing it sets outlives it), its end framed on
