@@ -2,14 +2,13 @@
 // hosts: -v (each check step, every line stamped), --events (JSON Lines of the check runs, `-` for
 // stdout with the drift report on stderr), --log (-vv detail with ISO times), and with --every one
 // events file that holds every tick's runs, one after another.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'ava';
 import YAML from 'yaml';
 import { ensureLab, type Lab } from '../helpers/lab.js';
-import { play, projectRoot, scratch } from '../helpers/play.js';
+import { driftLoop, play, projectRoot, scratch } from '../helpers/play.js';
 import { bounded, waitFor } from '../helpers/wait.js';
 
 const PLAYBOOK = resolve(projectRoot, 'test/e2e/playbooks/files.ts');
@@ -89,21 +88,15 @@ test('--events - with --json: one message naming both flags, exit 64', async (t)
 test("--every: the events file gets each tick's runs, appended, not started afresh per tick", async (t) => {
   const events = join(dir, 'loop-events.jsonl');
   const state = join(dir, 'loop.db');
-  const args = ['drift', PLAYBOOK, '-i', inventory, '-l', HOST, '--state', state, '--every', '1s'];
-  const child = spawn(process.execPath, [resolve(projectRoot, 'bin/play.mjs'), ...args, '--events', events], {
-    cwd: projectRoot,
-    env: { ...process.env, PLAY_INVENTORY: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
-  await waitFor('two drift runs finished', () => (stderr.match(/run finished, exit 2/g)?.length ?? 0) >= 2, 60_000);
-  child.kill('SIGTERM');
-  t.is(await bounded('the loop stopping', exited, 60_000), 0, stderr);
-  const finished = stderr.match(/run finished, exit 2/g)!.length;
+  const args = ['drift', PLAYBOOK, '-i', inventory, '-l', HOST, '--state', state, '--events', events];
+  const loop = driftLoop(t, args, '1s');
+  const stderr = loop.stderr;
+  await waitFor('two drift runs finished', () => (stderr().match(/run finished, exit 2/g)?.length ?? 0) >= 2, 60_000);
+  loop.child.kill('SIGTERM');
+  t.is(await bounded('the loop stopping', loop.exited, 60_000), 0, stderr());
+  const finished = stderr().match(/run finished, exit 2/g)!.length;
   const types = lines(readFileSync(events, 'utf8')).map((l) => JSON.parse(l).type);
-  t.is(types.filter((x) => x === 'run-start').length, finished, stderr);
+  t.is(types.filter((x) => x === 'run-start').length, finished, stderr());
   t.is(types.filter((x) => x === 'run-done').length, finished);
   t.deepEqual(types.slice(0, 2), ['run-start', 'host-start'], 'the first tick is still in the file');
   t.is(types.at(-1), 'run-done');
