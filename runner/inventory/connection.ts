@@ -59,7 +59,15 @@ export function knownHostsFromSshArgs(args: string): string | undefined {
   return undefined;
 }
 
+// Asked for every host; the passwd lookup behind it is made once.
+let localUser: { readonly name: string | undefined } | undefined;
+
 function defaultUser(): string | undefined {
+  localUser ??= { name: lookUpUser() };
+  return localUser.name;
+}
+
+function lookUpUser(): string | undefined {
   try {
     return userInfo().username;
   } catch {

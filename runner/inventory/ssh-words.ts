@@ -2,8 +2,22 @@
 // arguments of ansible_ssh_common_args and friends this way (runner/inventory/connection.ts), and a
 // ProxyCommand inside them is split again (runner/inventory/jump-args.ts).
 
+// An inventory gives most of its hosts the same ssh args (group vars): each text is split once.
+const split = new Map<string, readonly string[]>();
+const SPLIT_KEPT = 256;
+
 /** Splits a command-line string as Python's shlex.split does (which is how ansible reads ssh args). */
 export function shellWords(text: string): string[] {
+  let words = split.get(text);
+  if (!words) {
+    words = splitWords(text);
+    if (split.size >= SPLIT_KEPT) split.clear();
+    split.set(text, words);
+  }
+  return [...words];
+}
+
+function splitWords(text: string): string[] {
   const words: string[] = [];
   let word: string | null = null;
   for (let i = 0; i < text.length; i++) {

@@ -8,8 +8,8 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { evaluate, type At, type ConfigFileRef, type Note, type Pass, type Setting } from './evaluate.js';
 import { ExpandError, expandHostName, expandPath, type Tokens } from './expand.js';
-import { readConfigFile, type ConfigFile } from './files.js';
-import type { StrictHostKeyChecking } from './keywords.js';
+import { includedFiles, readConfigFile, type ConfigFile } from './files.js';
+import { DirectiveError, type StrictHostKeyChecking } from './keywords.js';
 import { UnhonouredKeys } from './warnings.js';
 
 export type { At, Note, Setting };
@@ -71,6 +71,9 @@ export class SshConfig {
   readonly localUser: string;
   readonly #files: readonly ConfigFileRef[];
   readonly #read = new Map<string, ConfigFile>();
+  readonly #included = new Map<string, { readonly paths: readonly string[] } | { readonly error: DirectiveError }>();
+  /** This machine's name, for %l. */
+  readonly localHost = localHostName();
   readonly unhonoured = new UnhonouredKeys();
 
   constructor(options: SshConfigOptions = {}) {
@@ -94,7 +97,14 @@ export class SshConfig {
     if (files.length === 0) return { files: [], identityFiles: [], problems: [], warnings: [] };
     const preset = options.preset ?? {};
     const pass = evaluate(
-      { alias, preset, localUser: this.localUser, home: this.home, read: (p, c) => this.#readFile(p, c) },
+      {
+        alias,
+        preset,
+        localUser: this.localUser,
+        home: this.home,
+        read: (p, c) => this.#readFile(p, c),
+        include: (arg, userConf) => this.#include(arg, userConf),
+      },
       files,
     );
     for (const u of pass.unhonoured)
@@ -107,6 +117,24 @@ export class SshConfig {
     if (configFile.toLowerCase() === 'none') return [];
     // ssh reads -F's file as a user's file (relative Includes in ~/.ssh) but does not check its mode.
     return [{ path: configFile, userConf: true, checkPerm: false }];
+  }
+
+  // Every host of a run reads the same files and Includes: each directory is listed once per run, as
+  // each file is read once.
+  #include(arg: string, userConf: boolean): string[] {
+    const key = `${userConf}\0${arg}`;
+    let found = this.#included.get(key);
+    if (!found) {
+      try {
+        found = { paths: includedFiles(arg, userConf, this.home) };
+      } catch (e) {
+        if (!(e instanceof DirectiveError)) throw e;
+        found = { error: e };
+      }
+      this.#included.set(key, found);
+    }
+    if ('error' in found) throw found.error;
+    return [...found.paths];
   }
 
   #readFile(path: string, checkPerm: boolean): ConfigFile {
@@ -123,7 +151,7 @@ function expanded(
   pass: Pass,
   alias: string,
   preset: NonNullable<LookupOptions['preset']>,
-  local: { readonly home: string; readonly localUser: string },
+  local: { readonly home: string; readonly localUser: string; readonly localHost: string },
 ): Omit<SshHostConfig, 'files' | 'warnings'> {
   const o = pass.obtained;
   const problems = [...pass.problems];
@@ -146,7 +174,7 @@ function expanded(
     localUser: local.localUser,
     home: local.home,
     uid: process.getuid?.() ?? 0,
-    localHost: localHostName(),
+    localHost: local.localHost,
   };
   const identityFiles = o.identityfile
     .map((s) => expand(s, (v) => expandPath(v, tokens)))

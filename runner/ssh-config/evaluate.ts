@@ -3,7 +3,7 @@
 // Include is read in place, its lines active only where the Include line is, and it cannot change
 // whether the including file's block applies; the first value obtained for a keyword wins.
 import { ExpandError, expandHostName } from './expand.js';
-import { includedFiles, type ConfigFile } from './files.js';
+import type { ConfigFile } from './files.js';
 import type { Directive, MatchCriterion, StrictHostKeyChecking } from './keywords.js';
 import { DirectiveError } from './keywords.js';
 import { hostLineMatches, matchHostname, matchPatternList } from './pattern.js';
@@ -56,6 +56,8 @@ export interface PassInput {
   readonly localUser: string;
   readonly home: string;
   readonly read: (path: string, checkPerm: boolean) => ConfigFile;
+  /** The files an Include argument names (files.ts includedFiles), for a user's file or the system's. */
+  readonly include: (arg: string, userConf: boolean) => string[];
 }
 
 const MAX_DEPTH = 16;
@@ -113,7 +115,7 @@ function readInto(
 
 function includes(pass: Pass, input: PassInput, ref: ConfigFileRef, paths: readonly string[], at: At): string[] {
   try {
-    return paths.flatMap((p) => includedFiles(p, ref.userConf, input.home));
+    return paths.flatMap((p) => input.include(p, ref.userConf));
   } catch (e) {
     if (!(e instanceof DirectiveError)) throw e;
     pass.problems.push({ at, detail: e.message });

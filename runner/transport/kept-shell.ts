@@ -82,8 +82,8 @@ class OpenShell {
         // Marked, and searched for: a login shell's rc file may print before it (bash reads ~/.bashrc
         // for an sshd session), and that text is this first command's, not a probe's.
         resolve: (r) => {
-          const pid = new RegExp(`@@${nonce}@@pid (\\d+)\\n`).exec(r.stdout)?.[1];
-          if (pid) resolve(Number(pid));
+          const pid = pidReported(r.stdout, nonce);
+          if (pid !== undefined) resolve(pid);
           else reject(new ShellGone(`no pid: ${r.stdout.slice(-200)}`));
         },
         reject,
@@ -137,6 +137,15 @@ class OpenShell {
       p.resolve(result);
     }
   }
+}
+
+/** The pid in `@@<nonce>@@pid <digits>\n`; indexOf, not a RegExp: a nonce is new for every shell. */
+function pidReported(stdout: string, nonce: string): number | undefined {
+  const mark = `@@${nonce}@@pid `;
+  const at = stdout.indexOf(mark);
+  const end = at < 0 ? -1 : stdout.indexOf('\n', at + mark.length);
+  const digits = end < 0 ? '' : stdout.slice(at + mark.length, end);
+  return /^\d+$/.test(digits) ? Number(digits) : undefined;
 }
 
 function frameEnd(nonce: string): string {

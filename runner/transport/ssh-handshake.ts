@@ -146,7 +146,9 @@ export function handshake(target: SshTarget, o: HandshakeOptions, sock?: Duplex)
         fail(e as HandshakeError);
       }
     });
-    client.once('close', () =>
+    client.once('close', () => {
+      // A connection that was ready closes too, at the end: no error to build then.
+      if (settled) return;
       fail(
         check.refusal() ??
           new HandshakeError(
@@ -154,8 +156,8 @@ export function handshake(target: SshTarget, o: HandshakeOptions, sock?: Duplex)
             'dropped',
             `host ${where(target)}: the server closed the connection during the SSH handshake`,
           ),
-      ),
-    );
+      );
+    });
     client.once('ready', () => {
       o.trace?.(`authenticated as ${target.user} in ${Date.now() - began} ms`);
       if (settled) return;

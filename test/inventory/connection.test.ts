@@ -60,6 +60,10 @@ test('ssh argument parsing', (t) => {
   t.is(knownHostsFromSshArgs(`-o "UserKnownHostsFile=/c" -o 'UserKnownHostsFile=/d'`), '/c'); // ssh takes the first
   t.is(knownHostsFromSshArgs('-o "UserKnownHostsFile=/a b"'), '/a'); // ssh reads "/a b" as two files, writes to the first
   t.throws(() => shellWords(`-o 'unterminated`), { message: /unterminated single quote/ });
+  t.throws(() => shellWords(`-o 'unterminated`), { message: /unterminated single quote/ });
+  // A text is split once per process, and every caller gets an array of its own.
+  shellWords('-o A=1').push('changed by a caller');
+  t.deepEqual(shellWords('-o A=1'), ['-o', 'A=1']);
 });
 
 test('PowerShell or cmd as the shell, or os: windows, make a Windows host; ssh, smart, paramiko are ssh', (t) => {

@@ -281,3 +281,16 @@ test("without an SshConfig, loadInventory reads no user's config", (t) => {
   t.is(inv.host('db1')!.connection.user, userInfo().username);
   t.is(inv.host('db1')!.connection.identityFiles, undefined);
 });
+
+test('an Include pattern is expanded once per SshConfig: a file added meanwhile is read by the next one', (t) => {
+  const s = setup(t, 'all:\n  hosts:\n    db1: {}\n', 'Include conf.d/*.conf\n');
+  const confD = join(s.dir, 'home/.ssh/conf.d');
+  writeFileSync(join(confD, 'a.conf'), 'Host h1\n  User one\n', { mode: 0o644 });
+  const files = [{ path: s.config, userConf: true, checkPerm: true }];
+  const home = join(s.dir, 'home');
+  const run = new SshConfig({ home, files });
+  t.is(run.lookup('h1').user?.value, 'one');
+  writeFileSync(join(confD, 'b.conf'), 'Host h2\n  User two\n', { mode: 0o644 });
+  t.is(run.lookup('h2').user, undefined);
+  t.is(new SshConfig({ home, files }).lookup('h2').user?.value, 'two');
+});
