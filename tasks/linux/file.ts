@@ -18,6 +18,7 @@ import { filePath, fileMode, principal, readOptions, stringOrSecret } from '../.
 import { fsProbeScript, parseFsProbe, principalMatches, sha256Hex, textOf, type FsEntry } from './fs-probe.js';
 import {
   atomicWriteScript,
+  inlineContent,
   chgrpScript,
   chmodScript,
   chownScript,
@@ -168,8 +169,9 @@ export function file(options: FileOptions): ShellStep<FileDesired, FsEntry> {
       await applyFields(change, FIELDS, {
         content: async () => {
           // The new file gets its final attributes before it replaces the old one.
-          scripts.push(atomicWriteScript({ path, ...keptAttributes(actual, d) }));
-          stdin = d.content;
+          const content = inlineContent(d.content);
+          scripts.push(atomicWriteScript({ path, ...keptAttributes(actual, d), content }));
+          if (content === undefined) stdin = d.content;
         },
         // A rewrite above already gave the new file its desired attributes.
         mode: async () => {

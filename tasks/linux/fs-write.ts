@@ -1,4 +1,6 @@
-// Writing files and attributes on the host. Content always travels on stdin. A write goes to a
+// Writing files and attributes on the host. Content travels on stdin, or, when it is small text and
+// no secret, in the script itself, written by the shell's own printf: a `cat` (and the decoding and
+// splitting of a shared stdin) fewer on the host for every file. A write goes to a
 // temp file in the target's directory (same filesystem, so the rename is atomic), gets its final
 // mode and ownership before it becomes visible, and, when its content was computed from what the
 // probe read, is renamed only if the file still has the probed digest: a concurrent edit makes
@@ -26,6 +28,21 @@ export interface WriteTarget {
   readonly group?: string;
   /** The sha256 the file must still have just before the rename, or 'absent'; undefined: no guard. */
   readonly expect?: string;
+  /** The content, written by the script itself (inlineContent); undefined: the script's stdin. */
+  readonly content?: string;
+}
+
+/** The most content a script carries in its text; larger content goes on stdin. */
+export const INLINE_CONTENT_LIMIT = 16 * 1024;
+
+/**
+ * `content` when a script may carry it in its text: a string (never a Secret: a script's text may be
+ * traced, stdin never is) without NUL (no shell string holds one), of at most INLINE_CONTENT_LIMIT
+ * characters. Undefined: send it on stdin.
+ */
+export function inlineContent(content: string | Secret | Buffer): string | undefined {
+  if (typeof content !== 'string' || content.length > INLINE_CONTENT_LIMIT || content.includes('\0')) return undefined;
+  return content;
 }
 
 /** The script of one write; it relies on `set -e` (see runApply) to stop at a failed step. */
@@ -35,7 +52,8 @@ export function atomicWriteScript(t: WriteTarget): Script {
   const parts: Script[] = [
     sh`play_tmp=$(mktemp ${template})`,
     sh`trap 'rm -f "$play_tmp"' EXIT`,
-    sh`cat > "$play_tmp"`,
+    // printf is a builtin of every sh: '%s' writes its argument byte for byte, `%` and `\` included.
+    t.content === undefined ? sh`cat > "$play_tmp"` : sh`printf '%s' ${t.content} > "$play_tmp"`,
     t.mode !== undefined
       ? sh`chmod ${t.mode} "$play_tmp"`
       : sh`chmod "$(printf '%04o' $(( 0666 & ~$(umask) )))" "$play_tmp"`,

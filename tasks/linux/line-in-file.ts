@@ -17,7 +17,7 @@ import { refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
 import { editLineInFile } from './line-edit.js';
 import { ProbeLines } from './probe-lines.js';
 import { unifiedDiff } from '../common/text-diff.js';
-import { editableProbeScript, guardedWriteScript, parseEditable, type EditableFile } from './text-file.js';
+import { editableProbeScript, guardedWrite, parseEditable, type EditableFile } from './text-file.js';
 
 function regexpProblem(source: string): string | undefined {
   try {
@@ -118,12 +118,14 @@ export function lineInFile(options: LineInFileOptions): ShellStep<LineInFileDesi
       let stdin: string | undefined;
       await applyFields(change, ['line'], {
         line: async () => {
-          stdin = editLineInFile(
+          const text = editLineInFile(
             actual?.text ?? null,
             d.line,
             d.regexp === undefined ? undefined : new RegExp(d.regexp),
           ).text;
-          scripts.push(guardedWriteScript(d.path, actual));
+          const write = guardedWrite(d.path, actual, text);
+          scripts.push(write.script);
+          stdin = write.stdin;
         },
       });
       await runApply(remote, title, scripts, stdin);

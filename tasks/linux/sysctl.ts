@@ -24,7 +24,7 @@ import { normalizeSysctlValue, persistedValue, setPersisted, SYSCTL_KEY } from '
 import { unifiedDiff } from '../common/text-diff.js';
 import { contentReadScript } from '../../runner/core/content-read.js';
 import { readBase64Section } from './fs-probe.js';
-import { editableProbeScript, guardedWriteScript, parseEditable, type EditableFile } from './text-file.js';
+import { editableProbeScript, guardedWrite, parseEditable, type EditableFile } from './text-file.js';
 
 const KIND = 'linux.sysctl';
 export const DEFAULT_SYSCTL_FILE = '/etc/sysctl.d/99-play.conf';
@@ -169,8 +169,9 @@ elif [ -f ${proc} ]; then echo live-unreadable; else echo live-absent; fi`;
         },
         persisted: async () => {
           refuseWrongType(d.file, current?.entry ?? null, 'file');
-          stdin = setPersisted(current?.text ?? null, d.key, d.value).text;
-          scripts.push(guardedWriteScript(d.file, current));
+          const write = guardedWrite(d.file, current, setPersisted(current?.text ?? null, d.key, d.value).text);
+          scripts.push(write.script);
+          stdin = write.stdin;
         },
       });
       await runApply(remote, title, scripts, stdin);

@@ -4,7 +4,7 @@
 // overwritten with content computed from its old version.
 import type { Script } from '../../runner/core/quote.js';
 import { fsProbeScript, parseFsProbe, textOf, type FsEntry, type FsType } from './fs-probe.js';
-import { atomicWriteScript, keptAttributes } from './fs-write.js';
+import { atomicWriteScript, inlineContent, keptAttributes } from './fs-write.js';
 import type { ProbeLines } from './probe-lines.js';
 
 /** Files larger than this are refused: editing means reading the whole file through the probe. */
@@ -37,11 +37,21 @@ export function parseEditable(lines: ProbeLines, path: string): EditableFile | n
   return { type: 'file', text, entry };
 }
 
-/** Writes new content (sent on stdin) only if the file is still as probed (or still absent). */
-export function guardedWriteScript(path: string, actual: EditableFile | null): Script {
-  return atomicWriteScript({
+/**
+ * Writes `text` only if the file is still as probed (or still absent): in the script when it can
+ * carry it (fs-write.ts inlineContent), else from the script's stdin, which is then `stdin`.
+ */
+export function guardedWrite(
+  path: string,
+  actual: EditableFile | null,
+  text: string,
+): { script: Script; stdin?: string } {
+  const content = inlineContent(text);
+  const script = atomicWriteScript({
     path,
     ...keptAttributes(actual?.entry ?? null, {}),
     expect: actual?.entry.sha256 ?? 'absent',
+    content,
   });
+  return content === undefined ? { script, stdin: text } : { script };
 }

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Secret } from '../../../runner/core/secret.js';
+import { INLINE_CONTENT_LIMIT } from '../../../tasks/linux/fs-write.js';
 import type { AnyStep } from '../../../runner/core/step.js';
 import { directory, file, lineInFile } from '../../../tasks/linux/index.js';
 import { converge, HOSTILE, localHost, plan, removeHosts, probeAll, tree } from './local-remote.js';
@@ -216,8 +217,41 @@ test('file: a rewrite sets the attributes on the new file once, with no setter a
   const { change, rest } = await converge(h, file({ path: f, content: 'x\n', mode: '0640', owner: uid, group: gid }));
   t.deepEqual(change.fields, ['content', 'mode', 'owner', 'group']);
   t.is(rest.action, 'noop');
-  const apply = h.scripts.find((s) => s.includes('cat > "$play_tmp"'))!;
+  const apply = h.scripts.find((s) => s.includes('> "$play_tmp"'))!;
   const count = (re: RegExp) => (apply.match(re) ?? []).length;
   t.deepEqual([count(/\bchmod\b/g), count(/\bchown\b/g), count(/\bchgrp\b/g)], [1, 1, 1]);
   t.is(modeOf(f), '0640');
+});
+
+test('file: small text is written by the script itself, large or NUL-holding content from stdin, byte for byte', async (t) => {
+  const h = localHost();
+  const cases: [string, string, 'script' | 'stdin'][] = [
+    ['printf specials', `100% \\n %s %b \\0 '"' $(id) \`id\` no newline at the end`, 'script'],
+    ['UTF-8 and a leading dash', '-n \u2018quoted\u2019 caf\u00e9\n\n', 'script'],
+    ['empty', '', 'script'],
+    ['at the limit', 'a'.repeat(INLINE_CONTENT_LIMIT), 'script'],
+    ['past the limit', 'b'.repeat(INLINE_CONTENT_LIMIT + 1), 'stdin'],
+    ['a NUL byte', 'before\0after\n', 'stdin'],
+  ];
+  for (const [name, content, via] of cases) {
+    const path = join(h.root, name.replace(/ /g, '-'));
+    const before = h.scripts.length;
+    const { rest } = await converge(h, file({ path, content, mode: '0644' }));
+    t.is(rest.action, 'noop', name);
+    t.deepEqual(readFileSync(path), Buffer.from(content), name);
+    const apply = h.scripts.slice(before).find((s) => s.includes('> "$play_tmp"'))!;
+    t.is(apply.includes('cat > "$play_tmp"') ? 'stdin' : 'script', via, name);
+  }
+});
+
+test('lineInFile: the edited text is written by the script itself', async (t) => {
+  const h = localHost();
+  const path = join(h.root, 'settings.ini');
+  writeFileSync(path, "name=100% \\ 'x'\nport=80\n");
+  const s = lineInFile({ path, line: 'port=8080', regexp: '^port=' });
+  const before = h.scripts.length;
+  const { rest } = await converge(h, s);
+  t.is(rest.action, 'noop');
+  t.is(readFileSync(path, 'utf8'), "name=100% \\ 'x'\nport=8080\n");
+  t.false(h.scripts.slice(before).some((text) => text.includes('cat > "$play_tmp"')));
 });
