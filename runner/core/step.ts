@@ -35,6 +35,12 @@ export interface ShellProbe<A> {
   readonly script: Script;
   /** Parses the probe's output into the actual state; `null` means absent. Throws on nonsense. */
   parse(result: ExecResult): A | null;
+  /**
+   * What the step expects some of the files its script reads (content-read.ts) to hold: the host
+   * confirms a file by its digest instead of sending it (read-cache.ts). A guess only saves work:
+   * a file that differs is read as always. Never a secret's content.
+   */
+  readonly expect?: ReadonlyMap<string, string>;
 }
 
 /** A probe that is one PowerShell call and a reader of the value it returned (already decoded, not text). */

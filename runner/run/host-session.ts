@@ -28,8 +28,8 @@ import {
   splitApplyThenProbe,
   type ApplyInput,
 } from './apply-then-probe.js';
-import { batchScript, groupProbes, newNonce, readPathsOf, splitBatch } from './probe-batch.js';
-import type { ReadCache } from './read-cache.js';
+import { batchScript, expectedReads, groupProbes, newNonce, readPathsOf, splitBatch } from './probe-batch.js';
+import { ReadCache } from './read-cache.js';
 
 /** What the session needs of a transport connection. */
 export interface ShellConnection {
@@ -165,7 +165,10 @@ export class HostSession implements Remote {
     const nonce = newNonce();
     const scripts = probes.map((p) => p.script);
     const conn = await this.connection();
-    const reads = conn.reads?.batch(readPathsOf(scripts), nonce);
+    // Without a kept connection's cache, a cache of this batch alone answers what the steps expect.
+    const expected = expectedReads(probes);
+    const cache = conn.reads ?? (expected.size > 0 ? new ReadCache() : undefined);
+    const reads = cache?.batch(readPathsOf(scripts), nonce, expected);
     const batch = batchScript(scripts, nonce, reads?.prelude);
     const out = (await this.#probeInKeptShell(conn, batch, timeoutMs)) ?? (await this.#run(batch, { timeoutMs }));
     let parts: ExecResult[];

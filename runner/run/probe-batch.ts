@@ -46,6 +46,16 @@ export function readPathsOf(probes: readonly Script[]): string[] {
   return pathsOf(probes, 'readPaths');
 }
 
+/** What the probes expect files they read to hold (ShellProbe.expect); the first probe naming a path wins. */
+export function expectedReads(
+  probes: readonly { readonly expect?: ReadonlyMap<string, string> }[],
+): Map<string, string> {
+  const expected = new Map<string, string>();
+  for (const p of probes)
+    for (const [path, content] of p.expect ?? []) if (!expected.has(path)) expected.set(path, content);
+  return expected;
+}
+
 /**
  * One POSIX sh script running each probe in a subshell, so an `exit` in one cannot end the batch
  * (play's own probes, which never exit, in the batch's shell: quote.ts sharesShell);

@@ -1,10 +1,11 @@
-// What a host's files held when a kept connection last read them (content-read.ts), so the next
-// tick of a schedule reads a file only if it changed: the batch's prelude runs one sha256sum over
-// the files the cache knows, and a file whose digest is the one known comes back as a marker that
-// the controller replaces with the base64 it kept. The probe's output, once expanded, is byte for
-// byte what the read would have printed: base64 is a function of the bytes, and the bytes are
-// those of the digest. What is kept is checked on the way in: it must be the exact base64 of bytes
-// whose digest it is kept under. Held in memory only, for as long as the connection is kept.
+// What a host's files held when a kept connection last read them (content-read.ts), or what a
+// step expects them to hold, so that a file is read only if it differs: the batch's prelude runs
+// one sha256sum over the files the cache knows, and a file whose digest is the one known comes
+// back as a marker that the controller replaces with the base64 it kept. The probe's output, once
+// expanded, is byte for byte what the read would have printed: base64 is a function of the bytes,
+// and the bytes are those of the digest. What is kept is checked on the way in: it must be the
+// exact base64 of bytes whose digest it is kept under. Held in memory only, for as long as the
+// connection is kept.
 import { createHash } from 'node:crypto';
 import { digestVariable, knownVariable, pathKey } from '../core/content-read.js';
 import { quoteSh } from '../core/quote.js';
@@ -40,13 +41,18 @@ export class ReadCache {
     return { files: this.#kept.size, bytes: this.#bytes };
   }
 
-  /** A batch reading `paths`, framed by `nonce` (probe-batch.ts). */
-  batch(paths: readonly string[], nonce: string): ReadBatch {
+  /**
+   * A batch reading `paths`, framed by `nonce` (probe-batch.ts); `expected`: what the steps expect
+   * files the cache does not know to hold, confirmed by their digest like what it kept.
+   */
+  batch(paths: readonly string[], nonce: string, expected?: ReadonlyMap<string, string>): ReadBatch {
     // The entries this batch's prelude names: a read another batch keeps meanwhile cannot change them.
     const known = new Map<string, Kept>();
     for (const p of paths) {
       const k = this.#kept.get(pathKey(p));
+      const e = k ? undefined : expected?.get(p);
       if (k) known.set(p, k);
+      else if (e !== undefined) known.set(p, expectedRead(e));
     }
     return {
       prelude: preludeScript(nonce, known),
@@ -118,6 +124,19 @@ export class ReadCache {
     this.#kept.delete(id);
     this.#bytes -= k.base64.length;
   }
+}
+
+/** What `base64 < path` prints for a file holding `content` (GNU and busybox: lines of 76). */
+export function base64Lines(bytes: Buffer): string {
+  const flat = bytes.toString('base64');
+  let out = '';
+  for (let i = 0; i < flat.length; i += 76) out += `${flat.slice(i, i + 76)}\n`;
+  return out;
+}
+
+function expectedRead(content: string): Kept {
+  const bytes = Buffer.from(content);
+  return { digest: createHash('sha256').update(bytes).digest('hex'), base64: base64Lines(bytes) };
 }
 
 /**

@@ -150,6 +150,10 @@ export function file(options: FileOptions): ShellStep<FileDesired, FsEntry> {
     desired,
     probe: () => ({
       script: fsProbeScript(path, probeOptions),
+      // The host confirms the content by its digest rather than sending it (never a secret's).
+      ...(typeof content === 'string' && desired.size <= probeOptions.contentLimit
+        ? { expect: new Map([[path, content]]) }
+        : {}),
       parse: (result: ExecResult) => {
         const lines = new ProbeLines(title, result);
         const entry = parseFsProbe(lines, probeOptions);

@@ -148,6 +148,12 @@ elif [ -f ${proc} ]; then echo live-unreadable; else echo live-absent; fi`;
     desired,
     probe: () => ({
       script: sharesShell(joinScripts('sh', [liveScript, editableProbeScript(file)])),
+      // Guesses the host confirms by digest: the kernel prints the value and a newline, and a file of
+      // its own holds the one line. Any other value or file is read as always.
+      expect: new Map([
+        [proc, `${desired.value}\n`],
+        [file, setPersisted(null, key, desired.value).text],
+      ]),
       parse: (result: ExecResult): SysctlActual => {
         const lines = new ProbeLines(title, result);
         const live = parseLive(lines, proc);

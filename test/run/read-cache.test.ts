@@ -1,9 +1,9 @@
 // The read cache of a kept connection (read-cache.ts, content-read.ts): what it expands and keeps,
-// as tables; then the bench playbook's probes through a host session on the local /bin/sh, under
-// strace: a second probe of unchanged files runs one stat and one sha256sum and parses to the same
-// state, and a file changed in between is read anew.
+// and what steps expect files to hold, as tables; then the bench playbook's probes through a host
+// session on the local /bin/sh, under strace: what a step expects, and a second probe of unchanged
+// files, is confirmed by one sha256sum and parses to the same state; a file changed is read anew.
 import test from 'ava';
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { pathKey } from '../../runner/core/content-read.js';
 import type { ExecResult, Probe } from '../../runner/core/step.js';
 import type { Host } from '../../runner/inventory/model.js';
 import { HostSession, type ShellConnection } from '../../runner/run/host-session.js';
-import { ReadCache } from '../../runner/run/read-cache.js';
+import { base64Lines, ReadCache } from '../../runner/run/read-cache.js';
 import { benchSteps, convergeBenchFiles } from '../tasks/linux/bench-steps.js';
 
 const base = mkdtempSync(join(tmpdir(), 'play-read-cache-'));
@@ -82,10 +82,38 @@ test('a read cut short is left as it came, for the batch split to report', (t) =
   t.is(cache.size.files, 0);
 });
 
+test('what a step expects is confirmed by digest like a kept read, and what the cache kept wins', (t) => {
+  const cache = new ReadCache();
+  cache.batch(['/kept'], N).expand(read('/kept', b64('read before\n')));
+  const expected = new Map([
+    ['/a', 'alpha\n'],
+    ['/kept', 'a guess\n'],
+    ['/not-read', 'x'],
+  ]);
+  const batch = cache.batch(['/a', '/kept', '/b'], N, expected);
+  t.true(batch.prelude.includes(`play_known_${pathKey('/a')}=${sha('alpha\n')}`));
+  t.true(batch.prelude.includes(`play_known_${pathKey('/kept')}=${sha('read before\n')}`));
+  t.false(batch.prelude.includes('/not-read'), 'a path no probe reads is not hashed');
+  t.is(
+    batch.expand(`${hit('/a')}${hit('/kept')}${read('/b', b64('b'))}`),
+    `${b64('alpha\n')}${b64('read before\n')}${b64('b')}`,
+  );
+  t.deepEqual(cache.size, { files: 2, bytes: b64('read before\n').length + b64('b').length }, 'a guess is not kept');
+});
+
+test("base64Lines is coreutils base64's output, wrapped at 76", (t) => {
+  const sizes = [0, 1, 2, 3, 56, 57, 58, 114, 200];
+  const bytes = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 37) % 256));
+  t.deepEqual(
+    sizes.map((n) => base64Lines(bytes(n))),
+    sizes.map((n) => execFileSync('base64', { input: bytes(n), encoding: 'utf8' })),
+  );
+});
+
 // --- the bench's probes on the local /bin/sh -------------------------------------------------
 
-/** A host session on the local /bin/sh, under strace when `log` is given, with `reads`. */
-function localSession(reads: ReadCache, log: () => string | null): HostSession {
+/** A host session on the local /bin/sh, under strace when `log` is given, with `reads` (a kept connection's). */
+function localSession(reads: ReadCache | undefined, log: () => string | null): HostSession {
   const run = (script: string): Promise<ExecResult> => {
     const l = log();
     const argv = l ? ['strace', '-f', '-qq', '-e', 'trace=execve', '-e', 'signal=none', '-o', l] : [];
@@ -101,32 +129,65 @@ function localSession(reads: ReadCache, log: () => string | null): HostSession {
       child.stdin.end();
     });
   };
-  const connection: ShellConnection = { exec: run, reads };
+  const connection: ShellConnection = reads ? { exec: run, reads } : { exec: run };
   const host = { name: 'local', connection: { os: 'linux' } } as unknown as Host;
   return new HostSession(host, async () => connection);
 }
+
+let logs = 0;
+
+/** Probes `steps` through `session`, with the programs the host ran (under strace). */
+async function probeCounting(session: HostSession, probes: Probe<unknown>[], setLog: (l: string | null) => void) {
+  const log = join(base, `execve-${++logs}.log`);
+  setLog(log);
+  const outcomes = await session.probe(probes);
+  setLog(null);
+  const programs = [...readFileSync(log, 'utf8').matchAll(/execve\("([^"]+)"/g)].map((m) => basename(m[1]!));
+  // strace starts the connection's /bin/sh, which starts the session's own /bin/sh -c (the batch).
+  return { actual: outcomes.map((o) => (o.ok ? o.actual : o.error.message)), programs: programs.slice(2) };
+}
+
+/** The probes with nothing expected: a plain read of every file, what an expectation must not change. */
+const plainProbes = (steps: ReturnType<typeof benchSteps>) =>
+  steps.map((s) => ({ ...(s.probe() as Probe<unknown>), expect: undefined }) as Probe<unknown>);
+
+test('the bench probes without a kept connection: what the steps expect is confirmed by one sha256sum', async (t) => {
+  t.is(spawnSync('strace', ['-V']).status, 0, 'strace is needed to count the programs a probe runs');
+  const root = join(base, 'expected');
+  convergeBenchFiles(root);
+  let log: string | null = null;
+  const session = localSession(undefined, () => log);
+  const steps = benchSteps(root);
+  const probes = () => steps.map((s) => s.probe() as Probe<unknown>);
+  const setLog = (l: string | null) => (log = l);
+  const plain = await probeCounting(session, plainProbes(steps), setLog);
+  t.deepEqual(plain.programs, ['stat', 'base64', 'base64', 'base64', 'base64']);
+  // The file, the sysctl's value and its file are expected; the line's file is not (its other lines).
+  const converged = await probeCounting(session, probes(), setLog);
+  t.deepEqual(converged.programs, ['stat', 'sha256sum', 'base64']);
+  t.deepEqual(converged.actual, plain.actual);
+  writeFileSync(join(root, 'app.conf'), 'edited by hand\n');
+  const edited = await probeCounting(session, probes(), setLog);
+  t.deepEqual(edited.programs, ['stat', 'sha256sum', 'base64', 'base64']);
+  t.deepEqual(edited.actual, (await probeCounting(session, plainProbes(steps), setLog)).actual);
+  t.is(steps[1]!.diff(steps[1]!.desired as never, edited.actual[1] as never).action, 'update');
+});
 
 test('the bench probes: a second probe of unchanged files runs one stat and one sha256sum, and parses the same', async (t) => {
   t.is(spawnSync('strace', ['-V']).status, 0, 'strace is needed to count the programs a probe runs');
   const root = join(base, 'srv');
   convergeBenchFiles(root);
-  let n = 0;
   let log: string | null = null;
   const reads = new ReadCache();
   const session = localSession(reads, () => log);
   const steps = benchSteps(root);
-  const probeCounting = async () => {
-    log = join(base, `execve-${++n}.log`);
-    const outcomes = await session.probe(steps.map((s) => s.probe() as Probe<unknown>));
-    const programs = [...readFileSync(log, 'utf8').matchAll(/execve\("([^"]+)"/g)].map((m) => basename(m[1]!));
-    // strace starts the connection's /bin/sh, which starts the session's own /bin/sh -c (the batch).
-    return { actual: outcomes.map((o) => (o.ok ? o.actual : o.error.message)), programs: programs.slice(2) };
-  };
+  const setLog = (l: string | null) => (log = l);
+  const probeCountingKept = () => probeCounting(session, plainProbes(steps), setLog);
 
-  const first = await probeCounting();
+  const first = await probeCountingKept();
   t.deepEqual(first.programs, ['stat', 'base64', 'base64', 'base64', 'base64']);
   t.deepEqual(reads.size.files, 4);
-  const second = await probeCounting();
+  const second = await probeCountingKept();
   t.deepEqual(second.programs, ['stat', 'sha256sum']);
   t.deepEqual(second.actual, first.actual);
   t.deepEqual(
@@ -136,12 +197,11 @@ test('the bench probes: a second probe of unchanged files runs one stat and one 
 
   // Same size, other bytes: the digest differs, so the file is read anew and the change is seen.
   writeFileSync(join(root, 'settings.ini'), 'port=8081\n');
-  const third = await probeCounting();
+  const third = await probeCountingKept();
   t.deepEqual(third.programs, ['stat', 'sha256sum', 'base64']);
   t.is(steps[2]!.diff(steps[2]!.desired as never, third.actual[2] as never).action, 'update');
   t.deepEqual(third.actual.slice(0, 2), first.actual.slice(0, 2));
-  log = null;
-  const fresh = await localSession(new ReadCache(), () => null).probe(steps.map((s) => s.probe() as Probe<unknown>));
+  const fresh = await localSession(undefined, () => null).probe(plainProbes(steps));
   t.deepEqual(
     third.actual,
     fresh.map((o) => (o.ok ? o.actual : o.error.message)),
