@@ -32,10 +32,12 @@ function applyLine(a: ApplyInput, isLastReader: boolean): string {
   return `head -c ${a.stdin.length} | { ${run}; play_apply=$?; cat >/dev/null; exit $play_apply; }`;
 }
 
+/** `readPrelude`: a read cache's part of the probes' batch (read-cache.ts), run after the applies. */
 export function appliesThenProbeScript(
   applies: readonly ApplyInput[],
   probes: readonly Script[],
   nonce: string,
+  readPrelude?: string,
 ): Script {
   if (applies.some((a) => a.script.shell !== 'sh')) throw new TypeError('only a sh apply can carry its probe');
   const lastReader = applies.reduce((last, a, i) => (a.stdin === null ? last : i), -1);
@@ -45,7 +47,7 @@ export function appliesThenProbeScript(
     `printf '${applyEnd(nonce, i).replace('\n', '\\n')}%s\\n' "$play_apply"`,
     `printf '${stderrMark(nonce, i).replace(/\n/g, '\\n')}' >&2`,
   ]);
-  return new Script('sh', [...lines, batchScript(probes, nonce).text].join('\n'));
+  return new Script('sh', [...lines, batchScript(probes, nonce, readPrelude).text].join('\n'));
 }
 
 /** The command's stdin for `applies`: their inputs in order (empty when none takes any). */
@@ -54,8 +56,13 @@ export function appliesStdin(applies: readonly ApplyInput[]): Buffer {
 }
 
 /** One apply and the probes after it (its stdin, if any, is the command's whole stdin). */
-export function applyThenProbeScript(apply: Script, probes: readonly Script[], nonce: string): Script {
-  return appliesThenProbeScript([{ script: apply, stdin: Buffer.alloc(0) }], probes, nonce);
+export function applyThenProbeScript(
+  apply: Script,
+  probes: readonly Script[],
+  nonce: string,
+  readPrelude?: string,
+): Script {
+  return appliesThenProbeScript([{ script: apply, stdin: Buffer.alloc(0) }], probes, nonce, readPrelude);
 }
 
 export interface SplitApplies {
@@ -65,8 +72,17 @@ export interface SplitApplies {
   probes: ExecResult[] | Error;
 }
 
-/** Each apply's result and the probes' results, from the combined output of `count` applies. */
-export function splitAppliesThenProbe(out: ExecResult, nonce: string, count: number, probeCount: number): SplitApplies {
+/**
+ * Each apply's result and the probes' results, from the combined output of `count` applies;
+ * `expand`: the read cache's expansion of the probes' output (read-cache.ts).
+ */
+export function splitAppliesThenProbe(
+  out: ExecResult,
+  nonce: string,
+  count: number,
+  probeCount: number,
+  expand: (stdout: string) => string = (stdout) => stdout,
+): SplitApplies {
   const applies: (ExecResult | null)[] = [];
   let out1 = 0;
   let err1 = 0;
@@ -88,9 +104,9 @@ export function splitAppliesThenProbe(out: ExecResult, nonce: string, count: num
     out1 = codeEnd + 1;
     err1 = mark < 0 ? out.stderr.length : mark + stderrMark(nonce, i).length;
   }
-  const rest: ExecResult = { stdout: out.stdout.slice(out1), stderr: out.stderr.slice(err1), code: out.code };
   let probes: ExecResult[] | Error;
   try {
+    const rest: ExecResult = { stdout: expand(out.stdout.slice(out1)), stderr: out.stderr.slice(err1), code: out.code };
     probes = splitBatch(rest, nonce, probeCount);
   } catch (e) {
     probes = e as Error;
@@ -106,7 +122,12 @@ export interface SplitApply {
 }
 
 /** The apply's result and the probes' results; null when the apply's frame is missing (it was cut short). */
-export function splitApplyThenProbe(out: ExecResult, nonce: string, count: number): SplitApply | null {
-  const split = splitAppliesThenProbe(out, nonce, 1, count);
+export function splitApplyThenProbe(
+  out: ExecResult,
+  nonce: string,
+  count: number,
+  expand?: (stdout: string) => string,
+): SplitApply | null {
+  const split = splitAppliesThenProbe(out, nonce, 1, count, expand);
   return split.applies[0] ? { apply: split.applies[0], probes: split.probes } : null;
 }

@@ -29,7 +29,7 @@ import {
   type ApplyInput,
 } from './apply-then-probe.js';
 import { batchScript, expectedReads, groupProbes, newNonce, readPathsOf, splitBatch } from './probe-batch.js';
-import { ReadCache } from './read-cache.js';
+import { ReadCache, type ReadBatch } from './read-cache.js';
 
 /** What the session needs of a transport connection. */
 export interface ShellConnection {
@@ -165,10 +165,7 @@ export class HostSession implements Remote {
     const nonce = newNonce();
     const scripts = probes.map((p) => p.script);
     const conn = await this.connection();
-    // Without a kept connection's cache, a cache of this batch alone answers what the steps expect.
-    const expected = expectedReads(probes);
-    const cache = conn.reads ?? (expected.size > 0 ? new ReadCache() : undefined);
-    const reads = cache?.batch(readPathsOf(scripts), nonce, expected);
+    const reads = readBatch(conn.reads, probes, nonce);
     const batch = batchScript(scripts, nonce, reads?.prelude);
     const out = (await this.#probeInKeptShell(conn, batch, timeoutMs)) ?? (await this.#run(batch, { timeoutMs }));
     let parts: ExecResult[];
@@ -207,8 +204,9 @@ export class HostSession implements Remote {
       for (const p of probes) this.trace(`probe (after the apply, same round trip): ${redact(p.script.text)}`);
     const nonce = newNonce();
     const scripts = probes.map((p) => p.script);
-    const out = await this.#run(applyThenProbeScript(script, scripts, nonce), options);
-    const split = splitApplyThenProbe(out, nonce, probes.length);
+    const reads = readBatch(undefined, probes, nonce);
+    const out = await this.#run(applyThenProbeScript(script, scripts, nonce, reads?.prelude), options);
+    const split = splitApplyThenProbe(out, nonce, probes.length, reads?.expand);
     if (!split) return { result: out, outcomes: null };
     const parts = split.probes;
     const outcomes =
@@ -231,13 +229,15 @@ export class HostSession implements Remote {
     if (this.trace)
       for (const p of probes) this.trace(`probe (after the applies, same round trip): ${redact(p.script.text)}`);
     const nonce = newNonce();
+    const reads = readBatch(undefined, probes, nonce);
     const script = appliesThenProbeScript(
       applies,
       probes.map((p) => p.script),
       nonce,
+      reads?.prelude,
     );
     const out = await this.#run(script, { ...options, stdin: appliesStdin(applies) });
-    const split = splitAppliesThenProbe(out, nonce, applies.length, probes.length);
+    const split = splitAppliesThenProbe(out, nonce, applies.length, probes.length, reads?.expand);
     const parts = split.probes;
     return {
       // One cut short gets the whole output and the command's status, as an apply alone would.
@@ -305,4 +305,18 @@ function parseEach(probes: readonly ShellProbe<unknown>[], parts: readonly ExecR
       return { ok: false, error: new Error(`cannot read the probe's output: ${(e as Error).message}`) };
     }
   });
+}
+
+/**
+ * A batch's use of a read cache: the kept connection's (`kept`), else one of this batch alone when
+ * the probes expect what some files hold (ShellProbe.expect); none when neither.
+ */
+function readBatch(
+  kept: ReadCache | undefined,
+  probes: readonly ShellProbe<unknown>[],
+  nonce: string,
+): ReadBatch | undefined {
+  const expected = expectedReads(probes);
+  const cache = kept ?? (expected.size > 0 ? new ReadCache() : undefined);
+  return cache?.batch(readPathsOf(probes.map((p) => p.script)), nonce, expected);
 }

@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathKey } from '../../runner/core/content-read.js';
-import type { ExecResult, Probe } from '../../runner/core/step.js';
+import { Script } from '../../runner/core/quote.js';
+import type { ExecResult, Probe, ShellProbe } from '../../runner/core/step.js';
 import type { Host } from '../../runner/inventory/model.js';
 import { HostSession, type ShellConnection } from '../../runner/run/host-session.js';
 import { base64Lines, ReadCache } from '../../runner/run/read-cache.js';
@@ -171,6 +172,30 @@ test('the bench probes without a kept connection: what the steps expect is confi
   t.deepEqual(edited.programs, ['stat', 'sha256sum', 'base64', 'base64']);
   t.deepEqual(edited.actual, (await probeCounting(session, plainProbes(steps), setLog)).actual);
   t.is(steps[1]!.diff(steps[1]!.desired as never, edited.actual[1] as never).action, 'update');
+});
+
+test('the probes an apply carries are confirmed by digest too, and parse as a plain probe does', async (t) => {
+  t.is(spawnSync('strace', ['-V']).status, 0, 'strace is needed to count the programs a probe runs');
+  const root = join(base, 'carried');
+  convergeBenchFiles(root);
+  let log: string | null = null;
+  const session = localSession(undefined, () => log);
+  const steps = benchSteps(root);
+  const apply = {
+    script: new Script('sh', `printf '%s' '# managed by play\nhost=local\n' > ${root}/app.conf`),
+    stdin: null,
+  };
+  log = join(base, `execve-${++logs}.log`);
+  const carried = await session.runAllThenProbe(
+    [apply],
+    steps.map((s) => s.probe() as ShellProbe<unknown>),
+  );
+  const programs = [...readFileSync(log, 'utf8').matchAll(/execve\("([^"]+)"/g)].map((m) => basename(m[1]!));
+  log = null;
+  t.deepEqual(programs.slice(2), ['stat', 'sha256sum', 'base64']);
+  const plain = await session.probe(plainProbes(steps));
+  const actual = (outcomes: typeof plain) => outcomes.map((o) => (o.ok ? o.actual : o.error.message));
+  t.deepEqual(actual(carried.outcomes!), actual(plain));
 });
 
 test('the bench probes: a second probe of unchanged files runs one stat and one sha256sum, and parses the same', async (t) => {
