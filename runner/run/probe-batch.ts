@@ -1,14 +1,11 @@
 // Several probes of one host in one round trip: each probe's output is framed by markers that
 // carry a per-batch random nonce (so no file content can forge one) and its exit status.
-import { randomBytes } from 'node:crypto';
 import { PsCall } from '../core/ps-call.js';
 import { Script } from '../core/quote.js';
 import { sharedStatScript } from '../core/shared-stat.js';
 import type { ExecResult } from '../core/step.js';
 
-export function newNonce(): string {
-  return randomBytes(9).toString('hex');
-}
+export { newNonce } from '../core/nonce.js';
 
 /**
  * How a host's probes share round trips, by the indices of `scripts`: every sh probe in one sh

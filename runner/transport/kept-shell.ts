@@ -11,7 +11,7 @@
 // request), and the next command opens a new shell. A shell that ended (or never opened) fails its
 // command with ShellGone, which says whether the command may have started: one that cannot have
 // started may be sent as an exec instead; one that may have is as a command whose connection dropped.
-import { randomBytes } from 'node:crypto';
+import { newNonce } from '../core/nonce.js';
 import type { ExecResult } from '../core/step.js';
 import { longTimeout } from '../core/long-sleep.js';
 
@@ -74,7 +74,7 @@ class OpenShell {
   readonly pid: Promise<number>;
 
   constructor(readonly channel: ShellChannel) {
-    const nonce = randomBytes(9).toString('hex');
+    const nonce = newNonce();
     this.pid = new Promise<number>((resolve, reject) => {
       this.#pending.push({
         nonce,
@@ -110,7 +110,7 @@ class OpenShell {
   /** Writes the command at once, behind those not answered yet (the first one behind the pid report). */
   run(script: string, stdin?: Buffer): Promise<ExecResult> {
     if (this.gone) return Promise.reject(new ShellGone('the kept shell ended'));
-    const nonce = randomBytes(9).toString('hex');
+    const nonce = newNonce();
     return new Promise<ExecResult>((resolve, reject) => {
       this.#pending.push({ nonce, startUp: false, resolve, reject });
       this.channel.write(`${commandText(script, nonce, stdin)}${frameEnd(nonce)}`);
