@@ -2,7 +2,7 @@
 // and what steps expect files to hold, as tables; then the bench playbook's probes through a host
 // session on the local /bin/sh, under strace: what a step expects, and a second probe of unchanged
 // files, is confirmed by one sha256sum and parses to the same state; a file changed is read anew.
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { pathKey } from '../../runner/core/content-read.js';
 import { Script } from '../../runner/core/quote.js';
 import type { ExecResult, Probe, ShellProbe } from '../../runner/core/step.js';
 import type { Host } from '../../runner/inventory/model.js';
-import { HostSession, type ShellConnection } from '../../runner/run/host-session.js';
+import { HostSession, type ProbeOutcome, type ShellConnection } from '../../runner/run/host-session.js';
 import { base64Lines, ReadCache } from '../../runner/run/read-cache.js';
 import { benchSteps, convergeBenchFiles } from '../tasks/linux/bench-steps.js';
 
@@ -137,77 +137,87 @@ function localSession(reads: ReadCache | undefined, log: () => string | null): H
 
 let logs = 0;
 
-/** Probes `steps` through `session`, with the programs the host ran (under strace). */
-async function probeCounting(session: HostSession, probes: Probe<unknown>[], setLog: (l: string | null) => void) {
-  const log = join(base, `execve-${++logs}.log`);
-  setLog(log);
-  const outcomes = await session.probe(probes);
-  setLog(null);
-  const programs = [...readFileSync(log, 'utf8').matchAll(/execve\("([^"]+)"/g)].map((m) => basename(m[1]!));
-  // strace starts the connection's /bin/sh, which starts the session's own /bin/sh -c (the batch).
-  return { actual: outcomes.map((o) => (o.ok ? o.actual : o.error.message)), programs: programs.slice(2) };
+interface BenchHost {
+  readonly root: string;
+  readonly steps: ReturnType<typeof benchSteps>;
+  readonly session: HostSession;
+  /** Runs `f`, with the programs the host ran meanwhile (under strace; the shells that run the batch left out). */
+  counting<T>(f: () => Promise<T>): Promise<{ result: T; programs: string[] }>;
+}
+
+/** The bench's files converged in a directory of their own, and a session on them, with `reads` (a kept connection's). */
+function benchHost(t: ExecutionContext, name: string, reads?: ReadCache): BenchHost {
+  t.is(spawnSync('strace', ['-V']).status, 0, 'strace is needed to count the programs a probe runs');
+  const root = join(base, name);
+  convergeBenchFiles(root);
+  let log: string | null = null;
+  const session = localSession(reads, () => log);
+  return {
+    root,
+    steps: benchSteps(root),
+    session,
+    async counting(f) {
+      const file = join(base, `execve-${++logs}.log`);
+      log = file;
+      let result: Awaited<ReturnType<typeof f>>;
+      try {
+        result = await f();
+      } finally {
+        log = null;
+      }
+      const programs = [...readFileSync(file, 'utf8').matchAll(/execve\("([^"]+)"/g)].map((m) => basename(m[1]!));
+      // strace starts the connection's /bin/sh, which starts the session's own /bin/sh -c (the batch).
+      return { result, programs: programs.slice(2) };
+    },
+  };
+}
+
+const actualOf = (outcomes: readonly ProbeOutcome[]) => outcomes.map((o) => (o.ok ? o.actual : o.error.message));
+
+/** Probes the host's bench steps (`probes`: plain or as the steps make them), with the programs it ran. */
+async function probeCounting(h: BenchHost, probes: Probe<unknown>[]) {
+  const { result, programs } = await h.counting(() => h.session.probe(probes));
+  return { actual: actualOf(result), programs };
 }
 
 /** The probes with nothing expected: a plain read of every file, what an expectation must not change. */
 const plainProbes = (steps: ReturnType<typeof benchSteps>) =>
   steps.map((s) => ({ ...(s.probe() as Probe<unknown>), expect: undefined }) as Probe<unknown>);
 
+const stepProbes = (steps: ReturnType<typeof benchSteps>) => steps.map((s) => s.probe() as ShellProbe<unknown>);
+
 test('the bench probes without a kept connection: what the steps expect is confirmed by one sha256sum', async (t) => {
-  t.is(spawnSync('strace', ['-V']).status, 0, 'strace is needed to count the programs a probe runs');
-  const root = join(base, 'expected');
-  convergeBenchFiles(root);
-  let log: string | null = null;
-  const session = localSession(undefined, () => log);
-  const steps = benchSteps(root);
-  const probes = () => steps.map((s) => s.probe() as Probe<unknown>);
-  const setLog = (l: string | null) => (log = l);
-  const plain = await probeCounting(session, plainProbes(steps), setLog);
+  const h = benchHost(t, 'expected');
+  const { root, steps } = h;
+  const plain = await probeCounting(h, plainProbes(steps));
   t.deepEqual(plain.programs, ['stat', 'base64', 'base64', 'base64', 'base64']);
   // The file, the sysctl's value and its file are expected; the line's file is not (its other lines).
-  const converged = await probeCounting(session, probes(), setLog);
+  const converged = await probeCounting(h, stepProbes(steps));
   t.deepEqual(converged.programs, ['stat', 'sha256sum', 'base64']);
   t.deepEqual(converged.actual, plain.actual);
   writeFileSync(join(root, 'app.conf'), 'edited by hand\n');
-  const edited = await probeCounting(session, probes(), setLog);
+  const edited = await probeCounting(h, stepProbes(steps));
   t.deepEqual(edited.programs, ['stat', 'sha256sum', 'base64', 'base64']);
-  t.deepEqual(edited.actual, (await probeCounting(session, plainProbes(steps), setLog)).actual);
+  t.deepEqual(edited.actual, (await probeCounting(h, plainProbes(steps))).actual);
   t.is(steps[1]!.diff(steps[1]!.desired as never, edited.actual[1] as never).action, 'update');
 });
 
 test('the probes an apply carries are confirmed by digest too, and parse as a plain probe does', async (t) => {
-  t.is(spawnSync('strace', ['-V']).status, 0, 'strace is needed to count the programs a probe runs');
-  const root = join(base, 'carried');
-  convergeBenchFiles(root);
-  let log: string | null = null;
-  const session = localSession(undefined, () => log);
-  const steps = benchSteps(root);
+  const h = benchHost(t, 'carried');
   const apply = {
-    script: new Script('sh', `printf '%s' '# managed by play\nhost=local\n' > ${root}/app.conf`),
+    script: new Script('sh', `printf '%s' '# managed by play\nhost=local\n' > ${h.root}/app.conf`),
     stdin: null,
   };
-  log = join(base, `execve-${++logs}.log`);
-  const carried = await session.runAllThenProbe(
-    [apply],
-    steps.map((s) => s.probe() as ShellProbe<unknown>),
-  );
-  const programs = [...readFileSync(log, 'utf8').matchAll(/execve\("([^"]+)"/g)].map((m) => basename(m[1]!));
-  log = null;
-  t.deepEqual(programs.slice(2), ['stat', 'sha256sum', 'base64']);
-  const plain = await session.probe(plainProbes(steps));
-  const actual = (outcomes: typeof plain) => outcomes.map((o) => (o.ok ? o.actual : o.error.message));
-  t.deepEqual(actual(carried.outcomes!), actual(plain));
+  const carried = await h.counting(() => h.session.runAllThenProbe([apply], stepProbes(h.steps)));
+  t.deepEqual(carried.programs, ['stat', 'sha256sum', 'base64']);
+  t.deepEqual(actualOf(carried.result.outcomes!), actualOf(await h.session.probe(plainProbes(h.steps))));
 });
 
 test('the bench probes: a second probe of unchanged files runs one stat and one sha256sum, and parses the same', async (t) => {
-  t.is(spawnSync('strace', ['-V']).status, 0, 'strace is needed to count the programs a probe runs');
-  const root = join(base, 'srv');
-  convergeBenchFiles(root);
-  let log: string | null = null;
   const reads = new ReadCache();
-  const session = localSession(reads, () => log);
-  const steps = benchSteps(root);
-  const setLog = (l: string | null) => (log = l);
-  const probeCountingKept = () => probeCounting(session, plainProbes(steps), setLog);
+  const h = benchHost(t, 'srv', reads);
+  const { root, steps } = h;
+  const probeCountingKept = () => probeCounting(h, plainProbes(steps));
 
   const first = await probeCountingKept();
   t.deepEqual(first.programs, ['stat', 'base64', 'base64', 'base64', 'base64']);
@@ -227,9 +237,5 @@ test('the bench probes: a second probe of unchanged files runs one stat and one 
   t.is(steps[2]!.diff(steps[2]!.desired as never, third.actual[2] as never).action, 'update');
   t.deepEqual(third.actual.slice(0, 2), first.actual.slice(0, 2));
   const fresh = await localSession(undefined, () => null).probe(plainProbes(steps));
-  t.deepEqual(
-    third.actual,
-    fresh.map((o) => (o.ok ? o.actual : o.error.message)),
-    'what the cache answers is what a probe without one parses',
-  );
+  t.deepEqual(third.actual, actualOf(fresh), 'what the cache answers is what a probe without one parses');
 });
