@@ -35,6 +35,14 @@ export function knownVariable(path: string): string {
   return `play_known_${pathKey(path)}`;
 }
 
+/** What `base64 < path` prints for a file holding `bytes` (GNU and busybox: lines of 76, each ended). */
+export function base64Lines(bytes: Buffer): string {
+  const flat = bytes.toString('base64');
+  let out = '';
+  for (let i = 0; i < flat.length; i += 76) out += `${flat.slice(i, i + 76)}\n`;
+  return out;
+}
+
 /** `base64 < path`, answerable from a read cache; its status is the read's (0 for a hit). */
 export function contentReadScript(path: string): Script {
   const id = raw(pathKey(path));

@@ -7,7 +7,7 @@
 // exact base64 of bytes whose digest it is kept under. Held in memory only, for as long as the
 // connection is kept.
 import { createHash } from 'node:crypto';
-import { digestVariable, knownVariable, pathKey } from '../core/content-read.js';
+import { base64Lines, digestVariable, knownVariable, pathKey } from '../core/content-read.js';
 import { quoteSh } from '../core/quote.js';
 
 /** The most base64 text kept for one host (the oldest reads go first), and for one file. */
@@ -124,14 +124,6 @@ export class ReadCache {
     this.#kept.delete(id);
     this.#bytes -= k.base64.length;
   }
-}
-
-/** What `base64 < path` prints for a file holding `content` (GNU and busybox: lines of 76). */
-export function base64Lines(bytes: Buffer): string {
-  const flat = bytes.toString('base64');
-  let out = '';
-  for (let i = 0; i < flat.length; i += 76) out += `${flat.slice(i, i + 76)}\n`;
-  return out;
 }
 
 function expectedRead(content: string): Kept {

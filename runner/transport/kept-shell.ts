@@ -11,6 +11,7 @@
 // request), and the next command opens a new shell. A shell that ended (or never opened) fails its
 // command with ShellGone, which says whether the command may have started: one that cannot have
 // started may be sent as an exec instead; one that may have is as a command whose connection dropped.
+import { base64Lines } from '../core/content-read.js';
 import { newNonce } from '../core/nonce.js';
 import type { ExecResult } from '../core/step.js';
 import { longTimeout } from '../core/long-sleep.js';
@@ -59,7 +60,7 @@ const errEnd = (nonce: string) => `\n@@${nonce}@@end\n`;
 /** The text that runs `script` in a subshell, with `stdin` (if any) as its input. */
 export function commandText(script: string, nonce: string, stdin?: Buffer): string {
   if (!stdin || stdin.length === 0) return `(\n${script}\n) </dev/null\n`;
-  const lines = stdin.toString('base64').replace(/.{1,76}/g, '$&\n');
+  const lines = base64Lines(stdin);
   const end = `@@${nonce}@@input`;
   return `{\nbase64 -d 2>/dev/null <<'${end}'\n${lines}${end}\n} | (\n${script}\n)\n`;
 }
@@ -193,29 +194,23 @@ export class KeptShell {
       this.#shell = null;
       throw e instanceof ShellGone ? e : new ShellGone(`no kept shell: ${(e as Error).message}`);
     }
-    const forget = (e: Error) => {
-      if (shell.gone && this.#shell) this.#shell = null;
-      throw e;
-    };
-    if (timeoutMs === undefined) return shell.run(script, stdin).catch(forget);
+    // A shell that ended is replaced by the next command's #open.
+    if (timeoutMs === undefined) return shell.run(script, stdin);
     return new Promise<ExecResult>((resolve, reject) => {
       const cancel = longTimeout(() => {
         reject(this.host.timeoutError(timeoutMs));
         this.#kill(shell);
       }, timeoutMs);
-      shell
-        .run(script, stdin)
-        .catch(forget)
-        .then(
-          (r) => {
-            cancel();
-            resolve(r);
-          },
-          (e: Error) => {
-            cancel();
-            reject(e);
-          },
-        );
+      shell.run(script, stdin).then(
+        (r) => {
+          cancel();
+          resolve(r);
+        },
+        (e: Error) => {
+          cancel();
+          reject(e);
+        },
+      );
     });
   }
 

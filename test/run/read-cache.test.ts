@@ -8,12 +8,12 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { pathKey } from '../../runner/core/content-read.js';
+import { base64Lines, pathKey } from '../../runner/core/content-read.js';
 import { Script } from '../../runner/core/quote.js';
 import type { ExecResult, Probe, ShellProbe } from '../../runner/core/step.js';
 import type { Host } from '../../runner/inventory/model.js';
 import { HostSession, type ProbeOutcome, type ShellConnection } from '../../runner/run/host-session.js';
-import { base64Lines, ReadCache } from '../../runner/run/read-cache.js';
+import { ReadCache } from '../../runner/run/read-cache.js';
 import { benchSteps, convergeBenchFiles } from '../tasks/linux/bench-steps.js';
 
 const base = mkdtempSync(join(tmpdir(), 'play-read-cache-'));
