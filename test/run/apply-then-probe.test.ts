@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import { oneHostInventory } from '../helpers/one-host.js';
 import { Script, sh } from '../../runner/core/quote.js';
 import type { AnyStep, ExecResult } from '../../runner/core/step.js';
-import type { Host, Inventory } from '../../runner/inventory/model.js';
 import { compileGraph } from '../../runner/playbook/compile.js';
 import { definePlaybook, type Playbook } from '../../runner/playbook/define.js';
 import type { RunReport } from '../../runner/report/model.js';
@@ -80,20 +80,6 @@ test('the combined output splits into the apply result and each probe result', a
   t.is(splitApplyThenProbe({ stdout: 'applied, then killed', stderr: '', code: 124 }, nonce, 2), null);
 });
 
-function labHost(dir: string): { inv: Inventory; host: Host } {
-  const host: Host = {
-    name: 'h1',
-    vars: { dir },
-    groups: ['all', 'web'],
-    connection: { address: '127.0.0.1', port: 22, user: 'root', os: 'linux' },
-  };
-  const groups = new Map([
-    ['all', { name: 'all', hosts: ['h1'], children: ['web'], vars: {} }],
-    ['web', { name: 'web', hosts: ['h1'], children: [], vars: {} }],
-  ]);
-  return { inv: { file: 'test.yaml', hosts: [host], groups, host: () => host }, host };
-}
-
 /** The bench's steps (but sysctl, which would change this machine) under `dir`; `carry` false opts every step out. */
 function benchLike(dir: string, carry: boolean) {
   const opt = (s: AnyStep): AnyStep => (carry ? s : { ...s, applyThenProbe: false });
@@ -124,7 +110,7 @@ function benchLike(dir: string, carry: boolean) {
 }
 
 async function run(pb: Playbook<any>, dir: string): Promise<{ report: RunReport; execs: number }> {
-  const { inv } = labHost(dir);
+  const { inv } = oneHostInventory('h1', 'web', { user: 'root', os: 'linux' }, { dir });
   const graph = compileGraph(pb, inv);
   let execs = 0;
   const report = await runGraph(graph, inv, prebuildSteps(graph, inv), {

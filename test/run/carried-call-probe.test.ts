@@ -5,10 +5,10 @@
 // costs one round trip per changed step when the step opts in, two when it does not; the apply's call
 // comes first in its program and the probes after it; convergence is still judged by the real probe.
 import test from 'ava';
+import { oneHostInventory } from '../helpers/one-host.js';
 import { z } from 'zod';
 import { diffFields } from '../../runner/core/change.js';
 import type { AnyStep, Step } from '../../runner/core/step.js';
-import type { Host, Inventory } from '../../runner/inventory/model.js';
 import { compileGraph } from '../../runner/playbook/compile.js';
 import { definePlaybook } from '../../runner/playbook/define.js';
 import type { RunReport } from '../../runner/report/model.js';
@@ -77,23 +77,9 @@ function valueStep(
   };
 }
 
-function windowsHost(): Inventory {
-  const host: Host = {
-    name: 'node009',
-    vars: {},
-    groups: ['all', 'windows'],
-    connection: { address: '127.0.0.1', port: 22, user: 'Administrator', os: 'windows' },
-  };
-  const groups = new Map([
-    ['all', { name: 'all', hosts: ['node009'], children: ['windows'], vars: {} }],
-    ['windows', { name: 'windows', hosts: ['node009'], children: [], vars: {} }],
-  ]);
-  return { file: 'test.yaml', hosts: [host], groups, host: () => host };
-}
-
 /** `timeoutSec`: each task's own time limit, which keeps its apply out of a shared round trip. */
 async function run(steps: Record<string, AnyStep>, node: ValueNode, timeoutSec?: number): Promise<RunReport> {
-  const inv = windowsHost();
+  const { inv } = oneHostInventory('node009', 'windows', { user: 'Administrator', os: 'windows' });
   const tasks = Object.fromEntries(
     Object.entries(steps).map(([id, step]) => [id, { on: 'windows', step, ...(timeoutSec ? { timeoutSec } : {}) }]),
   );

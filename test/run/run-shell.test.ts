@@ -7,27 +7,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { Secret } from '../../runner/core/secret.js';
-import type { Host, Inventory } from '../../runner/inventory/model.js';
 import { compileGraph } from '../../runner/playbook/compile.js';
 import { definePlaybook, type Playbook } from '../../runner/playbook/define.js';
 import type { RunReport } from '../../runner/report/model.js';
 import { prebuildSteps, runGraph } from '../../runner/run/run-graph.js';
 import { command, directory, file, lineInFile } from '../../tasks/linux/index.js';
+import { oneHostInventory } from '../helpers/one-host.js';
 import { fixture, type Fixture } from '../transport/helpers/fixture.js';
-
-function inventory(): Inventory {
-  const host: Host = {
-    name: 'h1',
-    vars: {},
-    groups: ['all', 'web'],
-    connection: { address: '127.0.0.1', port: 22, user: 'root', os: 'linux' },
-  };
-  const groups = new Map([
-    ['all', { name: 'all', hosts: ['h1'], children: ['web'], vars: {} }],
-    ['web', { name: 'web', hosts: ['h1'], children: [], vars: {} }],
-  ]);
-  return { file: 'test.yaml', hosts: [host], groups, host: () => host };
-}
 
 function playbook(dir: string, secret?: Secret) {
   return definePlaybook({
@@ -55,7 +41,7 @@ function playbook(dir: string, secret?: Secret) {
 
 /** One run over a new connection to the test sshd; the exec requests it made. */
 async function run(f: Fixture, pb: Playbook<any>): Promise<{ report: RunReport; commands: string[] }> {
-  const inv = inventory();
+  const { inv } = oneHostInventory('h1', 'web', { user: 'root', os: 'linux' });
   const graph = compileGraph(pb, inv);
   const before = f.server.commands.length;
   const connection = await f.open();
