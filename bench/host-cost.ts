@@ -9,7 +9,8 @@ import { parseArgs } from 'node:util';
 import { Client, type ClientChannel } from 'ssh2';
 import { labUp } from '../lab/lab.js';
 import { quoteSh } from '../runner/core/quote.js';
-import { batchScript, newNonce, readPathsOf } from '../runner/run/probe-batch.js';
+import { newNonce } from '../runner/core/nonce.js';
+import { batchScript, readPathsOf } from '../runner/run/probe-batch.js';
 import { ReadCache } from '../runner/run/read-cache.js';
 import { command, directory, file, lineInFile, sysctl } from '../tasks/linux/index.js';
 

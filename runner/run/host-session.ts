@@ -28,7 +28,8 @@ import {
   splitApplyThenProbe,
   type ApplyInput,
 } from './apply-then-probe.js';
-import { batchScript, expectedReads, groupProbes, newNonce, readPathsOf, splitBatch } from './probe-batch.js';
+import { newNonce } from '../core/nonce.js';
+import { batchScript, expectedReads, groupProbes, readPathsOf, splitBatch } from './probe-batch.js';
 import { ReadCache, type ReadBatch } from './read-cache.js';
 
 /** What the session needs of a transport connection. */

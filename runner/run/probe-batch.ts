@@ -5,8 +5,6 @@ import { Script } from '../core/quote.js';
 import { sharedStatScript } from '../core/shared-stat.js';
 import type { ExecResult } from '../core/step.js';
 
-export { newNonce } from '../core/nonce.js';
-
 /**
  * How a host's probes share round trips, by the indices of `scripts`: every sh probe in one sh
  * batch, every PowerShell call (PsCall) in one PowerShell program, and any other PowerShell

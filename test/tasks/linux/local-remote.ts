@@ -20,7 +20,8 @@ import type { Change } from '../../../runner/core/change.js';
 import type { Script } from '../../../runner/core/quote.js';
 import { isSecret } from '../../../runner/core/secret.js';
 import type { AnyStep, ExecOptions, ExecResult, Remote, ShellProbe, Step } from '../../../runner/core/step.js';
-import { batchScript, newNonce, splitBatch } from '../../../runner/run/probe-batch.js';
+import { newNonce } from '../../../runner/core/nonce.js';
+import { batchScript, splitBatch } from '../../../runner/run/probe-batch.js';
 
 export const HOSTILE = [`x'; touch /tmp/pwned; echo '`, '$(reboot)', '`id`'] as const;
 
