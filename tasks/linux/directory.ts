@@ -4,12 +4,20 @@
 // on the target). A path held by anything else (a file, a dangling link, a socket) is never
 // replaced: the plan says `update exists` with a warning, and apply refuses without touching it.
 import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
-import { sh, type Script } from '../../runner/core/quote.js';
+import type { Script } from '../../runner/core/quote.js';
 import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
 import { z } from 'zod';
 import { absolutePath, fileMode, principal, readOptions } from '../../runner/core/step-options.js';
 import { fsProbeScript, parseFsProbe, principalMatches, type FsEntry } from './fs-probe.js';
-import { chgrpScript, chmodScript, chownScript, refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
+import {
+  chgrpScript,
+  chmodScript,
+  chownScript,
+  mkdirScript,
+  refuseWrongType,
+  runApply,
+  wrongTypeChange,
+} from './fs-write.js';
 import { ProbeLines } from './probe-lines.js';
 
 const Options = z.strictObject({
@@ -97,12 +105,14 @@ export function directory(options: DirectoryOptions): ShellStep<DirectoryDesired
       const { path } = d;
       refuseWrongType(path, actual, 'directory');
       const scripts: Script[] = [];
+      // A directory made with its mode needs no chmod after it (mkdirScript).
+      const withMode = change.fields.includes('mode') ? d.mode : undefined;
       await applyFields(change, FIELDS, {
         exists: async () => {
-          scripts.push(sh`mkdir -p ${path}`);
+          scripts.push(mkdirScript(path, withMode));
         },
         mode: async () => {
-          scripts.push(chmodScript(path, d.mode!, true));
+          if (!change.fields.includes('exists')) scripts.push(chmodScript(path, d.mode!, true));
         },
         owner: async () => {
           scripts.push(chownScript(path, d.owner!));

@@ -97,6 +97,18 @@ export function chmodScript(path: string, mode: string, isDirectory: boolean): S
   return sh`chmod ${isDirectory ? `0${mode}` : mode} ${path}`;
 }
 
+/**
+ * Creates a directory (and its missing parents) with `mode` at once: `mkdir -m` sets it past the
+ * umask, so no chmod runs unless the new directory has a setuid, setgid or sticky bit it should not
+ * (a setgid parent passes its bit on to it), which the shell's own `test` sees. A mode with such a
+ * bit of its own is set by chmod, as mkdir may not set one.
+ */
+export function mkdirScript(path: string, mode: string | undefined): Script {
+  if (mode === undefined) return sh`mkdir -p ${path}`;
+  if ((Number.parseInt(mode, 8) & 0o7000) !== 0) return sh`mkdir -p ${path}; ${chmodScript(path, mode, true)}`;
+  return sh`mkdir -p -m ${mode} ${path}; if [ -u ${path} ] || [ -g ${path} ] || [ -k ${path} ]; then ${chmodScript(path, mode, true)}; fi`;
+}
+
 export function chownScript(path: string, owner: string): Script {
   return sh`chown ${owner} ${path}`;
 }

@@ -211,6 +211,36 @@ test('refusals on a real filesystem: a file where a directory should be, a link 
   t.deepEqual(tree(h.root), ['link', 'plain', 'target']);
 });
 
+test('directory: made with its mode at once, a chmod only for a special bit it has or should have', async (t) => {
+  const h = localHost();
+  const shared = join(h.root, 'shared');
+  mkdirSync(shared);
+  chmodSync(shared, 0o2775); // a setgid parent passes its bit on to new directories
+  const rows: [string, string][] = [
+    [join(h.root, 'plain'), '0750'],
+    [join(h.root, 'deep/er/still'), '0700'],
+    [join(shared, 'child'), '0755'],
+    [join(h.root, 'sticky'), '1777'],
+  ];
+  const got = [];
+  for (const [path, mode] of rows) {
+    const before = h.scripts.length;
+    const { rest } = await converge(h, directory({ path, mode }));
+    t.is(rest.action, 'noop', path);
+    const chmodAlways = h.scripts.slice(before).some((s) => /\bchmod\b/.test(s) && !/then chmod/.test(s));
+    got.push([modeOf(path), chmodAlways]);
+  }
+  // Only the sticky mode is set by a chmod of its own. The setgid parent's child comes out of mkdir as
+  // 2755; the chmod that runs only then clears it.
+  t.deepEqual(got, [
+    ['0750', false],
+    ['0700', false],
+    ['0755', false],
+    ['1777', true],
+  ]);
+  t.is(modeOf(join(shared, 'child')), '0755', 'the inherited setgid bit is cleared');
+});
+
 test('directory: a symlink to a directory is that directory; a setgid bit is really cleared', async (t) => {
   const h = localHost();
   const real = join(h.root, 'real');
