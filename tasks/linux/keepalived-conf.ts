@@ -148,7 +148,8 @@ function diffConf(d: Readonly<KeepalivedConfDesired>, a: KeepalivedConfActual | 
 }
 
 function probeScript(path: string, bin: string): Script {
-  const maskedText = sh`if [ "$(wc -c < ${path})" -le ${MASKED_LIMIT} ]; then echo masked; LC_ALL=C sed -E ${AUTH_PASS_SED} < ${path} | base64; echo end; else echo 'masked none'; fi`;
+  // The size is the last field of the stat line fsProbeScript left in play_st: no `wc` on the host.
+  const maskedText = sh`if [ "\${play_st##* }" -le ${MASKED_LIMIT} ]; then echo masked; LC_ALL=C sed -E ${AUTH_PASS_SED} < ${path} | base64; echo end; else echo 'masked none'; fi`;
   return joinScripts('sh', [
     fsProbeScript(path),
     sh`if [ -f ${path} ] && ! [ -L ${path} ]; then play_sum=$(sha256sum < ${path}) && printf 'sha256 %s\\n' "\${play_sum%% *}" && ${maskedText}; fi`,

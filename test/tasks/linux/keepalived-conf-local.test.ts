@@ -167,3 +167,24 @@ realTest(
     t.deepEqual(tree(h.root), ['keepalived.conf']);
   },
 );
+
+test('keepalivedConf probe: the masked text of a file up to 64 KiB by its stat size, none past it', async (t) => {
+  const h = localHost();
+  const path = join(h.root, 'keepalived.conf');
+  const step = keepalivedConf({ path, config: labConfig() });
+  const small = 'vrrp_instance VI_1 {\n    authentication {\n        auth_pass secret12\n    }\n}\n';
+  const rows: [string, string, string | null][] = [
+    ['small', small, small.replace('secret12', '********')],
+    ['at the limit', `${'#'.repeat(64 * 1024 - 1)}\n`, `${'#'.repeat(64 * 1024 - 1)}\n`],
+    ['past the limit', `${'#'.repeat(64 * 1024)}\n`, null],
+  ];
+  const got = [];
+  for (const [, content] of rows) {
+    writeFileSync(path, content);
+    got.push((await plan(h, step)).actual!.maskedText);
+  }
+  t.deepEqual(
+    got,
+    rows.map(([, , masked]) => masked),
+  );
+});
