@@ -6,7 +6,6 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
-  lstatSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -18,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Secret } from '../../../runner/core/secret.js';
-import { atomicWriteScript, INLINE_CONTENT_LIMIT, umaskFor } from '../../../tasks/linux/fs-write.js';
+import { atomicWriteScript, INLINE_CONTENT_LIMIT } from '../../../tasks/linux/fs-write.js';
 import type { AnyStep } from '../../../runner/core/step.js';
 import { directory, file, lineInFile } from '../../../tasks/linux/index.js';
 import { converge, HOSTILE, localHost, plan, removeHosts, probeAll, tree } from './local-remote.js';
@@ -256,50 +255,27 @@ test('directory: a symlink to a directory is that directory; a setgid bit is rea
 test('file: a rewrite sets the attributes on the new file once, with no setter after it', async (t) => {
   const h = localHost();
   const f = join(h.root, 'new.conf');
-  const { change, rest } = await converge(h, file({ path: f, content: 'x\n', mode: '0750', owner: uid, group: gid }));
+  const { change, rest } = await converge(h, file({ path: f, content: 'x\n', mode: '0640', owner: uid, group: gid }));
   t.deepEqual(change.fields, ['content', 'mode', 'owner', 'group']);
   t.is(rest.action, 'noop');
   const apply = h.scripts.find((s) => s.includes('> "$play_tmp"'))!;
   const count = (re: RegExp) => (apply.match(re) ?? []).length;
   t.deepEqual([count(/\bchmod\b/g), count(/\bchown\b/g), count(/\bchgrp\b/g)], [1, 1, 1]);
-  t.is(modeOf(f), '0750');
+  t.is(modeOf(f), '0640');
 });
 
-test('umaskFor: the umask that creates a mode, none for an execute or a special bit', (t) => {
-  const modes = ['0644', '0640', '0600', '0400', '0666', '0000', '0755', '0700', '0744', '4644', '2640', '1600'];
-  t.deepEqual(modes.map(umaskFor), [
-    '0133',
-    '0137',
-    '0177',
-    '0377',
-    '0111',
-    '0777',
-    null,
-    null,
-    null,
-    null,
-    null,
-    null,
-  ]);
-});
-
-test('file: a new file gets its mode from the umask, and a chmod only for an execute or special bit', async (t) => {
+test('file: a new file gets exactly its mode, special bits included, and no temp file is left', async (t) => {
   const h = localHost();
   const modes = ['0644', '0640', '0600', '0400', '0666', '0000', '0755', '4644', '1600'];
   const got = [];
   for (const mode of modes) {
     const path = join(h.root, `mode-${mode}`);
-    const before = h.scripts.length;
     const { rest } = await converge(h, file({ path, content: `mode ${mode}\n`, mode }));
     t.is(rest.action, 'noop', mode);
     t.is(readFileSync(path, 'utf8'), `mode ${mode}\n`, mode);
-    const apply = h.scripts.slice(before).find((s) => s.includes('> "$play_tmp"'))!;
-    got.push([modeOf(path), /\bchmod\b/.test(apply)]);
+    got.push(modeOf(path));
   }
-  t.deepEqual(
-    got,
-    modes.map((m) => [m, umaskFor(m) === null]),
-  );
+  t.deepEqual(got, modes);
   t.deepEqual(
     tree(h.root).filter((p) => p.includes('.play-')),
     [],
@@ -307,36 +283,7 @@ test('file: a new file gets its mode from the umask, and a chmod only for an exe
   );
 });
 
-test('file: the temp file is made exclusively: nothing planted at its name is written through', (t) => {
-  const h = localHost();
-  const regular = join(h.root, 'elsewhere');
-  writeFileSync(regular, 'untouched\n');
-  const fifo = join(h.root, 'fifo');
-  execFileSync('mkfifo', [fifo]);
-  // A symlink to a regular file, to a device, to a FIFO (a shell's noclobber opens the last two as
-  // they are), and to nothing.
-  const rows: [string, string][] = [
-    ['a regular file', regular],
-    ['a device', '/dev/null'],
-    ['a FIFO', fifo],
-    ['nothing', join(h.root, 'nowhere')],
-  ];
-  for (const [what, target] of rows) {
-    const path = join(h.root, `guarded-${what.replace(/ /g, '-')}.conf`);
-    const script = atomicWriteScript({ path, content: 'x\n', mode: '0644' }).text;
-    const tmp = /play_tmp=(\S+)/.exec(script)![1]!;
-    symlinkSync(target, tmp);
-    const run = spawnSync('/bin/sh', ['-ec', script], { encoding: 'utf8', timeout: 10_000 });
-    t.is(run.status, 73, what);
-    t.regex(run.stderr, /already there/, what);
-    t.false(existsSync(path), what);
-    t.true(lstatSync(tmp).isSymbolicLink(), `${what}: the planted link is left as it was`);
-  }
-  t.is(readFileSync(regular, 'utf8'), 'untouched\n');
-  t.false(existsSync(join(h.root, 'nowhere')));
-});
-
-test('file: a read-only mode is written by a user who is not root, in one open', (t) => {
+test('file: a read-only mode is written by a user who is not root', (t) => {
   // A directory of its own: the hosts' roots are private to root.
   const dir = mkdtempSync(join(tmpdir(), 'play-nobody-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
