@@ -11,8 +11,15 @@
 // takes input reads the rest of it as it would alone; an earlier one reads exactly its own bytes
 // (`head -c N` reads no further than N), and whatever it leaves unread is drained, so the next one
 // starts at its own first byte. An apply without input reads /dev/null.
+//
+// A dependent's apply may follow its dependencies' in the same round trip (chain.ts): it is guarded.
+// After the unguarded applies, one subshell probes each guarded step again (its own stat prelude)
+// and compares the probe's output and status, byte for byte, with what the plan was made from; the
+// apply runs only where they are the same and every apply it depends on exited 0. Otherwise its frame
+// says `skip` and nothing of it ran. A guarded apply reads no input.
 import { quoteSh, Script } from '../core/quote.js';
 import type { ExecResult } from '../core/step.js';
+import { sharedStatScript } from '../core/shared-stat.js';
 import { batchScript, splitBatch } from './probe-batch.js';
 
 const applyEnd = (nonce: string, i: number) => `\n@@${nonce}@@apply@@${i}@@end `;
@@ -22,6 +29,37 @@ const stderrMark = (nonce: string, i: number) => `\n@@${nonce}@@apply@@${i}@@std
 export interface ApplyInput {
   readonly script: Script;
   readonly stdin: Buffer | null;
+  /** Runs only if this probe still prints `seen` and the applies `after` (indices) exited 0. */
+  readonly guard?: ApplyGuard;
+}
+
+export interface ApplyGuard {
+  readonly probe: Script;
+  /** The probe's stdout when the plan was made, and its status. */
+  readonly seen: { readonly stdout: string; readonly code: number | null };
+  readonly after: readonly number[];
+}
+
+/** The guard's test on the host: the probe's stdout, a newline, its status; dash keeps no NUL byte. */
+function guardTest(g: ApplyGuard, i: number): string {
+  const deps = g.after.map((d) => `[ "$play_a_${d}" = 0 ] && `).join('');
+  const seen = `${g.seen.stdout}\n${g.seen.code}`;
+  // As in its probe batch (probe-batch.ts): in a subshell of its own unless it shares the batch's shell.
+  const [open, close] = g.probe.sharesShell ? ['{', '}'] : ['(', ')'];
+  return [
+    `if ${deps}play_g=$( ${open} ${g.probe.text}`,
+    `${close} </dev/null 2>/dev/null; printf '\n%s' "$?") && [ "$play_g" = ${quoteSh(seen)} ]; then printf ' %s' ${i}; fi`,
+  ].join('\n');
+}
+
+/** The guarded applies' tests, in one subshell (its stat variables go with it): the indices that pass. */
+function guardsScript(applies: readonly ApplyInput[]): string {
+  const guarded = applies.flatMap((a, i) => (a.guard ? [[a.guard, i] as const] : []));
+  if (guarded.length === 0) return '';
+  const prelude = sharedStatScript([...new Set(guarded.flatMap(([g]) => g.probe.statPaths))]);
+  return ['play_ok=$(', ...(prelude ? [prelude.text] : []), ...guarded.map(([g, i]) => guardTest(g, i)), ')'].join(
+    '\n',
+  );
 }
 
 /** How each apply reads: the last with input reads the rest; earlier ones their length; others nothing. */
@@ -40,10 +78,15 @@ export function appliesThenProbeScript(
   readPrelude?: string,
 ): Script {
   if (applies.some((a) => a.script.shell !== 'sh')) throw new TypeError('only a sh apply can carry its probe');
+  const firstGuarded = applies.findIndex((a) => a.guard);
+  if (firstGuarded >= 0 && applies.slice(firstGuarded).some((a) => !a.guard || a.stdin !== null))
+    throw new TypeError('guarded applies come last and read no input');
   const lastReader = applies.reduce((last, a, i) => (a.stdin === null ? last : i), -1);
   const lines = applies.flatMap((a, i) => [
-    applyLine(a, i === lastReader),
-    'play_apply=$?',
+    ...(i === firstGuarded ? [guardsScript(applies)] : []),
+    a.guard
+      ? `case "$play_ok " in *" ${i} "*) ${applyLine(a, false)}; play_apply=$? ;; *) play_apply=skip ;; esac`
+      : `${applyLine(a, i === lastReader)}; play_apply=$?; play_a_${i}=$play_apply`,
     `printf '${applyEnd(nonce, i).replace('\n', '\\n')}%s\\n' "$play_apply"`,
     `printf '${stderrMark(nonce, i).replace(/\n/g, '\\n')}' >&2`,
   ]);
@@ -65,9 +108,12 @@ export function applyThenProbeScript(
   return appliesThenProbeScript([{ script: apply, stdin: Buffer.alloc(0) }], probes, nonce, readPrelude);
 }
 
+/** A guarded apply that did not run: its step's state was no longer what its plan was made from. */
+export const SKIPPED = 'skipped';
+
 export interface SplitApplies {
   /** What each apply printed, and its exit status; null for one whose frame is missing (cut short). */
-  applies: (ExecResult | null)[];
+  applies: (ExecResult | typeof SKIPPED | null)[];
   /** One result per probe, or why the probes' output cannot be read. */
   probes: ExecResult[] | Error;
 }
@@ -83,7 +129,7 @@ export function splitAppliesThenProbe(
   probeCount: number,
   expand: (stdout: string) => string = (stdout) => stdout,
 ): SplitApplies {
-  const applies: (ExecResult | null)[] = [];
+  const applies: (ExecResult | typeof SKIPPED | null)[] = [];
   let out1 = 0;
   let err1 = 0;
   for (let i = 0; i < count; i++) {
@@ -96,11 +142,16 @@ export function splitAppliesThenProbe(
       return { applies, probes: new Error('the output was cut short before the probes ran') };
     }
     const mark = out.stderr.indexOf(stderrMark(nonce, i), err1);
-    applies.push({
-      stdout: out.stdout.slice(out1, end),
-      stderr: mark < 0 ? out.stderr.slice(err1) : out.stderr.slice(err1, mark),
-      code: Number(out.stdout.slice(codeFrom, codeEnd)),
-    });
+    const status = out.stdout.slice(codeFrom, codeEnd);
+    applies.push(
+      status === 'skip'
+        ? SKIPPED
+        : {
+            stdout: out.stdout.slice(out1, end),
+            stderr: mark < 0 ? out.stderr.slice(err1) : out.stderr.slice(err1, mark),
+            code: Number(status),
+          },
+    );
     out1 = codeEnd + 1;
     err1 = mark < 0 ? out.stderr.length : mark + stderrMark(nonce, i).length;
   }
@@ -129,5 +180,6 @@ export function splitApplyThenProbe(
   expand?: (stdout: string) => string,
 ): SplitApply | null {
   const split = splitAppliesThenProbe(out, nonce, 1, count, expand);
-  return split.applies[0] ? { apply: split.applies[0], probes: split.probes } : null;
+  const apply = split.applies[0];
+  return apply && apply !== SKIPPED ? { apply, probes: split.probes } : null;
 }

@@ -26,6 +26,7 @@ import {
   applyThenProbeScript,
   splitAppliesThenProbe,
   splitApplyThenProbe,
+  type SKIPPED,
   type ApplyInput,
 } from './apply-then-probe.js';
 import { newNonce } from '../core/nonce.js';
@@ -45,7 +46,10 @@ export interface ShellConnection {
 
 export type Connect = (host: Host) => Promise<ShellConnection>;
 
-export type ProbeOutcome<A = unknown> = { ok: true; actual: A | null } | { ok: false; error: Error };
+/** `seen`: a sh probe's own output and status, what a guarded apply compares (apply-then-probe.ts). */
+export type ProbeOutcome<A = unknown> =
+  | { ok: true; actual: A | null; seen?: { stdout: string; code: number | null } }
+  | { ok: false; error: Error };
 
 export class HostSession implements Remote {
   #connection: Promise<ShellConnection> | null = null;
@@ -217,16 +221,18 @@ export class HostSession implements Remote {
 
   /**
    * Several sh apply scripts, one after the other, and then the sh probes, in one round trip
-   * (apply-then-probe.ts): each apply's own result, and the probes' outcomes (null when they did not
-   * all come back: probe again).
+   * (apply-then-probe.ts): each apply's own result (SKIPPED: a guarded one that did not run), and the
+   * probes' outcomes (null when they did not all come back: probe again).
    */
   async runAllThenProbe(
     applies: readonly ApplyInput[],
     probes: readonly ShellProbe<unknown>[],
     options?: ExecOptions,
-  ): Promise<{ results: ExecResult[]; outcomes: ProbeOutcome[] | null }> {
+  ): Promise<{ results: (ExecResult | typeof SKIPPED)[]; outcomes: ProbeOutcome[] | null }> {
     for (const a of applies)
-      this.trace?.(`sh (with ${applies.length - 1} more in this round trip): ${redact(a.script.text)}`);
+      this.trace?.(
+        `sh (with ${applies.length - 1} more in this round trip${a.guard ? ', if its probe still prints what it printed' : ''}): ${redact(a.script.text)}`,
+      );
     if (this.trace)
       for (const p of probes) this.trace(`probe (after the applies, same round trip): ${redact(p.script.text)}`);
     const nonce = newNonce();
@@ -300,8 +306,9 @@ function readEach(probes: readonly CallProbe<unknown>[], results: readonly PsCal
 /** Each probe's parse of its part of a batch; a parse error is that probe's own outcome. */
 function parseEach(probes: readonly ShellProbe<unknown>[], parts: readonly ExecResult[]): ProbeOutcome[] {
   return probes.map((p, i) => {
+    const part = parts[i]!;
     try {
-      return { ok: true, actual: p.parse(parts[i]!) };
+      return { ok: true, actual: p.parse(part), seen: { stdout: part.stdout, code: part.code } };
     } catch (e) {
       return { ok: false, error: new Error(`cannot read the probe's output: ${(e as Error).message}`) };
     }

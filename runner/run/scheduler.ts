@@ -1,7 +1,9 @@
 // The scheduler of one run: every node of the graph goes waiting -> ready -> running -> done, or
 // waiting -> done when it is skipped (with a typed reason) or its host is unreachable. Hosts work in
 // parallel (at most `forks` steps at once, p-queue); each host's own nodes run one at a time, in graph
-// order, through its lane, or in apply mode all its ready nodes at once, as a group (apply-group.ts).
+// order, through its lane, or in apply mode all its ready nodes at once, as a group (apply-group.ts),
+// which the host's nodes that wait only for some of them may follow in the same round trip (chain.ts):
+// one that did is done with the group and never becomes ready.
 // A failure skips what depends on it; other hosts go on. An abort (Ctrl-C) starts nothing new and lets
 // running steps finish.
 import PQueue from 'p-queue';
@@ -18,7 +20,7 @@ import {
 } from '../report/model.js';
 import { type ContextFactory, type OutputStore, UnknownOutput } from './context.js';
 import { HostSession, type Connect, type ProbeOutcome } from './host-session.js';
-import { runGroup } from './apply-group.js';
+import { runGroup, type GroupReports } from './apply-group.js';
 import { buildStep, runLifecycle, skippedReport, stepReport, type LifecycleEnv } from './step-lifecycle.js';
 
 export type RunEvent =
@@ -91,6 +93,8 @@ export class Scheduler {
   /** Per node: how many of its dependencies are not done yet. */
   readonly #unfinishedDeps = new Map<string, number>();
   readonly #dependents = new Map<string, TaskNode[]>();
+  /** Nodes that ran after their dependencies in their group's round trip, until they are finished. */
+  readonly #chained = new Set<TaskNode>();
   #done = 0;
   #allDone!: () => void;
   readonly #outputs: OutputStore;
@@ -226,6 +230,7 @@ export class Scheduler {
   }
 
   #becomeReady(node: TaskNode): void {
+    if (this.results.has(node.id) || this.#chained.has(node)) return; // it rode with its dependencies' group
     const lane = this.#lanes.get(node.runsOn.name)!;
     const unreachable = lane.session.unreachable;
     if (unreachable) {
@@ -248,7 +253,11 @@ export class Scheduler {
   /** Whether a lane's ready nodes may run as one group (runGroup): in apply mode, when no node may
    *  be left out on the way (an output left out, --step), since each would be asked about alone. */
   #groups(lane: HostLane): boolean {
-    return this.options.mode === 'apply' && !this.graph.leftOut && !this.options.confirm && lane.ready.length > 1;
+    return this.#mayGroup() && lane.ready.length > 1;
+  }
+
+  #mayGroup(): boolean {
+    return this.options.mode === 'apply' && !this.graph.leftOut && !this.options.confirm;
   }
 
   /** Starts the next node (or group of ready nodes) of every idle lane that has one; call it after
@@ -275,28 +284,61 @@ export class Scheduler {
       // Hosts that have begun go first, so hosts finish rather than all crawl along together.
       void this.#queue
         .add(() => this.#run(nodes, lane), { priority: lane.started ? 1 : 0 })
-        .then((reports) => {
+        .then((done) => {
+          const { reports, chained } = done!;
           lane.busy = false;
-          if (lane.ready.length > 0) this.#idleWithWork.add(lane);
+          for (const node of chained.keys()) this.#chained.add(node);
           nodes.forEach((node, i) => {
-            this.#finish(node, reports![i]!);
+            this.#finish(node, reports[i]!);
           });
+          for (const [node, report] of chained) {
+            this.options.onEvent?.({ type: 'step-start', node });
+            this.#finish(node, report);
+            this.#chained.delete(node);
+          }
+          if (lane.ready.length > 0) this.#idleWithWork.add(lane);
           this.#dispatch();
         });
     }
   }
 
-  async #run(nodes: readonly TaskNode[], lane: HostLane): Promise<StepReport[]> {
+  async #run(nodes: readonly TaskNode[], lane: HostLane): Promise<GroupReports> {
+    const none = new Map<TaskNode, StepReport>();
     if (nodes.length === 1) {
       const notRun = await this.#leaveOut(nodes[0]!, lane);
-      if (notRun) return [notRun];
+      if (notRun) return { reports: [notRun], chained: none };
     }
     if (!lane.announced) this.options.onEvent?.({ type: 'host-start', host: lane.session.name });
     lane.announced = true;
     for (const node of nodes) this.options.onEvent?.({ type: 'step-start', node });
-    return nodes.length === 1
-      ? [await runLifecycle(nodes[0]!, lane.session, lane.env)]
-      : runGroup(nodes, lane.session, lane.env);
+    return this.#grouped(nodes, lane)
+      ? runGroup(nodes, lane.session, lane.env, this.#mayFollow(nodes, lane))
+      : { reports: [await runLifecycle(nodes[0]!, lane.session, lane.env)], chained: none };
+  }
+
+  /** Whether `nodes` run as a group: in apply mode, so they may have others follow them (chain.ts). */
+  #grouped(nodes: readonly TaskNode[], lane: HostLane): boolean {
+    return nodes.length > 1 || (this.#mayGroup() && this.#mayFollow(nodes, lane).length > 0);
+  }
+
+  /** The lane's nodes that wait for some of `nodes` and for nothing else that is not done. */
+  #mayFollow(nodes: readonly TaskNode[], lane: HostLane): TaskNode[] {
+    if (this.#interrupted) return [];
+    const group = new Set(nodes);
+    return lane.pending.filter(
+      (n) =>
+        !group.has(n) &&
+        n.triggers.length === 0 &&
+        n.unmet.length === 0 &&
+        n.deps.some((d) => group.has(d)) &&
+        n.deps.every((d) => group.has(d) || this.#doneWell(d)),
+    );
+  }
+
+  /** Done, and not in a way that skips what needs it. */
+  #doneWell(node: TaskNode): boolean {
+    const r = this.results.get(node.id);
+    return r !== undefined && (r.status === 'ok' || r.status === 'changed' || isBenignSkip(r));
   }
 
   /** A node that reads an output of a task left out is not run (unknown in check mode), and --step may
