@@ -57,12 +57,17 @@ interface Pending {
 const outEnd = (nonce: string) => `\n@@${nonce}@@end `;
 const errEnd = (nonce: string) => `\n@@${nonce}@@end\n`;
 
-/** The text that runs `script` in a subshell, with `stdin` (if any) as its input. */
+/**
+ * The text that runs `script` in a subshell, with `stdin` (if any) as its input, and `$play_private`
+ * set in it (not exported): a fresh random value that, unlike a script sent as an exec, is on no
+ * command line, for names no other process can guess (tasks/linux/fs-write.ts).
+ */
 export function commandText(script: string, nonce: string, stdin?: Buffer): string {
-  if (!stdin || stdin.length === 0) return `(\n${script}\n) </dev/null\n`;
+  const body = `(\nplay_private=${newNonce()}\n${script}\n)`;
+  if (!stdin || stdin.length === 0) return `${body} </dev/null\n`;
   const lines = base64Lines(stdin);
   const end = `@@${nonce}@@input`;
-  return `{\nbase64 -d 2>/dev/null <<'${end}'\n${lines}${end}\n} | (\n${script}\n)\n`;
+  return `{\nbase64 -d 2>/dev/null <<'${end}'\n${lines}${end}\n} | ${body}\n`;
 }
 
 class OpenShell {

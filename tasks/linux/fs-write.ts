@@ -6,6 +6,16 @@
 // probe read, is renamed only if the file still has the probed digest: a concurrent edit makes
 // apply fail instead of being silently overwritten.
 //
+// In a kept shell (runner/transport/kept-shell.ts), whose commands travel in its own stream and never
+// on a command line, each command has `$play_private`, a fresh random value no other process can read.
+// There the shell makes the temp file itself, as mktemp would: under a name no one can guess (that
+// value and this write's nonce), exclusively, and, for a mode without an execute or special bit, with
+// that mode from the umask (a shell creates files 0666 & ~umask): a `mktemp` and a `chmod` fewer on
+// the host for every file written. Exclusively: noclobber opens a new file with O_EXCL but an existing
+// non-regular one (a symlink to a device) as it is, so the script first refuses anything at the name;
+// to plant something there in between, one would have to know it. A script sent as an exec (its text
+// in the host's process list) has no `$play_private`, and uses mktemp and chmod.
+//
 // Known limit: a rename cannot replace a file that is itself a mount point (a bind-mounted file);
 // such a write fails with "Device or resource busy". Bind-mounted directories are fine.
 import { posix } from 'node:path';
@@ -13,11 +23,14 @@ import type { Change, Fields } from '../../runner/core/change.js';
 import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
 import { mustRun } from '../../runner/core/remote.js';
 import type { Secret } from '../../runner/core/secret.js';
+import { newNonce } from '../../runner/core/nonce.js';
 import type { Remote } from '../../runner/core/step.js';
 import { describeType, type FsEntry, type FsType } from './fs-probe.js';
 
 /** The exit status of a guarded write whose file changed after the probe (EX_TEMPFAIL). */
 export const CHANGED_SINCE_PROBE = 75;
+/** The exit status of a write whose temp file's name was taken (EX_CANTCREAT). */
+const TEMP_EXISTS = 73;
 
 export interface WriteTarget {
   readonly path: string;
@@ -45,18 +58,38 @@ export function inlineContent(content: string | Secret | Buffer): string | undef
   return content;
 }
 
+/** The umask that makes a new file `mode`: null for a mode with an execute or special bit, which needs a chmod. */
+export function umaskFor(mode: string): string | null {
+  const m = Number.parseInt(mode, 8);
+  return (m & ~0o666) === 0 ? (0o777 & ~m).toString(8).padStart(4, '0') : null;
+}
+
 /** The script of one write; it relies on `set -e` (see runApply) to stop at a failed step. */
 export function atomicWriteScript(t: WriteTarget): Script {
   const dir = posix.dirname(t.path);
-  const template = `${dir === '/' ? '' : dir}/.play-XXXXXXXX`;
+  const prefix = `${dir === '/' ? '' : dir}/.play-`;
+  // printf is a builtin of every sh: '%s' writes its argument byte for byte, `%` and `\` included.
+  const write = t.content === undefined ? sh`cat > "$play_tmp"` : sh`printf '%s' "$play_content" > "$play_tmp"`;
+  const umask = t.mode === undefined ? undefined : umaskFor(t.mode);
   const parts: Script[] = [
-    sh`play_tmp=$(mktemp ${template})`,
+    ...(t.content === undefined ? [] : [sh`play_content=${t.content}`]),
+    sh`if [ -n "\${play_private-}" ]; then`,
+    sh`play_tmp=${prefix}"$play_private"${`-${newNonce()}`}`,
+    sh`if [ -e "$play_tmp" ] || [ -L "$play_tmp" ]; then printf '%s: something is already there; not writing through it\n' "$play_tmp" >&2; exit ${TEMP_EXISTS}; fi`,
     sh`trap 'rm -f "$play_tmp"' EXIT`,
-    // printf is a builtin of every sh: '%s' writes its argument byte for byte, `%` and `\` included.
-    t.content === undefined ? sh`cat > "$play_tmp"` : sh`printf '%s' ${t.content} > "$play_tmp"`,
+    // Created and written by one redirection, so a read-only mode (0400) needs no second open.
+    // Without a mode: the shell's own umask, as for any new file; a mode that needs a chmod starts
+    // private (0600). The umask and noclobber stay in the subshell, away from the steps after it.
+    umask === undefined ? sh`(set -C && ${write})` : sh`(umask ${umask ?? '0177'} && set -C && ${write})`,
+    ...(t.mode !== undefined && umask === null ? [sh`chmod ${t.mode} "$play_tmp"`] : []),
+    sh`else`,
+    sh`play_tmp=$(mktemp ${`${prefix}XXXXXXXX`})`,
+    sh`trap 'rm -f "$play_tmp"' EXIT`,
+    write,
     t.mode !== undefined
       ? sh`chmod ${t.mode} "$play_tmp"`
       : sh`chmod "$(printf '%04o' $(( 0666 & ~$(umask) )))" "$play_tmp"`,
+    sh`fi`,
   ];
   if (t.owner !== undefined) parts.push(sh`chown ${t.owner} "$play_tmp"`);
   if (t.group !== undefined) parts.push(sh`chgrp ${t.group} "$play_tmp"`);

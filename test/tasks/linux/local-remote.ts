@@ -22,6 +22,7 @@ import { isSecret } from '../../../runner/core/secret.js';
 import type { AnyStep, ExecOptions, ExecResult, Remote, ShellProbe, Step } from '../../../runner/core/step.js';
 import { newNonce } from '../../../runner/core/nonce.js';
 import { batchScript, splitBatch } from '../../../runner/run/probe-batch.js';
+import { commandText } from '../../../runner/transport/kept-shell.js';
 
 export const HOSTILE = [`x'; touch /tmp/pwned; echo '`, '$(reboot)', '`id`'] as const;
 
@@ -39,8 +40,12 @@ export function removeHosts(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** `wrap` runs the script under another command (e.g. `unshare -n`), given as argv. */
-export function localHost(wrap: readonly string[] = []): LocalHost {
+/**
+ * `wrap` runs the script under another command (e.g. `unshare -n`), given as argv. `keptShell`: each
+ * script as a kept shell runs it (commandText: in a subshell with `$play_private`, its input in the
+ * text), but one whose input is a secret, which the runner sends as an exec.
+ */
+export function localHost(wrap: readonly string[] = [], keptShell = false): LocalHost {
   const base = mkdtempSync(join(tmpdir(), 'play-linux-'));
   made.push(base);
   const root = join(base, 'root');
@@ -60,7 +65,12 @@ export function localHost(wrap: readonly string[] = []): LocalHost {
     executed: () => (existsSync(canary) ? readFileSync(canary, 'utf8').split('\n').filter(Boolean) : []),
     run(script: Script, options?: ExecOptions): Promise<ExecResult> {
       scripts.push(script.text);
-      const argv = [...wrap, '/bin/sh', '-c', script.text];
+      const input = options?.stdin;
+      const kept = keptShell && !isSecret(input);
+      const text = kept
+        ? commandText(script.text, newNonce(), input === undefined ? undefined : Buffer.from(input))
+        : script.text;
+      const argv = [...wrap, '/bin/sh', '-c', text];
       return new Promise((resolve, reject) => {
         const child = spawn(argv[0]!, argv.slice(1), { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
         let stdout = '',
@@ -69,9 +79,8 @@ export function localHost(wrap: readonly string[] = []): LocalHost {
         child.stderr.on('data', (d) => (stderr += d));
         child.on('error', reject);
         child.on('close', (code) => resolve({ stdout, stderr, code }));
-        const input = options?.stdin;
         child.stdin.on('error', () => {}); // a script that does not read its stdin
-        child.stdin.end(input === undefined ? '' : isSecret(input) ? input.reveal() : input);
+        child.stdin.end(input === undefined || kept ? '' : isSecret(input) ? input.reveal() : input);
       });
     },
   };
