@@ -26,7 +26,7 @@ import {
   applyThenProbeScript,
   splitAppliesThenProbe,
   splitApplyThenProbe,
-  type SKIPPED,
+  SKIPPED,
   type ApplyInput,
 } from './apply-then-probe.js';
 import { newNonce } from '../core/nonce.js';
@@ -237,18 +237,32 @@ export class HostSession implements Remote {
       for (const p of probes) this.trace(`probe (after the applies, same round trip): ${redact(p.script.text)}`);
     const nonce = newNonce();
     const reads = readBatch(undefined, probes, nonce);
-    const script = appliesThenProbeScript(
-      applies,
-      probes.map((p) => p.script),
-      nonce,
-      reads?.prelude,
-    );
-    const out = await this.#run(script, { ...options, stdin: appliesStdin(applies) });
-    const split = splitAppliesThenProbe(out, nonce, applies.length, probes.length, reads?.expand);
+    const scriptOf = (sent: readonly ApplyInput[]) =>
+      appliesThenProbeScript(
+        sent,
+        probes.map((p) => p.script),
+        nonce,
+        reads?.prelude,
+      );
+    const stdin = appliesStdin(applies);
+    // A guard carries its probe's output (a file's content, perhaps) in the script: it travels only in
+    // the kept shell's stream, never on a command line. Without a free kept shell the guarded applies
+    // are left out, and their steps take their turns.
+    let sent = applies;
+    let out: ExecResult | null = null;
+    if (applies.some((a) => a.guard)) {
+      this.#mustSpeak('sh');
+      out = (await (await this.connection()).script?.(scriptOf(applies).text, { ...options, stdin })) ?? null;
+      if (out) this.roundTrips++;
+      else sent = applies.filter((a) => !a.guard);
+    }
+    out ??= await this.#run(scriptOf(sent), { ...options, stdin });
+    const split = splitAppliesThenProbe(out, nonce, sent.length, probes.length, reads?.expand);
     const parts = split.probes;
+    const results = new Map(sent.map((a, i) => [a, split.applies[i] ?? out]));
     return {
       // One cut short gets the whole output and the command's status, as an apply alone would.
-      results: split.applies.map((r) => r ?? out),
+      results: applies.map((a) => results.get(a) ?? SKIPPED),
       outcomes: parts instanceof Error ? null : parseEach(probes, parts),
     };
   }

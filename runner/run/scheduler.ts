@@ -311,14 +311,11 @@ export class Scheduler {
     if (!lane.announced) this.options.onEvent?.({ type: 'host-start', host: lane.session.name });
     lane.announced = true;
     for (const node of nodes) this.options.onEvent?.({ type: 'step-start', node });
-    return this.#grouped(nodes, lane)
-      ? runGroup(nodes, lane.session, lane.env, this.#mayFollow(nodes, lane))
+    // A single node runs as a group too when others may follow it (chain.ts).
+    const followers = this.#mayGroup() ? this.#mayFollow(nodes, lane) : [];
+    return nodes.length > 1 || followers.length > 0
+      ? runGroup(nodes, lane.session, lane.env, followers)
       : { reports: [await runLifecycle(nodes[0]!, lane.session, lane.env)], chained: none };
-  }
-
-  /** Whether `nodes` run as a group: in apply mode, so they may have others follow them (chain.ts). */
-  #grouped(nodes: readonly TaskNode[], lane: HostLane): boolean {
-    return nodes.length > 1 || (this.#mayGroup() && this.#mayFollow(nodes, lane).length > 0);
   }
 
   /** The lane's nodes that wait for some of `nodes` and for nothing else that is not done. */

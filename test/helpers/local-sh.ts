@@ -2,7 +2,10 @@
 // exec is a `/bin/sh -c` child, counted, with its stdin.
 import { spawn } from 'node:child_process';
 import type { ExecResult } from '../../runner/core/step.js';
+import { newNonce } from '../../runner/core/nonce.js';
+import { isSecret } from '../../runner/core/secret.js';
 import { compileGraph } from '../../runner/playbook/compile.js';
+import { commandText } from '../../runner/transport/kept-shell.js';
 import type { Playbook } from '../../runner/playbook/define.js';
 import type { RunEvent } from '../../runner/run/run-graph.js';
 import { prebuildSteps, runGraph } from '../../runner/run/run-graph.js';
@@ -22,10 +25,15 @@ export function runSh(text: string, stdin?: string | Buffer): Promise<ExecResult
   });
 }
 
-/** `pb` applied to host h1 (group web) that is this machine: its report, the execs it took, its events. */
+/**
+ * `pb` applied to host h1 (group web) that is this machine: its report, the round trips it took (as
+ * `execs`), its events. `keptShell`: the connection also takes scripts as its kept shell would
+ * (commandText, run by a /bin/sh of its own each time); false: every script is an exec.
+ */
 export async function runLocally(
   pb: Playbook<any>,
   dir: string,
+  keptShell = true,
 ): Promise<{ report: RunReport; execs: number; events: RunEvent[] }> {
   const { inv } = oneHostInventory('h1', 'web', { user: 'root', os: 'linux' }, { dir });
   const graph = compileGraph(pb, inv);
@@ -39,13 +47,22 @@ export async function runLocally(
     connect: async () => ({
       exec: (command: string, options?: { stdin?: unknown }) => {
         execs++;
-        const stdin = options?.stdin;
-        return runSh(command, typeof stdin === 'string' || Buffer.isBuffer(stdin) ? stdin : undefined);
+        return runSh(command, bytes(options?.stdin));
       },
+      ...(keptShell && {
+        script: (text: string, options?: { stdin?: unknown }) => {
+          if (isSecret(options?.stdin)) return Promise.resolve(null);
+          execs++;
+          const stdin = bytes(options?.stdin);
+          return runSh(commandText(text, newNonce(), stdin === undefined ? undefined : Buffer.from(stdin)));
+        },
+      }),
     }),
   });
   return { report, execs, events };
 }
+
+const bytes = (stdin: unknown) => (typeof stdin === 'string' || Buffer.isBuffer(stdin) ? stdin : undefined);
 
 /** Each step of h1 as `task: status error`. */
 export const statuses = (r: RunReport) =>

@@ -115,6 +115,23 @@ test('steps that wait only for the ready ones ride in their round trip; a second
   ]);
 });
 
+test('without a kept shell nothing rides guarded (a guard carries its probe output, on no command line): each waits its turn', async (t) => {
+  const dir = tempDir(t);
+  const pb = definePlaybook({
+    name: 'no-kept-shell',
+    description: 'a directory and a file in it',
+    tasks: {
+      dir: { on: 'web', step: directory({ path: `${dir}/srv`, mode: '0750' }) },
+      conf: { on: 'web', needs: ['dir'], step: file({ path: `${dir}/srv/app.conf`, content: 'a=1\n' }) },
+    },
+  });
+  const { report, execs } = await runLocally(pb, dir, false);
+  t.deepEqual(statuses(report), ['dir: changed', 'conf: changed']);
+  // the probes; dir with the re-probe (conf's guarded apply left out); conf on that re-probe
+  t.is(execs, 3);
+  t.is(readFileSync(`${dir}/srv/app.conf`, 'utf8'), 'a=1\n');
+});
+
 test('a dependent whose state its dependency changed does not act on its old plan: it waits and plans again', async (t) => {
   const dir = tempDir(t);
   const path = `${dir}/settings.ini`;
