@@ -1,5 +1,5 @@
 // A "host" that is this machine's /bin/sh, for the runner tests of what travels in a round trip: every
-// exec is a `/bin/sh -c` child, counted, with its stdin.
+// exec, and every script sent to the connection's kept shell, is a `/bin/sh -c` child, counted.
 import { spawn } from 'node:child_process';
 import type { ExecResult } from '../../runner/core/step.js';
 import { newNonce } from '../../runner/core/nonce.js';
@@ -26,18 +26,18 @@ export function runSh(text: string, stdin?: string | Buffer): Promise<ExecResult
 }
 
 /**
- * `pb` applied to host h1 (group web) that is this machine: its report, the round trips it took (as
- * `execs`), its events. `keptShell`: the connection also takes scripts as its kept shell would
+ * `pb` applied to host h1 (group web) that is this machine: its report, the round trips it took, its
+ * events. `keptShell`: the connection also takes scripts as its kept shell would
  * (commandText, run by a /bin/sh of its own each time); false: every script is an exec.
  */
 export async function runLocally(
   pb: Playbook<any>,
   dir: string,
   keptShell = true,
-): Promise<{ report: RunReport; execs: number; events: RunEvent[] }> {
+): Promise<{ report: RunReport; trips: number; events: RunEvent[] }> {
   const { inv } = oneHostInventory('h1', 'web', { user: 'root', os: 'linux' }, { dir });
   const graph = compileGraph(pb, inv);
-  let execs = 0;
+  let trips = 0;
   const events: RunEvent[] = [];
   const report = await runGraph(graph, inv, prebuildSteps(graph, inv), {
     mode: 'apply',
@@ -46,20 +46,20 @@ export async function runLocally(
     onEvent: (e) => events.push(e),
     connect: async () => ({
       exec: (command: string, options?: { stdin?: unknown }) => {
-        execs++;
+        trips++;
         return runSh(command, bytes(options?.stdin));
       },
       ...(keptShell && {
         script: (text: string, options?: { stdin?: unknown }) => {
           if (isSecret(options?.stdin)) return Promise.resolve(null);
-          execs++;
+          trips++;
           const stdin = bytes(options?.stdin);
           return runSh(commandText(text, newNonce(), stdin === undefined ? undefined : Buffer.from(stdin)));
         },
       }),
     }),
   });
-  return { report, execs, events };
+  return { report, trips, events };
 }
 
 const bytes = (stdin: unknown) => (typeof stdin === 'string' || Buffer.isBuffer(stdin) ? stdin : undefined);

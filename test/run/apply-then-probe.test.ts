@@ -102,7 +102,7 @@ test('round trips of a first apply and a re-run, with and without the carried re
     t.teardown(() => rmSync(dir, { recursive: true, force: true }));
     const first = await run(benchLike(dir, carry), dir);
     const again = await run(benchLike(dir, carry), dir);
-    rows.push([carry, first.execs, statuses(first.report), again.execs, statuses(again.report)]);
+    rows.push([carry, first.trips, statuses(first.report), again.trips, statuses(again.report)]);
     t.is(readFileSync(`${dir}/srv/settings.ini`, 'utf8'), 'port=8080\n');
   }
   const changed = ['dir: changed', 'copy: changed', 'line: changed', 'init: changed'];
@@ -126,13 +126,13 @@ test('a failed apply fails with its own output; an apply that does not converge 
       lies: { on: 'web', step: command({ command: 'true', creates: `${dir}/not-made` }) },
     },
   });
-  const { report, execs } = await run(pb, dir);
+  const { report, trips } = await run(pb, dir);
   t.deepEqual(statuses(report), [
     'fails: failed command echo bad >&2; exit 3 exited 3: bad',
     'lies: failed not converged: command',
   ]);
   // the probe batch; both applies (independent) in one round trip with both re-probes
-  t.is(execs, 2);
+  t.is(trips, 2);
 });
 
 test('several applies in one round trip: each reads exactly its own input, whatever it leaves unread', async (t) => {
@@ -210,9 +210,9 @@ test('steps applied together: a second script of one makes the shared re-probe s
       dir: { on: 'web', step: directory({ path: `${dir}/d`, mode: '0750' }) },
     },
   });
-  const { report, execs } = await run(pb, dir);
+  const { report, trips } = await run(pb, dir);
   t.deepEqual(statuses(report), ['twice: changed', 'dir: changed']);
   t.is(readFileSync(`${dir}/twice`, 'utf8'), 'two\n');
   // the probe batch; both first scripts with the re-probes; twice's second script alone; the probes again
-  t.is(execs, 4);
+  t.is(trips, 4);
 });

@@ -84,7 +84,7 @@ test('steps that wait only for the ready ones ride in their round trip; a second
   const first = await runLocally(pb, dir);
   const again = await runLocally(pb, dir);
   t.deepEqual(
-    [statuses(first.report), first.execs, statuses(again.report), again.execs],
+    [statuses(first.report), first.trips, statuses(again.report), again.trips],
     [
       ['dir: changed', 'conf: changed', 'other: changed', 'line: changed'],
       // the probes; dir with conf and other after it; line, which waits for conf (two levels down)
@@ -125,10 +125,10 @@ test('without a kept shell nothing rides guarded (a guard carries its probe outp
       conf: { on: 'web', needs: ['dir'], step: file({ path: `${dir}/srv/app.conf`, content: 'a=1\n' }) },
     },
   });
-  const { report, execs } = await runLocally(pb, dir, false);
+  const { report, trips } = await runLocally(pb, dir, false);
   t.deepEqual(statuses(report), ['dir: changed', 'conf: changed']);
   // the probes; dir with the re-probe (conf's guarded apply left out); conf on that re-probe
-  t.is(execs, 3);
+  t.is(trips, 3);
   t.is(readFileSync(`${dir}/srv/app.conf`, 'utf8'), 'a=1\n');
 });
 
@@ -152,11 +152,11 @@ test('a dependent whose state its dependency changed does not act on its old pla
       },
     },
   });
-  const { report, execs } = await runLocally(pb, dir);
+  const { report, trips } = await runLocally(pb, dir);
   t.deepEqual(statuses(report), ['install: changed', 'line: changed']);
   t.is(readFileSync(path, 'utf8'), 'default=1\nport=8080\n');
   // the probes; install with line guarded (skipped: its probe now prints the default file); line again
-  t.is(execs, 3);
+  t.is(trips, 3);
 });
 
 test('a dependent never runs after a dependency that failed, or one whose apply may send more than one script', async (t) => {
@@ -195,5 +195,5 @@ test('a dependent never runs after a dependency that failed, or one whose apply 
   const r = await runLocally(spread, dir);
   t.deepEqual(statuses(r.report), ['own: changed', 'after: changed']);
   // the probes; own's two scripts, each with the re-probe; after, on that re-probe, with its own
-  t.is(r.execs, 4);
+  t.is(r.trips, 4);
 });
