@@ -7,10 +7,11 @@
 // the probe the round trip carried. Convergence is still proven by that probe, and a dependency that
 // then turns out not converged is reported failed as always (its apply had exited 0).
 //
-// Only where nothing can come between: the dependencies are in the round trip as one script each
-// (one-script.ts) or were already in sync; the dependent opts in to a carried probe on the run's time
+// Only where nothing can come between: the dependencies are in the round trip as one quick script
+// each (one-quick-script.ts: not a command, during which Ctrl-C must keep its dependents from
+// starting) or were already in sync; the dependent opts in to a carried probe on the run's time
 // limit, reads no input, and its plan's probe output is at most GUARD_MAX bytes.
-import { isOneScript } from '../core/one-script.js';
+import { isOneQuickScript } from '../core/one-quick-script.js';
 import type { TaskNode } from '../playbook/compile.js';
 import type { StepReport } from '../report/model.js';
 import { channelOf } from './carried-probe.js';
@@ -58,7 +59,7 @@ export function chainOnto(
     const ready = node.deps.every((d) => {
       if (!inGroup.has(d)) return true; // done before the group (the scheduler's word)
       const i = index.get(d);
-      if (i !== undefined) return isOneScript(shared[i]!.step) && after.push(i) > 0;
+      if (i !== undefined) return isOneQuickScript(shared[i]!.step) && after.push(i) > 0;
       return reports.get(d)?.status === 'ok';
     });
     const probed = env.prefetched.get(node.id);

@@ -25,7 +25,6 @@ import { z } from 'zod';
 import { absolutePath, describeValue, readOptions } from '../../runner/core/step-options.js';
 import { commandEnv, commandStdin, type EnvValue, exportPlain, readSecrets, stdinOf } from './command-env.js';
 import { ProbeLines } from './probe-lines.js';
-import { sendsOneScript } from '../../runner/core/one-script.js';
 
 const noNul = (v: string) => !v.includes('\0');
 
@@ -209,44 +208,39 @@ export function command(options: CommandOptions): ShellStep<CommandDesired, Comm
   const shown = display(desired);
   const title = `command ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown}`;
 
-  return sendsOneScript(
-    Object.freeze({
-      kind: KIND,
-      title,
-      desired,
-      converges: hasGuard(desired),
-      probe: () => ({
-        script: guardScript(desired),
-        parse: (result: ExecResult) => parseGuards(title, desired, result),
-      }),
-      diff: diffCommand,
-      // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
-      applyThenProbe: true,
-      async apply(
-        remote: Remote,
-        change: Change,
-        _actual: CommandActual | null,
-        d: Readonly<CommandDesired>,
-      ): Promise<CommandOutputs> {
-        let outputs: CommandOutputs = { stdout: '', stderr: '', code: null };
-        let changed = true;
-        await applyFields(change, ['command'], {
-          command: async () => {
-            const stdin = stdinOf(d.env, d.stdin);
-            const result = await remote.run(runScript(d), stdin === undefined ? undefined : { stdin });
-            if (result.code !== 0) throw failure(title, result);
-            outputs = { stdout: result.stdout, stderr: result.stderr, code: result.code };
-            if (changedWhen) {
-              const verdict = changedWhen(outputs);
-              if (typeof verdict !== 'boolean')
-                throw new TypeError(`${KIND}: changedWhen must return true or false, got ${typeof verdict}`);
-              changed = verdict;
-            }
-          },
-        });
-        return changed ? outputs : unchanged(outputs);
-      },
-      outputs: (): CommandOutputs => ({ stdout: '', stderr: '', code: null }),
-    }),
-  );
+  return Object.freeze({
+    kind: KIND,
+    title,
+    desired,
+    converges: hasGuard(desired),
+    probe: () => ({ script: guardScript(desired), parse: (result: ExecResult) => parseGuards(title, desired, result) }),
+    diff: diffCommand,
+    // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
+    applyThenProbe: true,
+    async apply(
+      remote: Remote,
+      change: Change,
+      _actual: CommandActual | null,
+      d: Readonly<CommandDesired>,
+    ): Promise<CommandOutputs> {
+      let outputs: CommandOutputs = { stdout: '', stderr: '', code: null };
+      let changed = true;
+      await applyFields(change, ['command'], {
+        command: async () => {
+          const stdin = stdinOf(d.env, d.stdin);
+          const result = await remote.run(runScript(d), stdin === undefined ? undefined : { stdin });
+          if (result.code !== 0) throw failure(title, result);
+          outputs = { stdout: result.stdout, stderr: result.stderr, code: result.code };
+          if (changedWhen) {
+            const verdict = changedWhen(outputs);
+            if (typeof verdict !== 'boolean')
+              throw new TypeError(`${KIND}: changedWhen must return true or false, got ${typeof verdict}`);
+            changed = verdict;
+          }
+        },
+      });
+      return changed ? outputs : unchanged(outputs);
+    },
+    outputs: (): CommandOutputs => ({ stdout: '', stderr: '', code: null }),
+  });
 }

@@ -19,7 +19,7 @@ import {
   wrongTypeChange,
 } from './fs-write.js';
 import { ProbeLines } from './probe-lines.js';
-import { sendsOneScript } from '../../runner/core/one-script.js';
+import { sendsOneQuickScript } from '../../runner/core/one-quick-script.js';
 
 const Options = z.strictObject({
   /** Absolute path; created with its missing parents (mkdir -p). */
@@ -86,7 +86,7 @@ export function directory(options: DirectoryOptions): ShellStep<DirectoryDesired
   const { path } = desired;
   const title = `directory ${path}`;
 
-  return sendsOneScript(
+  return sendsOneQuickScript(
     Object.freeze({
       kind: KIND,
       title,

@@ -30,7 +30,7 @@ import {
 import { ProbeLines } from './probe-lines.js';
 import { fillTemplate, missingVar, missingVarMessage, templateVars } from '../common/template.js';
 import { unifiedDiff } from '../common/text-diff.js';
-import { sendsOneScript } from '../../runner/core/one-script.js';
+import { sendsOneQuickScript } from '../../runner/core/one-quick-script.js';
 
 const Options = z
   .strictObject({
@@ -145,7 +145,7 @@ export function file(options: FileOptions): ShellStep<FileDesired, FsEntry> {
   // only an empty file comes as content, any other as its digest.
   const probeOptions = { contentLimit: isSecret(content) ? 0 : FILE_TEXT_LIMIT };
 
-  return sendsOneScript(
+  return sendsOneQuickScript(
     Object.freeze({
       kind: KIND,
       title,

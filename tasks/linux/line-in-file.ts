@@ -18,7 +18,7 @@ import { editLineInFile } from './line-edit.js';
 import { ProbeLines } from './probe-lines.js';
 import { unifiedDiff } from '../common/text-diff.js';
 import { editableProbeScript, guardedWrite, parseEditable, type EditableFile } from './text-file.js';
-import { sendsOneScript } from '../../runner/core/one-script.js';
+import { sendsOneQuickScript } from '../../runner/core/one-quick-script.js';
 
 function regexpProblem(source: string): string | undefined {
   try {
@@ -96,7 +96,7 @@ export function lineInFile(options: LineInFileOptions): ShellStep<LineInFileDesi
   const desired: LineInFileDesired = Object.freeze({ path, line, regexp, create });
   const title = `line in ${path}`;
 
-  return sendsOneScript(
+  return sendsOneQuickScript(
     Object.freeze({
       kind: KIND,
       title,

@@ -25,7 +25,7 @@ import { unifiedDiff } from '../common/text-diff.js';
 import { contentReadScript } from '../../runner/core/content-read.js';
 import { readBase64Section } from './fs-probe.js';
 import { editableProbeScript, guardedWrite, parseEditable, type EditableFile } from './text-file.js';
-import { sendsOneScript } from '../../runner/core/one-script.js';
+import { sendsOneQuickScript } from '../../runner/core/one-quick-script.js';
 
 const KIND = 'linux.sysctl';
 export const DEFAULT_SYSCTL_FILE = '/etc/sysctl.d/99-play.conf';
@@ -143,7 +143,7 @@ export function sysctl(options: SysctlOptions): ShellStep<SysctlDesired, SysctlA
   const liveScript = sh`if [ -f ${proc} ] && [ -r ${proc} ]; then echo live-base64; play_bad=; ${contentReadScript(proc)} || play_bad=1; printf '\\nend\\n'; [ -z "$play_bad" ] || echo live-unreadable
 elif [ -f ${proc} ]; then echo live-unreadable; else echo live-absent; fi`;
 
-  return sendsOneScript(
+  return sendsOneQuickScript(
     Object.freeze({
       kind: KIND,
       title,

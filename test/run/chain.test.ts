@@ -159,7 +159,7 @@ test('a dependent whose state its dependency changed does not act on its old pla
   t.is(trips, 3);
 });
 
-test('a dependent never runs after a dependency that failed, or one whose apply may send more than one script', async (t) => {
+test('a dependent never rides after a dependency that failed, a command, or one whose apply may send more than one script', async (t) => {
   const dir = tempDir(t);
   const failing = definePlaybook({
     name: 'failed-dependency',
@@ -175,6 +175,20 @@ test('a dependent never runs after a dependency that failed, or one whose apply 
     'after: skipped needs fails on h1, which failed',
   ]);
   t.false(existsSync(`${dir}/after`));
+
+  // A command's time is the user's: Ctrl-C while it runs must keep what needs it from starting.
+  const commanded = definePlaybook({
+    name: 'command-dependency',
+    description: 'a command that succeeds, and a file that needs it',
+    tasks: {
+      make: { on: 'web', step: command({ command: `touch ${dir}/made`, creates: `${dir}/made` }) },
+      after: { on: 'web', needs: ['make'], step: file({ path: `${dir}/after3`, content: 'z\n' }) },
+    },
+  });
+  const made = await runLocally(commanded, dir);
+  t.deepEqual(statuses(made.report), ['make: changed', 'after: changed']);
+  // the probes; the command with the re-probe; after, on that re-probe, with its own
+  t.is(made.trips, 3);
 
   // A step spread into one with an apply of its own is not known to send one script: nothing rides after it.
   const own: AnyStep = {
