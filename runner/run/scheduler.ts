@@ -291,8 +291,9 @@ export class Scheduler {
           nodes.forEach((node, i) => {
             this.#finish(node, reports[i]!);
           });
+          // They ran in the group's round trip, together: all started before any is done.
+          for (const node of chained.keys()) this.options.onEvent?.({ type: 'step-start', node });
           for (const [node, report] of chained) {
-            this.options.onEvent?.({ type: 'step-start', node });
             this.#finish(node, report);
             this.#chained.delete(node);
           }
