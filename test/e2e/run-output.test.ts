@@ -86,10 +86,11 @@ test('--events -: JSON Lines on stdout, each valid against the schema, in order;
       'host-start',
       'step-start dir',
       'step-done dir',
-      // say and token both need only dir: ready together, they start together (one group, apply-group.ts)
+      // say needs only dir, a new directory: it rides in dir's round trip (chain.ts), after it; token
+      // cannot (its content, a secret, travels on stdin), and takes its own turn once dir is done
       'step-start say',
-      'step-start token',
       'step-done say',
+      'step-start token',
       'step-done token',
       'step-start show',
       'step-done show',
