@@ -135,16 +135,13 @@ test('without a kept shell nothing rides guarded (a guard carries its probe outp
 test('a dependent whose state its dependency changed does not act on its old plan: it waits and plans again', async (t) => {
   const dir = tempDir(t);
   const path = `${dir}/settings.ini`;
-  // A package-like command that leaves a default config behind: the line's plan, made before it ran,
-  // was to create the file with the line alone.
+  // A step that leaves a default config behind (as a package would): the line's plan, made before it
+  // ran, was to create the file with the line alone.
   const pb = definePlaybook({
     name: 'stale-plan',
-    description: 'a command that writes a default file, then a line in that file',
+    description: 'a default file, then a line in that file',
     tasks: {
-      install: {
-        on: 'web',
-        step: command({ command: `printf 'default=1\\n' > ${path}`, creates: path }),
-      },
+      install: { on: 'web', step: file({ path, content: 'default=1\n' }) },
       line: {
         on: 'web',
         needs: ['install'],
