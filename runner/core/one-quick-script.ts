@@ -6,9 +6,9 @@
 // own (`{ ...file(options), apply }`) is not in it.
 const oneQuickScript = new WeakSet<object>();
 
-/** Marks `step` (as made by its factory) as applying with one quick script. */
-export function sendsOneQuickScript<S extends object>(step: S): S {
-  oneQuickScript.add(step);
+/** Freezes `step` (as made by its factory) and marks it as applying with one quick script. */
+export function sendsOneQuickScript<S extends object>(step: S): Readonly<S> {
+  oneQuickScript.add(Object.freeze(step));
   return step;
 }
 

@@ -86,50 +86,43 @@ export function directory(options: DirectoryOptions): ShellStep<DirectoryDesired
   const { path } = desired;
   const title = `directory ${path}`;
 
-  return sendsOneQuickScript(
-    Object.freeze({
-      kind: KIND,
-      title,
-      desired,
-      probe: () => ({
-        script: fsProbeScript(path, { follow: true }),
-        parse: (result: ExecResult) => {
-          const lines = new ProbeLines(title, result);
-          const entry = parseFsProbe(lines, { follow: true });
-          lines.end();
-          return entry;
-        },
-      }),
-      diff: diffDirectory,
-      // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
-      applyThenProbe: true,
-      async apply(
-        remote: Remote,
-        change: Change,
-        actual: FsEntry | null,
-        d: Readonly<DirectoryDesired>,
-      ): Promise<void> {
-        const { path } = d;
-        refuseWrongType(path, actual, 'directory');
-        const scripts: Script[] = [];
-        // A directory made with its mode needs no chmod after it (mkdirScript).
-        const withMode = change.fields.includes('mode') ? d.mode : undefined;
-        await applyFields(change, FIELDS, {
-          exists: async () => {
-            scripts.push(mkdirScript(path, withMode));
-          },
-          mode: async () => {
-            if (!change.fields.includes('exists')) scripts.push(chmodScript(path, d.mode!, true));
-          },
-          owner: async () => {
-            scripts.push(chownScript(path, d.owner!));
-          },
-          group: async () => {
-            scripts.push(chgrpScript(path, d.group!));
-          },
-        });
-        await runApply(remote, title, scripts);
+  return sendsOneQuickScript({
+    kind: KIND,
+    title,
+    desired,
+    probe: () => ({
+      script: fsProbeScript(path, { follow: true }),
+      parse: (result: ExecResult) => {
+        const lines = new ProbeLines(title, result);
+        const entry = parseFsProbe(lines, { follow: true });
+        lines.end();
+        return entry;
       },
     }),
-  );
+    diff: diffDirectory,
+    // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
+    applyThenProbe: true,
+    async apply(remote: Remote, change: Change, actual: FsEntry | null, d: Readonly<DirectoryDesired>): Promise<void> {
+      const { path } = d;
+      refuseWrongType(path, actual, 'directory');
+      const scripts: Script[] = [];
+      // A directory made with its mode needs no chmod after it (mkdirScript).
+      const withMode = change.fields.includes('mode') ? d.mode : undefined;
+      await applyFields(change, FIELDS, {
+        exists: async () => {
+          scripts.push(mkdirScript(path, withMode));
+        },
+        mode: async () => {
+          if (!change.fields.includes('exists')) scripts.push(chmodScript(path, d.mode!, true));
+        },
+        owner: async () => {
+          scripts.push(chownScript(path, d.owner!));
+        },
+        group: async () => {
+          scripts.push(chgrpScript(path, d.group!));
+        },
+      });
+      await runApply(remote, title, scripts);
+    },
+  });
 }

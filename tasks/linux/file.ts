@@ -145,53 +145,51 @@ export function file(options: FileOptions): ShellStep<FileDesired, FsEntry> {
   // only an empty file comes as content, any other as its digest.
   const probeOptions = { contentLimit: isSecret(content) ? 0 : FILE_TEXT_LIMIT };
 
-  return sendsOneQuickScript(
-    Object.freeze({
-      kind: KIND,
-      title,
-      desired,
-      probe: () => ({
-        script: fsProbeScript(path, probeOptions),
-        // The host confirms the content by its digest rather than sending it (never a secret's).
-        ...(typeof content === 'string' && desired.size <= probeOptions.contentLimit
-          ? { expect: new Map([[path, content]]) }
-          : {}),
-        parse: (result: ExecResult) => {
-          const lines = new ProbeLines(title, result);
-          const entry = parseFsProbe(lines, probeOptions);
-          lines.end();
-          return entry;
-        },
-      }),
-      diff: diffFile,
-      // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
-      applyThenProbe: true,
-      async apply(remote: Remote, change: Change, actual: FsEntry | null, d: Readonly<FileDesired>): Promise<void> {
-        const { path } = d;
-        refuseWrongType(path, actual, 'file');
-        const scripts: Script[] = [];
-        let stdin: string | Secret | undefined;
-        const rewritten = () => change.fields.includes('content');
-        await applyFields(change, FIELDS, {
-          content: async () => {
-            // The new file gets its final attributes before it replaces the old one.
-            const content = inlineContent(d.content);
-            scripts.push(atomicWriteScript({ path, ...keptAttributes(actual, d), content }));
-            if (content === undefined) stdin = d.content;
-          },
-          // A rewrite above already gave the new file its desired attributes.
-          mode: async () => {
-            if (!rewritten()) scripts.push(chmodScript(path, d.mode!, false));
-          },
-          owner: async () => {
-            if (!rewritten()) scripts.push(chownScript(path, d.owner!));
-          },
-          group: async () => {
-            if (!rewritten()) scripts.push(chgrpScript(path, d.group!));
-          },
-        });
-        await runApply(remote, title, scripts, stdin);
+  return sendsOneQuickScript({
+    kind: KIND,
+    title,
+    desired,
+    probe: () => ({
+      script: fsProbeScript(path, probeOptions),
+      // The host confirms the content by its digest rather than sending it (never a secret's).
+      ...(typeof content === 'string' && desired.size <= probeOptions.contentLimit
+        ? { expect: new Map([[path, content]]) }
+        : {}),
+      parse: (result: ExecResult) => {
+        const lines = new ProbeLines(title, result);
+        const entry = parseFsProbe(lines, probeOptions);
+        lines.end();
+        return entry;
       },
     }),
-  );
+    diff: diffFile,
+    // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
+    applyThenProbe: true,
+    async apply(remote: Remote, change: Change, actual: FsEntry | null, d: Readonly<FileDesired>): Promise<void> {
+      const { path } = d;
+      refuseWrongType(path, actual, 'file');
+      const scripts: Script[] = [];
+      let stdin: string | Secret | undefined;
+      const rewritten = () => change.fields.includes('content');
+      await applyFields(change, FIELDS, {
+        content: async () => {
+          // The new file gets its final attributes before it replaces the old one.
+          const content = inlineContent(d.content);
+          scripts.push(atomicWriteScript({ path, ...keptAttributes(actual, d), content }));
+          if (content === undefined) stdin = d.content;
+        },
+        // A rewrite above already gave the new file its desired attributes.
+        mode: async () => {
+          if (!rewritten()) scripts.push(chmodScript(path, d.mode!, false));
+        },
+        owner: async () => {
+          if (!rewritten()) scripts.push(chownScript(path, d.owner!));
+        },
+        group: async () => {
+          if (!rewritten()) scripts.push(chgrpScript(path, d.group!));
+        },
+      });
+      await runApply(remote, title, scripts, stdin);
+    },
+  });
 }

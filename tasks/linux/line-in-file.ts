@@ -96,42 +96,40 @@ export function lineInFile(options: LineInFileOptions): ShellStep<LineInFileDesi
   const desired: LineInFileDesired = Object.freeze({ path, line, regexp, create });
   const title = `line in ${path}`;
 
-  return sendsOneQuickScript(
-    Object.freeze({
-      kind: KIND,
-      title,
-      desired,
-      probe: () => ({
-        script: editableProbeScript(path),
-        parse: (result: ExecResult) => {
-          const lines = new ProbeLines(title, result);
-          const actual = parseEditable(lines, path);
-          lines.end();
-          return actual;
-        },
-      }),
-      diff: diffLine,
-      // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
-      applyThenProbe: true,
-      async apply(remote: Remote, change: Change, actual: EditableFile | null, d: Readonly<LineInFileDesired>) {
-        if (actual === null && !d.create) throw new Error(`${missingMessage(d.path)}: set create: true to create it`);
-        refuseWrongType(d.path, actual?.entry ?? null, 'file');
-        const scripts: Script[] = [];
-        let stdin: string | undefined;
-        await applyFields(change, ['line'], {
-          line: async () => {
-            const text = editLineInFile(
-              actual?.text ?? null,
-              d.line,
-              d.regexp === undefined ? undefined : new RegExp(d.regexp),
-            ).text;
-            const write = guardedWrite(d.path, actual, text);
-            scripts.push(write.script);
-            stdin = write.stdin;
-          },
-        });
-        await runApply(remote, title, scripts, stdin);
+  return sendsOneQuickScript({
+    kind: KIND,
+    title,
+    desired,
+    probe: () => ({
+      script: editableProbeScript(path),
+      parse: (result: ExecResult) => {
+        const lines = new ProbeLines(title, result);
+        const actual = parseEditable(lines, path);
+        lines.end();
+        return actual;
       },
     }),
-  );
+    diff: diffLine,
+    // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
+    applyThenProbe: true,
+    async apply(remote: Remote, change: Change, actual: EditableFile | null, d: Readonly<LineInFileDesired>) {
+      if (actual === null && !d.create) throw new Error(`${missingMessage(d.path)}: set create: true to create it`);
+      refuseWrongType(d.path, actual?.entry ?? null, 'file');
+      const scripts: Script[] = [];
+      let stdin: string | undefined;
+      await applyFields(change, ['line'], {
+        line: async () => {
+          const text = editLineInFile(
+            actual?.text ?? null,
+            d.line,
+            d.regexp === undefined ? undefined : new RegExp(d.regexp),
+          ).text;
+          const write = guardedWrite(d.path, actual, text);
+          scripts.push(write.script);
+          stdin = write.stdin;
+        },
+      });
+      await runApply(remote, title, scripts, stdin);
+    },
+  });
 }

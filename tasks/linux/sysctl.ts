@@ -143,47 +143,45 @@ export function sysctl(options: SysctlOptions): ShellStep<SysctlDesired, SysctlA
   const liveScript = sh`if [ -f ${proc} ] && [ -r ${proc} ]; then echo live-base64; play_bad=; ${contentReadScript(proc)} || play_bad=1; printf '\\nend\\n'; [ -z "$play_bad" ] || echo live-unreadable
 elif [ -f ${proc} ]; then echo live-unreadable; else echo live-absent; fi`;
 
-  return sendsOneQuickScript(
-    Object.freeze({
-      kind: KIND,
-      title,
-      desired,
-      probe: () => ({
-        script: sharesShell(joinScripts('sh', [liveScript, editableProbeScript(file)])),
-        // Guesses the host confirms by digest: the kernel prints the value and a newline, and a file of
-        // its own holds the one line. Any other value or file is read as always.
-        expect: new Map([
-          [proc, `${desired.value}\n`],
-          [file, setPersisted(null, key, desired.value).text],
-        ]),
-        parse: (result: ExecResult): SysctlActual => {
-          const lines = new ProbeLines(title, result);
-          const live = parseLive(lines, proc);
-          const fileState = parseEditable(lines, file);
-          lines.end();
-          return { live, persisted: persistedValue(fileState?.text ?? null, key), file: fileState };
-        },
-      }),
-      diff: diffSysctl,
-      // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
-      applyThenProbe: true,
-      async apply(remote: Remote, change: Change, actual: SysctlActual | null, d: Readonly<SysctlDesired>) {
-        const current = actual?.file ?? null;
-        const scripts: Script[] = [];
-        let stdin: string | undefined;
-        await applyFields(change, ['live', 'persisted'], {
-          live: async () => {
-            scripts.push(sh`printf '%s\\n' ${d.value} > ${procPath(d.key)}`);
-          },
-          persisted: async () => {
-            refuseWrongType(d.file, current?.entry ?? null, 'file');
-            const write = guardedWrite(d.file, current, setPersisted(current?.text ?? null, d.key, d.value).text);
-            scripts.push(write.script);
-            stdin = write.stdin;
-          },
-        });
-        await runApply(remote, title, scripts, stdin);
+  return sendsOneQuickScript({
+    kind: KIND,
+    title,
+    desired,
+    probe: () => ({
+      script: sharesShell(joinScripts('sh', [liveScript, editableProbeScript(file)])),
+      // Guesses the host confirms by digest: the kernel prints the value and a newline, and a file of
+      // its own holds the one line. Any other value or file is read as always.
+      expect: new Map([
+        [proc, `${desired.value}\n`],
+        [file, setPersisted(null, key, desired.value).text],
+      ]),
+      parse: (result: ExecResult): SysctlActual => {
+        const lines = new ProbeLines(title, result);
+        const live = parseLive(lines, proc);
+        const fileState = parseEditable(lines, file);
+        lines.end();
+        return { live, persisted: persistedValue(fileState?.text ?? null, key), file: fileState };
       },
     }),
-  );
+    diff: diffSysctl,
+    // Its state is readable as soon as its apply script exits: the re-probe rides in the same round trip.
+    applyThenProbe: true,
+    async apply(remote: Remote, change: Change, actual: SysctlActual | null, d: Readonly<SysctlDesired>) {
+      const current = actual?.file ?? null;
+      const scripts: Script[] = [];
+      let stdin: string | undefined;
+      await applyFields(change, ['live', 'persisted'], {
+        live: async () => {
+          scripts.push(sh`printf '%s\\n' ${d.value} > ${procPath(d.key)}`);
+        },
+        persisted: async () => {
+          refuseWrongType(d.file, current?.entry ?? null, 'file');
+          const write = guardedWrite(d.file, current, setPersisted(current?.text ?? null, d.key, d.value).text);
+          scripts.push(write.script);
+          stdin = write.stdin;
+        },
+      });
+      await runApply(remote, title, scripts, stdin);
+    },
+  });
 }
