@@ -90,6 +90,7 @@ export async function runCommand(
   const pool = new ConnectionPool({
     knownHostsFile: args.knownHosts,
     ...configuredPoolOptions(args.acceptNew, err),
+    handshakes: { global: args.forks },
     trace: outputs.connectionTrace(),
   });
   const shown = { out: outputs.view, diff: args.diff, title, failedOutput: !args.verbosity };

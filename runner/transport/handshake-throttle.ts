@@ -1,14 +1,16 @@
 // Limits new SSH handshakes and retries the ones sshd dropped. Why: sshd's MaxStartups 10:30:100
-// starts dropping unauthenticated connections beyond 10 (the lab saw 4-9 of 30 dropped), and each
-// handshake costs client CPU (key exchange). So at most `global` handshakes run at once, at most
-// `perEndpoint` to one address:port, and a dropped one is retried after an exponential backoff
-// with jitter. Slots are held only while an attempt runs, never while backing off.
+// starts dropping unauthenticated connections to one sshd beyond 10 (the lab saw 4-9 of 30 dropped),
+// and each handshake costs client CPU (key exchange). So at most `perEndpoint` run to one
+// address:port, at most `global` at once in all (a run sets it to its forks: MaxStartups is each
+// sshd's own, and a handshake is most of a fresh host's round trips, so fewer slots than forks would
+// leave forks waiting on the network's latency), and a dropped one is retried after an exponential
+// backoff with jitter. Slots are held only while an attempt runs, never while backing off.
 import pRetry from 'p-retry';
 import { HandshakeError } from './errors.js';
 import { Semaphore } from './semaphore.js';
 
 export interface ThrottleOptions {
-  /** Handshakes in flight at once, all hosts together (default 10). */
+  /** Handshakes in flight at once, all hosts together (default 10; a run's pool: its forks). */
   global?: number;
   /** Handshakes in flight to one address:port (default 2). */
   perEndpoint?: number;

@@ -24,7 +24,7 @@ export interface PoolOptions {
   keepaliveCountMax?: number;
   /** Channels open at once per connection (default 8, under sshd's MaxSessions 10). */
   maxChannels?: number;
-  /** Handshake limits and retries (default 10 at once, 2 per address:port, 5 attempts from 100 ms). */
+  /** Handshake limits and retries (default 10 at once, a run's forks; 2 per address:port, 5 attempts from 100 ms). */
   handshakes?: ThrottleOptions;
   /** ssh-agent socket; default SSH_AUTH_SOCK, null for none. */
   agentSocket?: string | null;

@@ -97,6 +97,7 @@ function connectionsOf(args: DriftRunOptions, outputs: RunOutputs, err: Writable
       new ConnectionPool({
         knownHostsFile: args.knownHosts,
         ...configuredPoolOptions(args.acceptNew, err),
+        handshakes: { global: args.forks },
         trace: outputs.connectionTrace(),
       }),
   );

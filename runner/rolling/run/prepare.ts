@@ -55,6 +55,7 @@ function connectionsOf(args: RollingRunOptions, target: RollingTarget) {
   const pool = new ConnectionPool({
     knownHostsFile: args.knownHosts,
     ...configuredPoolOptions(args.acceptNew, err),
+    handshakes: { global: args.forks },
     trace: outputs.connectionTrace(),
   });
   return { outputs, pool, secretsOf, connect: (h: Host) => pool.shell(h, secretsOf(h)) };
