@@ -1,4 +1,4 @@
-// The honest floor for a one-process SSH controller: `node bench/ssh2-floor.mjs KEY KNOWN_HOSTS PARALLEL ADDR...`
+// The honest floor for a one-process SSH controller: `node bench/ssh2-floor.mjs KEY KNOWN_HOSTS PARALLEL ADDR[:PORT]...`
 // opens one ssh2 connection per host (host key checked against KNOWN_HOSTS, the same key exchange
 // play prefers), runs `true` once, closes, PARALLEL hosts at a time, and exits non-zero if any host
 // failed. Plain JavaScript run by node, as play's compiled CLI is, so both pay the same start-up.
@@ -13,7 +13,7 @@ import ssh2 from 'ssh2';
 const [keyFile, knownHostsFile, parallelText, ...addresses] = process.argv.slice(2);
 const parallel = Number(parallelText);
 if (!keyFile || !knownHostsFile || !Number.isInteger(parallel) || parallel < 1 || addresses.length === 0) {
-  console.error('usage: node bench/ssh2-floor.mjs KEY KNOWN_HOSTS PARALLEL ADDR...');
+  console.error('usage: node bench/ssh2-floor.mjs KEY KNOWN_HOSTS PARALLEL ADDR[:PORT]...');
   process.exit(64);
 }
 const key = ssh2.utils.parseKey(readFileSync(keyFile));
@@ -31,7 +31,11 @@ for (const line of readFileSync(knownHostsFile, 'utf8').split('\n')) {
   for (const n of names.split(',')) known.set(n, [...(known.get(n) ?? []), blob]);
 }
 
-function trueOn(host) {
+function trueOn(target) {
+  const [host, portText] = target.split(':');
+  const port = Number(portText ?? 22);
+  // known_hosts names a host on another port than 22 as [host]:port, as OpenSSH does.
+  const name = port === 22 ? host : `[${host}]:${port}`;
   return new Promise((resolve) => {
     const client = new ssh2.Client();
     const done = (ok) => {
@@ -55,12 +59,12 @@ function trueOn(host) {
       })
       .connect({
         host,
-        port: 22,
+        port,
         username: 'root',
         authHandler: [{ type: 'publickey', username: 'root', key }],
         readyTimeout: 30_000,
         algorithms: { kex: ['curve25519-sha256', 'curve25519-sha256@libssh.org'] },
-        hostVerifier: (blob) => (known.get(host) ?? []).includes(blob.toString('base64')),
+        hostVerifier: (blob) => (known.get(name) ?? []).includes(blob.toString('base64')),
       });
     const handlers = client._protocol._handlers;
     const globalRequest = handlers.GLOBAL_REQUEST;
