@@ -111,19 +111,25 @@ test('in a kept shell nothing planted at the temp name is written through', (t) 
   t.false(existsSync(join(dir, 'nowhere')));
 });
 
-test('in a kept shell a read-only mode is written by a user who is not root, in one open', (t) => {
+test('a read-only mode is written by a user who is not root: as an exec, and in a kept shell in one open', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'play-nobody-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   chmodSync(dir, 0o777);
-  const path = join(dir, 'read-only.conf');
-  const script = commandText(atomicWriteScript({ path, content: 'kept\n', mode: '0400' }).text, 'n0nce');
-  const run = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '/bin/sh', '-ec', script], {
-    encoding: 'utf8',
-  });
-  t.is(run.status, 0, run.stderr);
-  t.is(readFileSync(path, 'utf8'), 'kept\n');
-  t.is(modeOf(path), '0400');
-  t.is(statSync(path).uid, 65534);
+  const paths = {
+    exec: (text: string) => text,
+    'kept shell': (text: string) => commandText(text, 'n0nce'),
+  };
+  for (const [how, wrap] of Object.entries(paths)) {
+    const path = join(dir, `read-only-${how.replace(' ', '-')}.conf`);
+    const script = wrap(atomicWriteScript({ path, content: 'kept\n', mode: '0400' }).text);
+    const run = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '/bin/sh', '-ec', script], {
+      encoding: 'utf8',
+    });
+    t.is(run.status, 0, `${how}: ${run.stderr}`);
+    t.is(readFileSync(path, 'utf8'), 'kept\n', how);
+    t.is(modeOf(path), '0400', how);
+    t.is(statSync(path).uid, 65534, how);
+  }
 });
 
 test("a kept shell's $play_private: fresh per command, in its subshell only, in no program's environment", (t) => {
