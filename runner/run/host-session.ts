@@ -104,6 +104,10 @@ export class HostSession implements Remote {
   async #run(script: Script, options?: ExecOptions): Promise<ExecResult> {
     this.#mustSpeak(script.shell);
     if (script instanceof PsCall) return callAsExec((await this.callPowerShell([script], options))[0]!);
+    if (script.shell === 'sh') {
+      const inShell = await this.#inKeptShell(script.text, options);
+      if (inShell) return inShell;
+    }
     const conn = await this.connection();
     this.roundTrips++;
     if (script.shell === 'ps') {
@@ -113,15 +117,20 @@ export class HostSession implements Remote {
       return { ...out, stderr: decodeClixml(out.stderr) };
     }
     if (script.shell === 'sh') {
-      // Through the connection's shell, a session fewer per round trip after a host's first.
-      const inShell = await conn.script?.(script.text, options);
-      if (inShell) return inShell;
       // sshd does not deliver signals to root sessions, so closing a timed-out channel leaves the
       // command running: coreutils' timeout ends it on the host, a little after we gave up on it.
       const limit = options?.timeoutMs ? `timeout -k 5 ${Math.ceil(options.timeoutMs / 1000) + 2} ` : '';
       return conn.exec(`${limit}/bin/sh -c ${quoteSh(script.text)}`, options);
     }
     throw new Error(`unknown shell ${script.shell}`);
+  }
+
+  /** An sh script through the connection's kept shell, a session fewer per round trip after a host's
+   *  first: null when it has none free (then it goes as an exec, or not at all: runAllThenProbe). */
+  async #inKeptShell(text: string, options?: ExecOptions): Promise<ExecResult | null> {
+    const out = (await (await this.connection()).script?.(text, options)) ?? null;
+    if (out) this.roundTrips++;
+    return out;
   }
 
   /** Runs PowerShell calls as one program in one round trip: one result per call. */
@@ -252,9 +261,8 @@ export class HostSession implements Remote {
     let out: ExecResult | null = null;
     if (applies.some((a) => a.guard)) {
       this.#mustSpeak('sh');
-      out = (await (await this.connection()).script?.(scriptOf(applies).text, { ...options, stdin })) ?? null;
-      if (out) this.roundTrips++;
-      else sent = applies.filter((a) => !a.guard);
+      out = await this.#inKeptShell(scriptOf(applies).text, { ...options, stdin });
+      if (!out) sent = applies.filter((a) => !a.guard);
     }
     out ??= await this.#run(scriptOf(sent), { ...options, stdin });
     const split = splitAppliesThenProbe(out, nonce, sent.length, probes.length, reads?.expand);
