@@ -2,7 +2,8 @@
 // (ssh-connection.ts `script`, kept-shell.ts): end to end over a real SSH connection to the test sshd
 // (test/transport/helpers: ssh2's Server running each exec request with the real /bin/sh), which
 // records every exec request. A first apply and a re-run each ask the host for one session; an
-// input that is a secret, and a command while the shell is busy, go as an exec of their own.
+// input that is a secret, and a command while the shell is busy, go as an exec of their own; a host
+// that refuses the shell is asked once.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
@@ -103,4 +104,17 @@ test('a command sent while the shell is busy goes as an exec, at once', async (t
   t.deepEqual(await slow, { stdout: 'slow\n', stderr: '', code: 0 });
   t.deepEqual(await connection.script('echo next', { stdin: 'in' }), { stdout: 'next\n', stderr: '', code: 0 });
   t.deepEqual(f.server.commands, ['exec /bin/sh']);
+});
+
+test('a host that will not keep a shell costs one try: every round trip after it goes as an exec', async (t) => {
+  const f = await fixture(t, { server: { refuseExec: (command) => command === 'exec /bin/sh' } });
+  const { report, commands } = await run(f, playbook(f.dir));
+  t.deepEqual(statuses(report), ['dir: changed', 'copy: changed', 'line: changed', 'init: changed']);
+  t.deepEqual(f.server.refused, ['exec /bin/sh']);
+  // The probe, the directory's apply, then its dependents': without a kept shell none rides guarded.
+  t.is(commands.length, 3, commands.join('\n'));
+  t.true(
+    commands.every((c) => c.startsWith('timeout ') || c.startsWith('/bin/sh -c ')),
+    commands.join('\n'),
+  );
 });

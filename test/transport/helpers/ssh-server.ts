@@ -71,6 +71,9 @@ export interface TestServerOptions {
   /** Open direct-tcpip channels (a jump host's `ssh -W`) by connecting to their destination; without
    *  it they are refused as administratively prohibited (sshd's AllowTcpForwarding no). */
   forwardTcp?: boolean;
+  /** Exec requests to refuse (sshd answers a failure when it cannot start the command); their channel
+   *  stays open until the client closes it, as sshd's does. */
+  refuseExec?: (command: string) => boolean;
 }
 
 export class TestSshServer {
@@ -87,6 +90,8 @@ export class TestSshServer {
   refusedSessions = 0;
   readonly signals: string[] = [];
   readonly commands: string[] = [];
+  /** The exec requests refused (refuseExec), in order. */
+  readonly refused: string[] = [];
   /** direct-tcpip channels asked for, as `address:port`. */
   readonly forwards: string[] = [];
 
@@ -194,7 +199,11 @@ export class TestSshServer {
         if (child) killGroup(child, `SIG${info.name.replace(/^SIG/, '')}` as NodeJS.Signals);
         acceptSignal?.();
       });
-      session.on('exec', (acceptExec, _reject, info) => {
+      session.on('exec', (acceptExec, rejectExec, info) => {
+        if (this.options.refuseExec?.(info.command)) {
+          this.refused.push(info.command);
+          return this.#refuse(client, session, rejectExec);
+        }
         const stream = acceptExec();
         this.commands.push(info.command);
         // Its own process group, so a signal reaches the whole pipeline as sshd's would.
@@ -213,6 +222,21 @@ export class TestSshServer {
           stream.end();
         });
       });
+    });
+  }
+
+  /** Answers an exec request with a failure, and the client's close of its session with a close, as
+   *  sshd does: ssh2's Server never answers the close of a session it gave no channel (internals). */
+  #refuse(client: Connection, session: object, rejectExec: () => void): void {
+    rejectExec();
+    const info = (session as { _chanInfo: { incoming: { id: number }; outgoing: { id: number } } })._chanInfo;
+    const inner = client as unknown as {
+      _protocol: { channelClose(id: number): void };
+      _chanMgr: { remove(id: number): void };
+    };
+    (session as { once(e: 'close', f: () => void): void }).once('close', () => {
+      inner._chanMgr.remove(info.incoming.id);
+      inner._protocol.channelClose(info.outgoing.id);
     });
   }
 
