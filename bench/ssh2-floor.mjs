@@ -4,8 +4,9 @@
 // failed. Plain JavaScript run by node, as play's compiled CLI is, so both pay the same start-up.
 // OpenSSH's `ssh host true` is no floor for play: it spawns a process per host, which play does not.
 // The least a controller does includes what play saves over ssh2's defaults, so the floor saves it
-// too: the key is parsed once and signs with a KeyObject (runner/transport/private-key.ts), and the
-// host keys sshd announces are not asked to be proven (runner/transport/ssh-handshake.ts).
+// too: the key is parsed once and signs with a KeyObject (runner/transport/private-key.ts), the host
+// keys sshd announces are not asked to be proven (runner/transport/ssh-handshake.ts), and the key's
+// first request is signed, without asking whether the server would take it (runner/transport/sign-at-once.ts).
 import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import ssh2 from 'ssh2';
@@ -66,6 +67,13 @@ function trueOn(target) {
         algorithms: { kex: ['curve25519-sha256', 'curve25519-sha256@libssh.org'] },
         hostVerifier: (blob) => (known.get(name) ?? []).includes(blob.toString('base64')),
       });
+    const proto = client._protocol;
+    const authPK = proto.authPK;
+    proto.authPK = (username, pubKey, keyAlgo, cbSign) => {
+      if (cbSign || typeof keyAlgo === 'function') return authPK.call(proto, username, pubKey, keyAlgo, cbSign);
+      const hash = { 'rsa-sha2-256': 'sha256', 'rsa-sha2-512': 'sha512', 'ssh-rsa': 'sha1' }[keyAlgo];
+      authPK.call(proto, username, pubKey, keyAlgo, (data, done) => done(pubKey.sign(data, hash)));
+    };
     const handlers = client._protocol._handlers;
     const globalRequest = handlers.GLOBAL_REQUEST;
     handlers.GLOBAL_REQUEST = (p, name, wantReply, data) => {

@@ -24,6 +24,7 @@ import { formatMs, HandshakeError } from './errors.js';
 import { HostKeyCheck } from './host-key-check.js';
 import { fingerprint, keyTypeOf } from './known-hosts.js';
 import { AuthPlan, type AuthSources } from './ssh-auth.js';
+import { signAtOnce } from './sign-at-once.js';
 import { where, type SshTarget } from './target.js';
 
 // curve25519 first: the fastest exchange both OpenSSH and Windows' OpenSSH offer (the lab measured
@@ -179,6 +180,7 @@ export function handshake(target: SshTarget, o: HandshakeOptions, sock?: Duplex)
     try {
       client.connect(config);
       skipHostKeysProof(client);
+      signAtOnce(client);
       // Commands and their replies are small packets: Nagle's delay would cost a round trip each
       // (the socket exists once connect() has been called; a jump host's channel has no such setting).
       client.setNoDelay(true);

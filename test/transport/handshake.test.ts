@@ -43,6 +43,36 @@ test('an authentication failure is clear and not retried', async (t) => {
   t.is(f.server.tcpConnections, 1);
 });
 
+test('a key file signs its first request: no question whether the server would take it', async (t) => {
+  const f = await fixture(t);
+  const c = await f.open();
+  t.is((await c.exec('echo in')).stdout, 'in\n');
+  t.is(f.server.keyQuestions, 0);
+  t.deepEqual(
+    f.server.authAttempts.map((a) => [a.method, a.ok]),
+    [['publickey', true]],
+  );
+});
+
+test('key files the server does not take are each refused once, signed, before the one it does', async (t) => {
+  const f = await fixture(t);
+  const strangers = [writeClientKey(f.dir, 'id_stranger1'), writeClientKey(f.dir, 'id_stranger2')];
+  const c = await f.open({
+    target: { keyFile: undefined },
+    options: { auth: { defaultKeyFiles: [...strangers.map((k) => k.path), f.keyFile] } },
+  });
+  t.is((await c.exec('echo in')).stdout, 'in\n');
+  t.is(f.server.keyQuestions, 0);
+  t.deepEqual(
+    f.server.authAttempts.map((a) => [a.method, a.ok]),
+    [
+      ['publickey', false],
+      ['publickey', false],
+      ['publickey', true],
+    ],
+  );
+});
+
 test('password authentication works, and the password never appears in an error', async (t) => {
   const f = await fixture(t, { server: { password: PASSWORD, authorizedKeys: [] } });
   const password = new Secret(PASSWORD, 'env:LINUX1_PASSWORD');
@@ -143,6 +173,8 @@ test('ssh-agent authentication, and the agent named when it fails', async (t) =>
     options: { auth: { agentSocket: sock, defaultKeyFiles: [] } },
   });
   t.is((await c.exec('echo via agent')).stdout, 'via agent\n');
+  // The agent signs (and may ask its user to confirm): its key is asked about first, as ssh2 does.
+  t.is(f.server.keyQuestions, 1);
 
   execFileSync('ssh-add', ['-D'], { env: { ...process.env, SSH_AUTH_SOCK: sock }, stdio: 'ignore' });
   const e = await t.throwsAsync(

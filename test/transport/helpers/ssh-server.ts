@@ -85,6 +85,8 @@ export class TestSshServer {
   tcpConnections = 0;
   dropped = 0;
   readonly authAttempts: { method: string; user: string; ok: boolean }[] = [];
+  /** Public key requests without a signature: the client asking whether a key would do. */
+  keyQuestions = 0;
   openSessions = 0;
   peakSessions = 0;
   refusedSessions = 0;
@@ -264,6 +266,7 @@ export class TestSshServer {
     } else if (ctx.method === 'publickey') {
       const key = this.#authorized.find((k) => k.type === ctx.key.algo && k.getPublicSSH().equals(ctx.key.data));
       // Without a signature the client only asks whether the key would do (RFC 4252 7).
+      if (!ctx.signature) this.keyQuestions++;
       if (userOk && key && !ctx.signature) {
         ctx.accept();
         return;
