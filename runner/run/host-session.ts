@@ -38,8 +38,9 @@ export interface ShellConnection {
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /** A read-only sh script through a kept shell, where the connection has one (kept-shell.ts). */
   probe?(script: string, options?: ExecOptions): Promise<ExecResult>;
-  /** An sh script through the connection's shell while it is free; null: send it as an exec. */
-  script?(script: string, options?: ExecOptions): Promise<ExecResult | null>;
+  /** An sh script through the connection's shell while it is free; null: send it as an exec.
+   *  `readOnly`: a probe, which may ride in a new shell's exec request (kept-shell.ts shellCommand). */
+  script?(script: string, options?: ExecOptions, readOnly?: boolean): Promise<ExecResult | null>;
   /** What the connection's earlier probes read, to answer the next ones from (read-cache.ts). */
   readonly reads?: ReadCache;
 }
@@ -101,11 +102,11 @@ export class HostSession implements Remote {
     }
   }
 
-  async #run(script: Script, options?: ExecOptions): Promise<ExecResult> {
+  async #run(script: Script, options?: ExecOptions, readOnly = false): Promise<ExecResult> {
     this.#mustSpeak(script.shell);
     if (script instanceof PsCall) return callAsExec((await this.callPowerShell([script], options))[0]!);
     if (script.shell === 'sh') {
-      const inShell = await this.#inKeptShell(script.text, options);
+      const inShell = await this.#inKeptShell(script.text, options, readOnly);
       if (inShell) return inShell;
     }
     const conn = await this.connection();
@@ -127,8 +128,8 @@ export class HostSession implements Remote {
 
   /** An sh script through the connection's kept shell, a session fewer per round trip after a host's
    *  first: null when it has none free (then it goes as an exec, or not at all: runAllThenProbe). */
-  async #inKeptShell(text: string, options?: ExecOptions): Promise<ExecResult | null> {
-    const out = (await (await this.connection()).script?.(text, options)) ?? null;
+  async #inKeptShell(text: string, options?: ExecOptions, readOnly = false): Promise<ExecResult | null> {
+    const out = (await (await this.connection()).script?.(text, options, readOnly)) ?? null;
     if (out) this.roundTrips++;
     return out;
   }
@@ -181,7 +182,7 @@ export class HostSession implements Remote {
     const conn = await this.connection();
     const reads = readBatch(conn.reads, probes, nonce);
     const batch = batchScript(scripts, nonce, reads?.prelude);
-    const out = (await this.#probeInKeptShell(conn, batch, timeoutMs)) ?? (await this.#run(batch, { timeoutMs }));
+    const out = (await this.#probeInKeptShell(conn, batch, timeoutMs)) ?? (await this.#run(batch, { timeoutMs }, true));
     let parts: ExecResult[];
     try {
       parts = splitBatch(reads ? { ...out, stdout: reads.expand(out.stdout) } : out, nonce, probes.length);

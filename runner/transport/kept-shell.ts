@@ -13,6 +13,7 @@
 // started may be sent as an exec instead; one that may have is as a command whose connection dropped.
 import { base64Lines } from '../core/content-read.js';
 import { newNonce } from '../core/nonce.js';
+import { quoteSh } from '../core/quote.js';
 import type { ExecResult } from '../core/step.js';
 import { longTimeout } from '../core/long-sleep.js';
 
@@ -26,8 +27,8 @@ export interface ShellChannel {
 }
 
 export interface ShellHost {
-  /** Opens a channel running `exec /bin/sh` on the connection. */
-  openShell(): Promise<ShellChannel>;
+  /** Opens a channel running `command` (shellCommand: `exec /bin/sh`, or the same behind a first command). */
+  openShell(command: string): Promise<ShellChannel>;
   /** Runs a command on a channel of its own (to kill a stuck shell), best effort. */
   exec(command: string): Promise<unknown>;
   /** The error of a command past its limit, as an exec's would be. */
@@ -79,8 +80,15 @@ class OpenShell {
   gone = false;
   readonly pid: Promise<number>;
 
-  constructor(readonly channel: ShellChannel) {
-    const nonce = newNonce();
+  /**
+   * `start`: the shell's exec request (shellCommand), which holds its pid report when `start.first` is
+   * given, and then that first command, already on its way: its result is `start.first`'s.
+   */
+  constructor(
+    readonly channel: ShellChannel,
+    start: { pidNonce: string; first?: { nonce: string; resolve(r: ExecResult): void; reject(e: Error): void } },
+  ) {
+    const nonce = start.pidNonce;
     this.pid = new Promise<number>((resolve, reject) => {
       this.#pending.push({
         nonce,
@@ -96,6 +104,7 @@ class OpenShell {
       });
     });
     this.pid.catch(() => undefined);
+    if (start.first) this.#pending.push({ ...start.first, startUp: false });
     channel.on('data', (d) => {
       this.#out += d.toString('utf8');
       this.#settle();
@@ -110,7 +119,7 @@ class OpenShell {
       // A command was read only once the shell had reported its pid: the commands follow the report.
       for (const p of this.#pending.splice(0)) p.reject(new ShellGone(why, !p.startUp && this.#pidSeen));
     });
-    channel.write(`printf '@@%s@@pid %s\\n' ${nonce} $$\n${frameEnd(nonce)}`);
+    if (!start.first) channel.write(pidReport(nonce));
   }
 
   /** Writes the command at once, behind those not answered yet (the first one behind the pid report). */
@@ -154,12 +163,37 @@ function pidReported(stdout: string, nonce: string): number | undefined {
   return /^\d+$/.test(digits) ? Number(digits) : undefined;
 }
 
+const pidReport = (nonce: string) => `printf '@@%s@@pid %s\\n' ${nonce} $$\n${frameEnd(nonce)}`;
+
+/**
+ * The longest exec request a first command may ride in (bytes, quoted): the request is one argument
+ * of the login shell's command line (Linux takes at most 128 KiB for one).
+ */
+export const RIDE_MAX = 32 * 1024;
+
+/**
+ * A kept shell's exec request: `exec /bin/sh`, reading its commands from the channel; or, with `first`
+ * (a read-only script), a /bin/sh that reports its pid, runs that script framed as a command written
+ * to it would be (in a subshell, reading nothing), and then becomes the same /bin/sh. Why: sshd opens a
+ * session with no window until its command has started, so a command written to a new shell waits a
+ * network round trip for the exec's answer, where one riding in the request does not. Its text is on
+ * the host's command line while it runs: only probes ride (no secret, no private name), and not
+ * `$play_private`, which a written command gets.
+ */
+export function shellCommand(pidNonce: string, first?: { script: string; nonce: string }): string {
+  if (!first) return 'exec /bin/sh';
+  const text = `${pidReport(pidNonce)}(\n${first.script}\n) </dev/null\n${frameEnd(first.nonce)}exec /bin/sh\n`;
+  return `exec /bin/sh -c ${quoteSh(text)}`;
+}
+
 function frameEnd(nonce: string): string {
   return `printf '${outEnd(nonce).replace('\n', '\\n')}%s\\n' "$?"\nprintf '${errEnd(nonce).replace(/\n/g, '\\n')}' >&2\n`;
 }
 
 export class KeptShell {
   #shell: Promise<OpenShell> | null = null;
+  /** A shell with a riding command ended before it started: the host's shells open plain from then on. */
+  #noRide = false;
   #queue: Promise<unknown> = Promise.resolve();
   #inFlight = 0;
 
@@ -172,11 +206,12 @@ export class KeptShell {
 
   /**
    * Runs a script, with `stdin` as its input; rejects with ShellGone (`started` false: send it another
-   * way) or the host's timeout error.
+   * way) or the host's timeout error. `readOnly`: a probe, which may ride in a new shell's exec request
+   * (shellCommand).
    */
-  run(script: string, timeoutMs?: number, stdin?: Buffer): Promise<ExecResult> {
+  run(script: string, timeoutMs?: number, stdin?: Buffer, readOnly = false): Promise<ExecResult> {
     this.#inFlight++;
-    const next = this.#queue.then(() => this.#runNow(script, timeoutMs, stdin));
+    const next = this.#queue.then(() => this.#runNow(script, timeoutMs, stdin, readOnly));
     this.#queue = next.catch(() => undefined);
     const settled = () => {
       this.#inFlight--;
@@ -191,22 +226,35 @@ export class KeptShell {
     void shell?.then((s) => s.channel.close()).catch(() => undefined);
   }
 
-  async #runNow(script: string, timeoutMs?: number, stdin?: Buffer): Promise<ExecResult> {
+  async #runNow(script: string, timeoutMs?: number, stdin?: Buffer, readOnly = false): Promise<ExecResult> {
     let shell: OpenShell;
+    let ridden: Promise<ExecResult> | null = null;
     try {
-      shell = await this.#open();
+      const rides = readOnly && !this.#noRide && !stdin?.length;
+      ({ shell, ridden } = await this.#open(rides ? script : undefined));
     } catch (e) {
       this.#shell = null;
       throw e instanceof ShellGone ? e : new ShellGone(`no kept shell: ${(e as Error).message}`);
     }
     // A shell that ended is replaced by the next command's #open.
-    if (timeoutMs === undefined) return shell.run(script, stdin);
+    let target = shell; // the shell the command runs in, for its time limit to kill
+    const result =
+      ridden?.catch(async (e) => {
+        // Its shell ended before it started (a login shell that cannot parse the request, such as
+        // csh's with a quoted newline): the host's shells open plain from now on, this one too.
+        if (!(e instanceof ShellGone) || e.started) throw e;
+        this.#noRide = true;
+        this.#shell = null;
+        target = (await this.#open()).shell;
+        return target.run(script);
+      }) ?? shell.run(script, stdin);
+    if (timeoutMs === undefined) return result;
     return new Promise<ExecResult>((resolve, reject) => {
       const cancel = longTimeout(() => {
         reject(this.host.timeoutError(timeoutMs));
-        this.#kill(shell);
+        this.#kill(target);
       }, timeoutMs);
-      shell.run(script, stdin).then(
+      result.then(
         (r) => {
           cancel();
           resolve(r);
@@ -219,12 +267,28 @@ export class KeptShell {
     });
   }
 
-  /** The open shell, or a new one: its first command is written behind its pid report, not after it. */
-  async #open(): Promise<OpenShell> {
+  /**
+   * The open shell, or a new one: its first command written behind its pid report, not after it; or,
+   * with `first`, in its exec request (`ridden`: that command's result).
+   */
+  async #open(first?: string): Promise<{ shell: OpenShell; ridden: Promise<ExecResult> | null }> {
     const current = this.#shell && (await this.#shell.catch(() => null));
-    if (current && !current.gone) return current;
-    this.#shell = this.host.openShell().then((channel) => new OpenShell(channel));
-    return this.#shell;
+    if (current && !current.gone) return { shell: current, ridden: null };
+    const pidNonce = newNonce();
+    const nonce = newNonce();
+    const command = first === undefined ? '' : shellCommand(pidNonce, { script: first, nonce });
+    if (first === undefined || Buffer.byteLength(command) > RIDE_MAX) {
+      this.#shell = this.host.openShell(shellCommand(pidNonce)).then((channel) => new OpenShell(channel, { pidNonce }));
+      return { shell: await this.#shell, ridden: null };
+    }
+    let settle!: Pick<Pending, 'resolve' | 'reject'>;
+    const ridden = new Promise<ExecResult>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    this.#shell = this.host
+      .openShell(command)
+      .then((channel) => new OpenShell(channel, { pidNonce, first: { nonce, ...settle } }));
+    return { shell: await this.#shell, ridden };
   }
 
   /** A stuck shell: its process group killed, its channel closed, a new one for the next command. */

@@ -108,12 +108,13 @@ export class SshConnection {
    * exec, as every later script of the connection (a host that will not keep a shell costs one try).
    * A shell that ended while the script ran is a connection lost mid-command.
    */
-  async script(text: string, options: ExecOptions = {}): Promise<ExecResult | null> {
+  async script(text: string, options: ExecOptions = {}, readOnly = false): Promise<ExecResult | null> {
     const shell = this.keptShell();
     const stdin = options.stdin;
     if (this.#noShell || !shell.idle || isSecret(stdin)) return null;
     try {
-      return await shell.run(text, options.timeoutMs, typeof stdin === 'string' ? Buffer.from(stdin) : stdin);
+      const input = typeof stdin === 'string' ? Buffer.from(stdin) : stdin;
+      return await shell.run(text, options.timeoutMs, input, readOnly);
     } catch (e) {
       if (!(e instanceof ShellGone)) throw e;
       if (!e.started) {
@@ -130,7 +131,7 @@ export class SshConnection {
   /** The connection's one long-lived /bin/sh (kept-shell.ts), made on first use. */
   keptShell(): KeptShell {
     this.#keptShell ??= new KeptShell({
-      openShell: () => this.#openShell(),
+      openShell: (command) => this.#openShell(command),
       exec: (command) => this.exec(command, { timeoutMs: 10_000 }),
       timeoutError: (ms) => new TimeoutError(this.target.hostName, ms, this.where),
     });
@@ -150,14 +151,14 @@ export class SshConnection {
     });
   }
 
-  /** A channel running `exec /bin/sh`; it holds one of the connection's channel slots until it closes. */
-  async #openShell(): Promise<ShellChannel> {
+  /** A channel running a kept shell's `command`; it holds one of the connection's channel slots until it closes. */
+  async #openShell(command: string): Promise<ShellChannel> {
     if (this.#closed) throw new Error(`host ${this.where}: the connection was closed`);
     const live = this.#current && !this.#current.gone ? this.#current : await this.#reconnect(this.#current);
     const release = await this.channels.acquire();
     return new Promise<ShellChannel>((resolve, reject) => {
       try {
-        live.client.exec('exec /bin/sh', (err, channel) => {
+        live.client.exec(command, (err, channel) => {
           if (err) {
             release();
             return reject(err);

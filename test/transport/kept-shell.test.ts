@@ -5,11 +5,18 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import test from 'ava';
-import { KeptShell, ShellGone, type ShellChannel, type ShellHost } from '../../runner/transport/kept-shell.js';
+import {
+  KeptShell,
+  RIDE_MAX,
+  ShellGone,
+  type ShellChannel,
+  type ShellHost,
+} from '../../runner/transport/kept-shell.js';
 
-/** A local /bin/sh as the channel, in a process group of its own (as sshd's session leader is). */
-function localShell(banner = ''): ShellChannel & { pid: number } {
-  const argv = banner ? ['-c', `printf '%s' '${banner}'; exec /bin/sh`] : [];
+/** A local /bin/sh running `command` as the channel (as sshd's login shell runs an exec request), in a
+ *  process group of its own (as sshd's session leader is). */
+function localShell(command: string, banner = ''): ShellChannel & { pid: number } {
+  const argv = ['-c', banner ? `printf '%s' '${banner}'; ${command}` : command];
   const child = spawn('/bin/sh', argv, { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin.on('error', () => {});
   return {
@@ -22,15 +29,18 @@ function localShell(banner = ''): ShellChannel & { pid: number } {
   } as ShellChannel & { pid: number };
 }
 
-function host(banner = ''): ShellHost & { opened: number[]; killed: string[] } {
+function host(banner = ''): ShellHost & { opened: number[]; commands: string[]; killed: string[] } {
   const opened: number[] = [];
+  const commands: string[] = [];
   const killed: string[] = [];
   return {
     opened,
+    commands,
     killed,
-    openShell: async () => {
-      const s = localShell(banner);
+    openShell: async (command: string) => {
+      const s = localShell(command, banner);
       opened.push(s.pid);
+      commands.push(command);
       return s;
     },
     exec: async (command: string) => {
@@ -128,5 +138,70 @@ test('idle while nothing is queued; ShellGone says whether the command may have 
   const never = await t.throwsAsync(refusing.run('true'), { instanceOf: ShellGone });
   t.false((never as ShellGone).started);
   t.true(refusing.idle);
+  shell.close();
+});
+
+test('a probe that opens the shell rides in its exec request; the shell then takes written commands', async (t) => {
+  const h = host('rc file says hi\n');
+  const shell = new KeptShell(h);
+  const first = shell.run(
+    'echo "probe $$ [${play_private-unset}]"; cat; echo err >&2; exit 4',
+    undefined,
+    undefined,
+    true,
+  );
+  const second = shell.run('echo "written [${play_private:+set}]"');
+  const [a, b] = await Promise.all([first, second]);
+  t.regex(a.stdout, /^probe \d+ \[unset\]\n$/);
+  t.deepEqual({ stderr: a.stderr, code: a.code }, { stderr: 'err\n', code: 4 });
+  t.deepEqual(b, { stdout: 'written [set]\n', stderr: '', code: 0 });
+  t.is(h.opened.length, 1);
+  t.true(h.commands[0]!.startsWith('exec /bin/sh -c '));
+  t.true(h.commands[0]!.includes('echo err >&2'), 'the probe is in the exec request');
+  shell.close();
+});
+
+test('what may not ride opens a plain shell: a script that is not read-only, has input, or is too long', async (t) => {
+  for (const [name, args] of [
+    ['not read-only', ['echo x', undefined, undefined, false]],
+    ['input', ['cat', undefined, Buffer.from('in'), true]],
+    ['too long', [`: ${'x'.repeat(RIDE_MAX)}; echo x`, undefined, undefined, true]],
+  ] as const) {
+    const h = host();
+    const shell = new KeptShell(h);
+    const r = await shell.run(...(args as unknown as Parameters<KeptShell['run']>));
+    t.is(r.code, 0, name);
+    t.deepEqual(h.commands, ['exec /bin/sh'], name);
+    shell.close();
+  }
+});
+
+test('a riding probe past its limit: the shell it opened is killed by its pid, and the next opens anew', async (t) => {
+  const h = host();
+  const shell = new KeptShell(h);
+  await t.throwsAsync(shell.run('sleep 30', 300, undefined, true), { message: 'timed out after 300 ms' });
+  t.deepEqual(await shell.run('echo next'), { stdout: 'next\n', stderr: '', code: 0 });
+  t.is(h.opened.length, 2);
+  t.is(h.killed.length, 1);
+  t.regex(h.killed[0]!, new RegExp(`^kill -KILL -- -${h.opened[0]}$`));
+  shell.close();
+});
+
+test("a login shell that cannot take a riding command (csh's quoted newline): the probe runs in a plain shell, and none rides again", async (t) => {
+  const h = host();
+  const asked: string[] = [];
+  const csh: ShellHost = {
+    ...h,
+    openShell: (command) => {
+      asked.push(command);
+      return h.openShell(command.includes('\n') ? `echo "Unmatched '''." >&2; exit 1` : command);
+    },
+  };
+  const shell = new KeptShell(csh);
+  t.deepEqual(await shell.run('echo probe', undefined, undefined, true), { stdout: 'probe\n', stderr: '', code: 0 });
+  await t.throwsAsync(shell.run('sleep 30', 200), { message: 'timed out after 200 ms' });
+  t.deepEqual(await shell.run('echo again', undefined, undefined, true), { stdout: 'again\n', stderr: '', code: 0 });
+  t.is(asked.filter((c) => c.startsWith('exec /bin/sh -c ')).length, 1);
+  t.deepEqual(asked.slice(1), ['exec /bin/sh', 'exec /bin/sh']);
   shell.close();
 });
