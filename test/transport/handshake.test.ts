@@ -1,12 +1,13 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import test from 'ava';
 import { Secret } from '../../runner/core/secret.js';
 import { HandshakeError } from '../../runner/transport/errors.js';
 import { fixture } from './helpers/fixture.js';
-import { writeClientKey } from './helpers/ssh-server.js';
+import { tempDir, writeClientKey } from './helpers/ssh-server.js';
 
 const PASSWORD = 'hunter2-correct-horse';
 
@@ -52,6 +53,24 @@ test('a key file signs its first request: no question whether the server would t
     f.server.authAttempts.map((a) => [a.method, a.ok]),
     [['publickey', true]],
   );
+});
+
+test('RSA and ECDSA key files sign their first request too, with the hash their algorithm names', async (t) => {
+  for (const type of ['rsa', 'ecdsa'] as const) {
+    const { dir, cleanup } = tempDir();
+    t.teardown(cleanup);
+    const path = join(dir, `id_${type}`);
+    execFileSync('ssh-keygen', ['-q', '-t', type, '-N', '', '-f', path], { stdio: 'ignore' });
+    const f = await fixture(t, { server: { authorizedKeys: [readFileSync(`${path}.pub`, 'utf8').trim()] } });
+    const c = await f.open({ target: { keyFile: path } });
+    t.is((await c.exec('echo in')).stdout, 'in\n', type);
+    t.is(f.server.keyQuestions, 0, type);
+    t.deepEqual(
+      f.server.authAttempts.map((a) => [a.method, a.ok]),
+      [['publickey', true]],
+      type,
+    );
+  }
 });
 
 test('key files the server does not take are each refused once, signed, before the one it does', async (t) => {
