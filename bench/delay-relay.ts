@@ -16,10 +16,13 @@ export class DelayRelay {
 
   static start(address: string, port: number): Promise<DelayRelay> {
     return new Promise((started, fail) => {
-      const server = createServer();
+      // Half-open allowed: an end passes on as an end, and the other way keeps flowing until its own.
+      const server = createServer({ allowHalfOpen: true });
       server.on('error', fail).listen(0, '127.0.0.1', () => {
         const relay = new DelayRelay(server, (server.address() as { port: number }).port);
-        server.on('connection', (client) => relay.#carry(client, connect(port, address)));
+        server.on('connection', (client) =>
+          relay.#carry(client, connect({ port, host: address, allowHalfOpen: true })),
+        );
         started(relay);
       });
     });

@@ -1,10 +1,12 @@
-// `npm run bench:round-trips [-- --delay 25] [--runs 3]` (root, the lab up: `play lab up`): how many
-// network round trips one host costs each run kind, measured instead of counted. The lab's network
-// has no latency, so the bench's wall times say nothing of a fleet across a WAN, where each round
-// trip a host costs is the network's round-trip time again. Here linux1 is reached through a relay on
-// 127.0.0.1 that holds every chunk for --delay ms in each direction (docs/performance.md, the model's
-// n(k)); each kind runs once with no delay and once with it, and the time it added over 2 x delay is
-// the round trips on one host's path. Medians of --runs.
+// `npm run bench:round-trips [-- --delay 25] [--runs 3] [--fleet 40]` (root; brings the lab up to
+// the hosts it needs): how many network round trips one host costs each run kind, measured instead of
+// counted. The lab's network has no latency, so the bench's wall times say nothing of a fleet across a
+// WAN, where each round trip a host costs is the network's round-trip time again. Here linux1 is
+// reached through a relay on 127.0.0.1 that holds every chunk for --delay ms in each direction
+// (docs/performance.md, the model's n(k)); each kind runs once with no delay and once with it, and the
+// time it added over 2 x delay is the round trips on one host's path. --fleet N: then a re-run of N
+// hosts at 20 forks, each through its own relay, against the ssh2 floor over the same relays. Medians
+// of --runs.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
