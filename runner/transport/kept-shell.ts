@@ -276,8 +276,8 @@ export class KeptShell {
     if (current && !current.gone) return { shell: current, ridden: null };
     const pidNonce = newNonce();
     const nonce = newNonce();
-    const command = first === undefined ? '' : shellCommand(pidNonce, { script: first, nonce });
-    if (first === undefined || Buffer.byteLength(command) > RIDE_MAX) {
+    const command = first === undefined ? null : shellCommand(pidNonce, { script: first, nonce });
+    if (command === null || Buffer.byteLength(command) > RIDE_MAX) {
       this.#shell = this.host.openShell(shellCommand(pidNonce)).then((channel) => new OpenShell(channel, { pidNonce }));
       return { shell: await this.#shell, ridden: null };
     }
