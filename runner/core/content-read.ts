@@ -6,7 +6,8 @@
 //     knows for it (the controller puts back the base64 it holds for that digest);
 //   - `<read> <id>`, the base64, and `\n<done> <id> <status>` otherwise, so the controller can keep
 //     what it read, under the digest of what it decodes to.
-// Without the markers (no cache, or the script run alone) it is the plain read.
+// Without the markers (no cache, or the script run alone) it is the plain read. LC_ALL=C as for
+// every probe program (shared-stat.ts).
 import { createHash } from 'node:crypto';
 import { raw, Script, sh } from './quote.js';
 
@@ -49,7 +50,7 @@ export function contentReadScript(path: string): Script {
   const now = raw(`"\${${digestVariable(path)}-}"`);
   const known = raw(`"\${${knownVariable(path)}-}"`);
   const script = sh`if [ -n ${known} ] && [ ${now} = ${known} ]; then printf '%s %s\\n' "$play_hit" ${id}
-elif [ -n "\${play_read-}" ]; then printf '%s %s\\n' "$play_read" ${id}; base64 < ${path}; play_rc=$?; printf '\\n%s %s %s\\n' "$play_done" ${id} "$play_rc"; [ "$play_rc" = 0 ]
-else base64 < ${path}; fi`;
+elif [ -n "\${play_read-}" ]; then printf '%s %s\\n' "$play_read" ${id}; LC_ALL=C base64 < ${path}; play_rc=$?; printf '\\n%s %s %s\\n' "$play_done" ${id} "$play_rc"; [ "$play_rc" = 0 ]
+else LC_ALL=C base64 < ${path}; fi`;
   return new Script('sh', script.text, [], [path]);
 }

@@ -3,6 +3,9 @@
 // programs. The batch's prelude stats the paths that are directories or regular files (the others
 // have no stat line) and keeps each line in a variable named after its path; a probe reads its line
 // from there, or runs its own stat when the variable is unset (no prelude, or the shared stat failed).
+// A probe's programs run with LC_ALL=C: loading the host's UTF-8 locale cost each about half a
+// millisecond of the host's CPU, and nothing they print to be parsed depends on it (stat's owner
+// names are bytes either way). Their errors come in English, which is what play's messages quote.
 import { pathKey } from './content-read.js';
 import { quoteSh, raw, Script, sh } from './quote.js';
 
@@ -19,7 +22,7 @@ export function statVariable(path: string): string {
  * `stat`, whose status is the fragment's (so `&&` after it sees a failed stat).
  */
 export function statLineScript(path: string, follow: boolean): Script {
-  const own = follow ? sh`stat -L -c ${STAT_FORMAT} ${path}` : sh`stat -c ${STAT_FORMAT} ${path}`;
+  const own = follow ? sh`LC_ALL=C stat -L -c ${STAT_FORMAT} ${path}` : sh`LC_ALL=C stat -c ${STAT_FORMAT} ${path}`;
   const shared = raw(`\${${statVariable(path)}-}`);
   return sh`play_st=${shared} && { [ -n "$play_st" ] || play_st=$(${own}); }`;
 }
@@ -38,7 +41,7 @@ export function sharedStatScript(paths: readonly string[]): Script | null {
       return `if [ -d ${q} ] || [ -f ${q} ]; then set -- "$@" ${q}; play_in_${i}=1; else play_in_${i}=; fi`;
     }),
     "play_nl='\n'",
-    `if [ $# -gt 0 ] && play_all=$(stat -L -c ${quoteSh(STAT_FORMAT)} -- "$@" 2>/dev/null); then`,
+    `if [ $# -gt 0 ] && play_all=$(LC_ALL=C stat -L -c ${quoteSh(STAT_FORMAT)} -- "$@" 2>/dev/null); then`,
     'play_all="$play_all$play_nl"',
     ...paths.map(
       (p, i) =>

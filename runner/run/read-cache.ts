@@ -147,7 +147,7 @@ function preludeScript(nonce: string, known: ReadonlyMap<string, Kept>): string 
     'set --',
     ...paths.map((p) => `if [ -f ${quoteSh(p)} ]; then set -- "$@" ${quoteSh(p)}; fi`),
     "play_nl='\n'",
-    'if [ $# -gt 0 ]; then play_all=$(sha256sum -- "$@" 2>/dev/null); play_all="$play_all$play_nl"',
+    'if [ $# -gt 0 ]; then play_all=$(LC_ALL=C sha256sum -- "$@" 2>/dev/null); play_all="$play_all$play_nl"',
     ...paths.map(
       (p) =>
         `play_l=\${play_all%%"$play_nl"*}; if [ "\${play_l#*  }" = ${quoteSh(p)} ]; then ${digestVariable(p)}=\${play_l%%  *}; play_all=\${play_all#*"$play_nl"}; fi`,

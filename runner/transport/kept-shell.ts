@@ -68,7 +68,7 @@ export function commandText(script: string, nonce: string, stdin?: Buffer): stri
   if (!stdin || stdin.length === 0) return `${body} </dev/null\n`;
   const lines = base64Lines(stdin);
   const end = `@@${nonce}@@input`;
-  return `{\nbase64 -d 2>/dev/null <<'${end}'\n${lines}${end}\n} | ${body}\n`;
+  return `{\nLC_ALL=C base64 -d 2>/dev/null <<'${end}'\n${lines}${end}\n} | ${body}\n`;
 }
 
 class OpenShell {

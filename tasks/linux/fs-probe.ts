@@ -53,7 +53,7 @@ export function fsProbeScript(path: string, opts: FsProbeOptions = {}): Script {
   const content =
     opts.contentLimit === undefined
       ? sh``
-      : sh` && if [ "\${play_st##* }" -le ${opts.contentLimit} ]; then echo base64; ${contentReadScript(path)} && echo end; else printf 'sha256 '; sha256sum < ${path}; fi`;
+      : sh` && if [ "\${play_st##* }" -le ${opts.contentLimit} ]; then echo base64; ${contentReadScript(path)} && echo end; else printf 'sha256 '; LC_ALL=C sha256sum < ${path}; fi`;
   const script = sh`if ${isLink}; then echo 'type symlink'
 elif [ -d ${path} ]; then echo 'type directory'; ${statLine}
 elif [ -f ${path} ]; then echo 'type file'; ${statLine}${content}

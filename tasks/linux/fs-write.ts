@@ -96,7 +96,7 @@ export function atomicWriteScript(t: WriteTarget): Script {
   if (t.expect !== undefined) {
     const msg = `${t.path} changed since it was probed; not overwriting it (run again to plan from its new content)`;
     parts.push(
-      sh`if [ -e ${t.path} ] || [ -L ${t.path} ]; then play_now=$(sha256sum < ${t.path}); play_now=\${play_now%% *}; else play_now=absent; fi`,
+      sh`if [ -e ${t.path} ] || [ -L ${t.path} ]; then play_now=$(LC_ALL=C sha256sum < ${t.path}); play_now=\${play_now%% *}; else play_now=absent; fi`,
       sh`if [ "$play_now" != ${t.expect} ]; then printf '%s\\n' ${msg} >&2; exit ${CHANGED_SINCE_PROBE}; fi`,
     );
   }

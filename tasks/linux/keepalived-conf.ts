@@ -149,10 +149,10 @@ function diffConf(d: Readonly<KeepalivedConfDesired>, a: KeepalivedConfActual | 
 
 function probeScript(path: string, bin: string): Script {
   // The size is the last field of the stat line fsProbeScript left in play_st: no `wc` on the host.
-  const maskedText = sh`if [ "\${play_st##* }" -le ${MASKED_LIMIT} ]; then echo masked; LC_ALL=C sed -E ${AUTH_PASS_SED} < ${path} | base64; echo end; else echo 'masked none'; fi`;
+  const maskedText = sh`if [ "\${play_st##* }" -le ${MASKED_LIMIT} ]; then echo masked; LC_ALL=C sed -E ${AUTH_PASS_SED} < ${path} | LC_ALL=C base64; echo end; else echo 'masked none'; fi`;
   return joinScripts('sh', [
     fsProbeScript(path),
-    sh`if [ -f ${path} ] && ! [ -L ${path} ]; then play_sum=$(sha256sum < ${path}) && printf 'sha256 %s\\n' "\${play_sum%% *}" && ${maskedText}; fi`,
+    sh`if [ -f ${path} ] && ! [ -L ${path} ]; then play_sum=$(LC_ALL=C sha256sum < ${path}) && printf 'sha256 %s\\n' "\${play_sum%% *}" && ${maskedText}; fi`,
     sh`if [ -x ${bin} ]; then echo 'keepalived present'; else echo 'keepalived absent'; fi`,
   ]);
 }
