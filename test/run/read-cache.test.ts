@@ -117,7 +117,8 @@ test("base64Lines is coreutils base64's output, wrapped at 76", (t) => {
 function localSession(reads: ReadCache | undefined, log: () => string | null): HostSession {
   const run = (script: string): Promise<ExecResult> => {
     const l = log();
-    const argv = l ? ['strace', '-f', '-qq', '-e', 'trace=execve', '-e', 'signal=none', '-o', l] : [];
+    // -v: each program's environment too.
+    const argv = l ? ['strace', '-f', '-qq', '-v', '-e', 'trace=execve', '-e', 'signal=none', '-o', l] : [];
     argv.push('/bin/sh', '-c', script);
     return new Promise((done, fail) => {
       const child = spawn(argv[0]!, argv.slice(1));
@@ -141,8 +142,9 @@ interface BenchHost {
   readonly root: string;
   readonly steps: ReturnType<typeof benchSteps>;
   readonly session: HostSession;
-  /** Runs `f`, with the programs the host ran meanwhile (under strace; the shells that run the batch left out). */
-  counting<T>(f: () => Promise<T>): Promise<{ result: T; programs: string[] }>;
+  /** Runs `f`, with the programs the host ran meanwhile (under strace; the shells that run the batch left
+   *  out), and the locale variables each was given. */
+  counting<T>(f: () => Promise<T>): Promise<{ result: T; programs: string[]; locales: string[] }>;
 }
 
 /** The bench's files converged in a directory of their own, and a session on them, with `reads` (a kept connection's). */
@@ -165,9 +167,13 @@ function benchHost(t: ExecutionContext, name: string, reads?: ReadCache): BenchH
       } finally {
         log = null;
       }
-      const programs = [...readFileSync(file, 'utf8').matchAll(/execve\("([^"]+)"/g)].map((m) => basename(m[1]!));
+      const calls = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('execve("'));
+      const programs = calls.map((l) => basename(/execve\("([^"]+)"/.exec(l)![1]!));
+      const locales = calls.map((l) => [...l.matchAll(/"((?:LANG|LC_[A-Z]+)=[^"]*)"/g)].map((m) => m[1]).join(' '));
       // strace starts the connection's /bin/sh, which starts the session's own /bin/sh -c (the batch).
-      return { result, programs: programs.slice(2) };
+      return { result, programs: programs.slice(2), locales: locales.slice(2) };
     },
   };
 }
@@ -200,6 +206,26 @@ test('the bench probes without a kept connection: what the steps expect is confi
   t.deepEqual(edited.programs, ['stat', 'sha256sum', 'base64', 'base64']);
   t.deepEqual(edited.actual, (await probeCounting(h, plainProbes(steps))).actual);
   t.is(steps[1]!.diff(steps[1]!.desired as never, edited.actual[1] as never).action, 'update');
+});
+
+test("the probe's programs run in the C locale whatever the host's is: a UTF-8 one costs each program its loading", async (t) => {
+  const h = benchHost(t, 'locale');
+  const saved = process.env.LANG;
+  process.env.LANG = 'C.UTF-8';
+  try {
+    const plain = await h.counting(() => h.session.probe(plainProbes(h.steps)));
+    const converged = await h.counting(() => h.session.probe(stepProbes(h.steps)));
+    t.deepEqual(
+      [...plain.programs, ...converged.programs].map((p, i) => [p, [...plain.locales, ...converged.locales][i]]),
+      ['stat', 'base64', 'base64', 'base64', 'base64', 'stat', 'sha256sum', 'base64'].map((p) => [
+        p,
+        'LANG=C.UTF-8 LC_ALL=C',
+      ]),
+    );
+  } finally {
+    if (saved === undefined) delete process.env.LANG;
+    else process.env.LANG = saved;
+  }
 });
 
 test('the probes an apply carries are confirmed by digest too, and parse as a plain probe does', async (t) => {
