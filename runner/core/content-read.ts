@@ -9,22 +9,14 @@
 // Without the markers (no cache, or the script run alone) it is the plain read. LC_ALL=C as for
 // every probe program (shared-stat.ts).
 import { createHash } from 'node:crypto';
+import { boundedMemo } from './bounded-memo.js';
 import { raw, Script, sh } from './quote.js';
 
-// A run names the same few paths for every host and every tick: each is hashed once.
-const keys = new Map<string, string>();
-const KEYS_KEPT = 4096;
-
 /** A name for `path` that is valid in a shell variable: a digest, so any path has one. */
-export function pathKey(path: string): string {
-  let key = keys.get(path);
-  if (key === undefined) {
-    key = createHash('sha256').update(path).digest('hex').slice(0, 16);
-    if (keys.size >= KEYS_KEPT) keys.clear();
-    keys.set(path, key);
-  }
-  return key;
-}
+export const pathKey: (path: string) => string = boundedMemo(
+  (path: string) => createHash('sha256').update(path).digest('hex').slice(0, 16),
+  4096,
+);
 
 /** The shell variable holding the digest the batch's prelude computed for `path`. */
 export function digestVariable(path: string): string {

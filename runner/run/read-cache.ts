@@ -7,6 +7,7 @@
 // exact base64 of bytes whose digest it is kept under. Held in memory only, for as long as the
 // connection is kept.
 import { createHash } from 'node:crypto';
+import { boundedMemo } from '../core/bounded-memo.js';
 import { base64Lines, digestVariable, knownVariable, pathKey } from '../core/content-read.js';
 import { quoteSh } from '../core/quote.js';
 
@@ -126,10 +127,11 @@ export class ReadCache {
   }
 }
 
-function expectedRead(content: string): Kept {
+/** What a step expects a file to hold, as a read of it: every host of a run expects the same few. */
+const expectedRead = boundedMemo((content: string): Kept => {
   const bytes = Buffer.from(content);
   return { digest: createHash('sha256').update(bytes).digest('hex'), base64: base64Lines(bytes) };
-}
+}, 64);
 
 /**
  * The markers; the known digests; one sha256sum of the known files that are regular files now, each

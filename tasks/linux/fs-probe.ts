@@ -7,6 +7,7 @@
 //   sha256 <64 hex>  -                     (larger file: only its digest)
 //
 // GNU stat prints UNKNOWN for an id without a name; ids are printed too, so nothing is lost.
+import { boundedMemo } from '../../runner/core/bounded-memo.js';
 import { Script, sh, sharesShell } from '../../runner/core/quote.js';
 import { statLineScript } from '../../runner/core/shared-stat.js';
 import { contentReadScript } from '../../runner/core/content-read.js';
@@ -64,13 +65,20 @@ else echo 'type absent'; fi`;
 
 /** Reads base64 lines up to a line `end` (after the section's header line was read). */
 export function readBase64Section(lines: ProbeLines): Buffer {
+  return Buffer.from(readBase64Text(lines), 'base64');
+}
+
+function readBase64Text(lines: ProbeLines): string {
   const chunks: string[] = [];
   for (let line = lines.next("base64 data or 'end'"); line !== 'end'; line = lines.next("base64 data or 'end'")) {
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(line)) lines.fail(`not base64: ${JSON.stringify(line.slice(0, 80))}`);
     chunks.push(line);
   }
-  return Buffer.from(chunks.join(''), 'base64');
+  return chunks.join('');
 }
+
+/** The digest of the bytes a base64 text stands for: every host of a run sends the same few files. */
+const digestOfBase64 = boundedMemo((text: string) => sha256Hex(Buffer.from(text, 'base64')), 64);
 
 export function parseFsProbe(lines: ProbeLines, opts: FsProbeOptions = {}): FsEntry | null {
   const type = lines.record('type');
@@ -89,8 +97,8 @@ export function parseFsProbe(lines: ProbeLines, opts: FsProbeOptions = {}): FsEn
   if (type === 'directory' || opts.contentLimit === undefined) return { type, stat, sha256: null, content: null };
   if (lines.peek() === 'base64') {
     lines.next('base64');
-    const content = readBase64Section(lines);
-    return { type, stat, sha256: sha256Hex(content), content };
+    const text = readBase64Text(lines);
+    return { type, stat, sha256: digestOfBase64(text), content: Buffer.from(text, 'base64') };
   }
   const d = lines.match('sha256', /^([0-9a-f]{64})(?:\s+-)?$/);
   return { type, stat, sha256: d[1]!, content: null };
