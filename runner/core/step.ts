@@ -19,6 +19,12 @@ export interface ExecOptions {
   timeoutMs?: number;
 }
 
+/** An sh script for a connection's kept shell (transport/kept-shell.ts). */
+export interface ShellScriptOptions extends ExecOptions {
+  /** A probe: it may ride in a new kept shell's exec request (kept-shell.ts shellCommand). */
+  readOnly?: boolean;
+}
+
 /** What a step sees of the host it runs on. */
 export interface Remote {
   readonly name: string;

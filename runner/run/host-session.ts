@@ -13,6 +13,7 @@ import {
   type Probe,
   type Remote,
   type ShellProbe,
+  type ShellScriptOptions,
 } from '../core/step.js';
 import type { Host } from '../inventory/model.js';
 import { PsCall, type PsCallResult } from '../core/ps-call.js';
@@ -38,9 +39,8 @@ export interface ShellConnection {
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /** A read-only sh script through a kept shell, where the connection has one (kept-shell.ts). */
   probe?(script: string, options?: ExecOptions): Promise<ExecResult>;
-  /** An sh script through the connection's shell while it is free; null: send it as an exec.
-   *  `readOnly`: a probe, which may ride in a new shell's exec request (kept-shell.ts shellCommand). */
-  script?(script: string, options?: ExecOptions, readOnly?: boolean): Promise<ExecResult | null>;
+  /** An sh script through the connection's shell while it is free; null: send it as an exec. */
+  script?(script: string, options?: ShellScriptOptions): Promise<ExecResult | null>;
   /** What the connection's earlier probes read, to answer the next ones from (read-cache.ts). */
   readonly reads?: ReadCache;
 }
@@ -102,11 +102,11 @@ export class HostSession implements Remote {
     }
   }
 
-  async #run(script: Script, options?: ExecOptions, readOnly = false): Promise<ExecResult> {
+  async #run(script: Script, options?: ShellScriptOptions): Promise<ExecResult> {
     this.#mustSpeak(script.shell);
     if (script instanceof PsCall) return callAsExec((await this.callPowerShell([script], options))[0]!);
     if (script.shell === 'sh') {
-      const inShell = await this.#inKeptShell(script.text, options, readOnly);
+      const inShell = await this.#inKeptShell(script.text, options);
       if (inShell) return inShell;
     }
     const conn = await this.connection();
@@ -128,8 +128,8 @@ export class HostSession implements Remote {
 
   /** An sh script through the connection's kept shell, a session fewer per round trip after a host's
    *  first: null when it has none free (then it goes as an exec, or not at all: runAllThenProbe). */
-  async #inKeptShell(text: string, options?: ExecOptions, readOnly = false): Promise<ExecResult | null> {
-    const out = (await (await this.connection()).script?.(text, options, readOnly)) ?? null;
+  async #inKeptShell(text: string, options?: ShellScriptOptions): Promise<ExecResult | null> {
+    const out = (await (await this.connection()).script?.(text, options)) ?? null;
     if (out) this.roundTrips++;
     return out;
   }
@@ -182,7 +182,8 @@ export class HostSession implements Remote {
     const conn = await this.connection();
     const reads = readBatch(conn.reads, probes, nonce);
     const batch = batchScript(scripts, nonce, reads?.prelude);
-    const out = (await this.#probeInKeptShell(conn, batch, timeoutMs)) ?? (await this.#run(batch, { timeoutMs }, true));
+    const out =
+      (await this.#probeInKeptShell(conn, batch, timeoutMs)) ?? (await this.#run(batch, { timeoutMs, readOnly: true }));
     let parts: ExecResult[];
     try {
       parts = splitBatch(reads ? { ...out, stdout: reads.expand(out.stdout) } : out, nonce, probes.length);

@@ -101,7 +101,7 @@ function withKeptShell(c: ExecConnection, reads: ReadCache): ExecConnection {
   if (!(c instanceof SshConnection)) return c;
   return {
     exec: (command, options) => c.exec(command, options),
-    probe: (script, options) => c.keptShell().run(script, options?.timeoutMs, undefined, true),
+    probe: (script, options) => c.keptShell().run(script, { timeoutMs: options?.timeoutMs, readOnly: true }),
     reads,
   };
 }

@@ -190,6 +190,15 @@ function frameEnd(nonce: string): string {
   return `printf '${outEnd(nonce).replace('\n', '\\n')}%s\\n' "$?"\nprintf '${errEnd(nonce).replace(/\n/g, '\\n')}' >&2\n`;
 }
 
+/** How a script runs in the kept shell. */
+export interface KeptRunOptions {
+  readonly timeoutMs?: number;
+  /** Its input. */
+  readonly stdin?: Buffer;
+  /** A probe: it may ride in a new shell's exec request (shellCommand). */
+  readonly readOnly?: boolean;
+}
+
 export class KeptShell {
   #shell: Promise<OpenShell> | null = null;
   /** A shell with a riding command ended before it started: the host's shells open plain from then on. */
@@ -205,13 +214,12 @@ export class KeptShell {
   }
 
   /**
-   * Runs a script, with `stdin` as its input; rejects with ShellGone (`started` false: send it another
-   * way) or the host's timeout error. `readOnly`: a probe, which may ride in a new shell's exec request
-   * (shellCommand).
+   * Runs a script; rejects with ShellGone (`started` false: send it another way) or the host's timeout
+   * error.
    */
-  run(script: string, timeoutMs?: number, stdin?: Buffer, readOnly = false): Promise<ExecResult> {
+  run(script: string, options: KeptRunOptions = {}): Promise<ExecResult> {
     this.#inFlight++;
-    const next = this.#queue.then(() => this.#runNow(script, timeoutMs, stdin, readOnly));
+    const next = this.#queue.then(() => this.#runNow(script, options));
     this.#queue = next.catch(() => undefined);
     const settled = () => {
       this.#inFlight--;
@@ -226,7 +234,7 @@ export class KeptShell {
     void shell?.then((s) => s.channel.close()).catch(() => undefined);
   }
 
-  async #runNow(script: string, timeoutMs?: number, stdin?: Buffer, readOnly = false): Promise<ExecResult> {
+  async #runNow(script: string, { timeoutMs, stdin, readOnly = false }: KeptRunOptions): Promise<ExecResult> {
     let shell: OpenShell;
     let ridden: Promise<ExecResult> | null = null;
     try {

@@ -5,7 +5,7 @@
 // jump host is (re)connected through it, every time (jump-host.ts).
 import type { Client as SshClient } from 'ssh2';
 import { isSecret } from '../core/secret.js';
-import type { ExecOptions, ExecResult } from '../core/step.js';
+import type { ExecOptions, ExecResult, ShellScriptOptions } from '../core/step.js';
 import { ConnectionLostError, TimeoutError } from './errors.js';
 import { KeptShell, type ShellChannel, ShellGone } from './kept-shell.js';
 import { ChannelNotOpened, runChannel, type Live } from './exec-channel.js';
@@ -108,13 +108,13 @@ export class SshConnection {
    * exec, as every later script of the connection (a host that will not keep a shell costs one try).
    * A shell that ended while the script ran is a connection lost mid-command.
    */
-  async script(text: string, options: ExecOptions = {}, readOnly = false): Promise<ExecResult | null> {
+  async script(text: string, options: ShellScriptOptions = {}): Promise<ExecResult | null> {
     const shell = this.keptShell();
     const stdin = options.stdin;
     if (this.#noShell || !shell.idle || isSecret(stdin)) return null;
     try {
       const input = typeof stdin === 'string' ? Buffer.from(stdin) : stdin;
-      return await shell.run(text, options.timeoutMs, input, readOnly);
+      return await shell.run(text, { timeoutMs: options.timeoutMs, stdin: input, readOnly: options.readOnly });
     } catch (e) {
       if (!(e instanceof ShellGone)) throw e;
       if (!e.started) {

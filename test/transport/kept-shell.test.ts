@@ -81,7 +81,7 @@ test('a command past its limit: its process group killed, the next command in a 
   const h = host();
   const shell = new KeptShell(h);
   t.is((await shell.run('echo first')).stdout, 'first\n');
-  await t.throwsAsync(shell.run('sleep 30', 300), { message: 'timed out after 300 ms' });
+  await t.throwsAsync(shell.run('sleep 30', { timeoutMs: 300 }), { message: 'timed out after 300 ms' });
   t.deepEqual(h.killed, [`kill -KILL -- -${h.opened[0]}`]);
   t.deepEqual(await shell.run('echo again'), { stdout: 'again\n', stderr: '', code: 0 });
   t.is(h.opened.length, 2);
@@ -103,7 +103,7 @@ test('a shell that ends fails its command with ShellGone; the next command opens
 test("a command's input travels in the shell's stream: whole, binary or large, and unread input is no one's error", async (t) => {
   const h = host();
   const shell = new KeptShell(h);
-  t.deepEqual(await shell.run('cat; echo "[${play_x-unset}]"', undefined, Buffer.from('héllo\nno newline')), {
+  t.deepEqual(await shell.run('cat; echo "[${play_x-unset}]"', { stdin: Buffer.from('héllo\nno newline') }), {
     stdout: 'héllo\nno newline[unset]\n',
     stderr: '',
     code: 0,
@@ -111,9 +111,9 @@ test("a command's input travels in the shell's stream: whole, binary or large, a
   const big = Buffer.alloc(300_000);
   for (let i = 0; i < big.length; i++) big[i] = (i * 7919) % 256;
   const digest = createHash('sha256').update(big).digest('hex');
-  t.is((await shell.run('sha256sum', 10_000, big)).stdout, `${digest}  -\n`);
+  t.is((await shell.run('sha256sum', { timeoutMs: 10_000, stdin: big })).stdout, `${digest}  -\n`);
   // Reads one byte of 300 KB, exits 4: its own output and status, nothing from the rest of the input.
-  t.deepEqual(await shell.run('head -c 1 >/dev/null; echo read-one; exit 4', undefined, big), {
+  t.deepEqual(await shell.run('head -c 1 >/dev/null; echo read-one; exit 4', { stdin: big }), {
     stdout: 'read-one\n',
     stderr: '',
     code: 4,
@@ -144,12 +144,7 @@ test('idle while nothing is queued; ShellGone says whether the command may have 
 test('a probe that opens the shell rides in its exec request; the shell then takes written commands', async (t) => {
   const h = host('rc file says hi\n');
   const shell = new KeptShell(h);
-  const first = shell.run(
-    'echo "probe $$ [${play_private-unset}]"; cat; echo err >&2; exit 4',
-    undefined,
-    undefined,
-    true,
-  );
+  const first = shell.run('echo "probe $$ [${play_private-unset}]"; cat; echo err >&2; exit 4', { readOnly: true });
   const second = shell.run('echo "written [${play_private:+set}]"');
   const [a, b] = await Promise.all([first, second]);
   t.regex(a.stdout, /^probe \d+ \[unset\]\n$/);
@@ -162,14 +157,14 @@ test('a probe that opens the shell rides in its exec request; the shell then tak
 });
 
 test('what may not ride opens a plain shell: a script that is not read-only, has input, or is too long', async (t) => {
-  for (const [name, args] of [
-    ['not read-only', ['echo x', undefined, undefined, false]],
-    ['input', ['cat', undefined, Buffer.from('in'), true]],
-    ['too long', [`: ${'x'.repeat(RIDE_MAX)}; echo x`, undefined, undefined, true]],
+  for (const [name, script, options] of [
+    ['not read-only', 'echo x', { readOnly: false }],
+    ['input', 'cat', { stdin: Buffer.from('in'), readOnly: true }],
+    ['too long', `: ${'x'.repeat(RIDE_MAX)}; echo x`, { readOnly: true }],
   ] as const) {
     const h = host();
     const shell = new KeptShell(h);
-    const r = await shell.run(...(args as unknown as Parameters<KeptShell['run']>));
+    const r = await shell.run(script, options);
     t.is(r.code, 0, name);
     t.deepEqual(h.commands, ['exec /bin/sh'], name);
     shell.close();
@@ -179,7 +174,7 @@ test('what may not ride opens a plain shell: a script that is not read-only, has
 test('a riding probe past its limit: the shell it opened is killed by its pid, and the next opens anew', async (t) => {
   const h = host();
   const shell = new KeptShell(h);
-  await t.throwsAsync(shell.run('sleep 30', 300, undefined, true), { message: 'timed out after 300 ms' });
+  await t.throwsAsync(shell.run('sleep 30', { timeoutMs: 300, readOnly: true }), { message: 'timed out after 300 ms' });
   t.deepEqual(await shell.run('echo next'), { stdout: 'next\n', stderr: '', code: 0 });
   t.is(h.opened.length, 2);
   t.is(h.killed.length, 1);
@@ -198,9 +193,9 @@ test("a login shell that cannot take a riding command (csh's quoted newline): th
     },
   };
   const shell = new KeptShell(csh);
-  t.deepEqual(await shell.run('echo probe', undefined, undefined, true), { stdout: 'probe\n', stderr: '', code: 0 });
-  await t.throwsAsync(shell.run('sleep 30', 200), { message: 'timed out after 200 ms' });
-  t.deepEqual(await shell.run('echo again', undefined, undefined, true), { stdout: 'again\n', stderr: '', code: 0 });
+  t.deepEqual(await shell.run('echo probe', { readOnly: true }), { stdout: 'probe\n', stderr: '', code: 0 });
+  await t.throwsAsync(shell.run('sleep 30', { timeoutMs: 200 }), { message: 'timed out after 200 ms' });
+  t.deepEqual(await shell.run('echo again', { readOnly: true }), { stdout: 'again\n', stderr: '', code: 0 });
   t.is(asked.filter((c) => c.startsWith('exec /bin/sh -c ')).length, 1);
   t.deepEqual(asked.slice(1), ['exec /bin/sh', 'exec /bin/sh']);
   shell.close();
