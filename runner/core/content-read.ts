@@ -44,5 +44,5 @@ export function contentReadScript(path: string): Script {
   const script = sh`if [ -n ${known} ] && [ ${now} = ${known} ]; then printf '%s %s\\n' "$play_hit" ${id}
 elif [ -n "\${play_read-}" ]; then printf '%s %s\\n' "$play_read" ${id}; LC_ALL=C base64 < ${path}; play_rc=$?; printf '\\n%s %s %s\\n' "$play_done" ${id} "$play_rc"; [ "$play_rc" = 0 ]
 else LC_ALL=C base64 < ${path}; fi`;
-  return new Script('sh', script.text, [], [path]);
+  return new Script('sh', script.text, { readPaths: [path] });
 }

@@ -8,19 +8,39 @@ import { isSecret } from './secret.js';
 
 export type Shell = 'sh' | 'ps';
 
+/** What a probe batch can do for a script (probe-batch.ts): each is optional, the script works without. */
+export interface ScriptUses {
+  /** Paths whose stat line the script reads from the one `stat` a probe batch may run for all its
+   *  probes (shared-stat.ts). */
+  readonly statPaths?: readonly string[];
+  /** Those of statPaths whose stat line must carry the owner and group names (shared-stat.ts). */
+  readonly namedStatPaths?: readonly string[];
+  /** Paths whose content the script reads as base64 through content-read.ts, so a read cache
+   *  can answer it from a digest. */
+  readonly readPaths?: readonly string[];
+  /** A probe that may run in its batch's own shell, not a subshell of its own (sharesShell). */
+  readonly sharesShell?: boolean;
+}
+
+export type UsedPaths = 'statPaths' | 'namedStatPaths' | 'readPaths';
+
 export class Script {
+  readonly statPaths: readonly string[];
+  readonly namedStatPaths: readonly string[];
+  readonly readPaths: readonly string[];
+  readonly sharesShell: boolean;
+
   constructor(
     readonly shell: Shell,
     readonly text: string,
-    /** Paths whose stat line the script reads from the one `stat` a probe batch may run for all its
-     *  probes (shared-stat.ts); the script works the same without it. */
-    readonly statPaths: readonly string[] = [],
-    /** Paths whose content the script reads as base64 through content-read.ts, so a read cache
-     *  can answer it from a digest; the script works the same without one. */
-    readonly readPaths: readonly string[] = [],
-    /** A probe that may run in its batch's own shell, not a subshell of its own (sharesShell). */
-    readonly sharesShell = false,
-  ) {}
+    uses: ScriptUses = {},
+  ) {
+    this.statPaths = uses.statPaths ?? [];
+    this.namedStatPaths = uses.namedStatPaths ?? [];
+    this.readPaths = uses.readPaths ?? [];
+    this.sharesShell = uses.sharesShell ?? false;
+  }
+
   toString(): string {
     return this.text;
   }
@@ -32,7 +52,7 @@ export class Script {
  * shell options or traps, or reads stdin, and sets no variable but `play_` ones it sets before use.
  */
 export function sharesShell(script: Script): Script {
-  return new Script(script.shell, script.text, script.statPaths, script.readPaths, true);
+  return new Script(script.shell, script.text, { ...usesOf(script), sharesShell: true });
 }
 
 export class Raw {
@@ -76,8 +96,14 @@ function render(shell: Shell, value: unknown): string {
   throw new TypeError(`cannot interpolate ${value === null ? 'null' : typeof value} into a ${shell} script`);
 }
 
+/** What `script` lets a batch do for it, to carry over to a script made from it. */
+function usesOf(script: Script): ScriptUses {
+  const { statPaths, namedStatPaths, readPaths, sharesShell } = script;
+  return { statPaths, namedStatPaths, readPaths, sharesShell };
+}
+
 /** The stat or read paths of the scripts embedded in `values`, in order, each once. */
-function pathsOf(values: readonly unknown[], which: 'statPaths' | 'readPaths'): string[] {
+function pathsOf(values: readonly unknown[], which: UsedPaths): string[] {
   const paths = new Set<string>();
   const visit = (v: unknown): void => {
     if (v instanceof Script) for (const p of v[which]) paths.add(p);
@@ -89,7 +115,11 @@ function pathsOf(values: readonly unknown[], which: 'statPaths' | 'readPaths'): 
 
 /** A script of `text` carrying the paths of the scripts it embeds. */
 function composed(shell: Shell, text: string, parts: readonly unknown[]): Script {
-  return new Script(shell, text, pathsOf(parts, 'statPaths'), pathsOf(parts, 'readPaths'));
+  return new Script(shell, text, {
+    statPaths: pathsOf(parts, 'statPaths'),
+    namedStatPaths: pathsOf(parts, 'namedStatPaths'),
+    readPaths: pathsOf(parts, 'readPaths'),
+  });
 }
 
 function tag(shell: Shell) {

@@ -3,6 +3,10 @@
 // programs. The batch's prelude stats the paths that are directories or regular files (the others
 // have no stat line) and keeps each line in a variable named after its path; a probe reads its line
 // from there, or runs its own stat when the variable is unset (no prelude, or the shared stat failed).
+// The owner and group names are in a line only when a probe compares them (a step given an owner or
+// group by name): looking them up costs a third of a `stat`, and more where users come from a
+// directory service. Lines with names are kept in other variables than lines without, so a probe
+// that needs them never reads a line without them.
 // A probe's programs run with LC_ALL=C: loading the host's UTF-8 locale cost each about half a
 // millisecond of the host's CPU, and nothing they print to be parsed depends on it (stat's owner
 // names are bytes either way). Their errors come in English, which is what play's messages quote.
@@ -11,29 +15,49 @@ import { quoteSh, raw, Script, sh } from './quote.js';
 
 /** The fields of a stat line: mode (octal), uid, gid, owner and group names, size. */
 export const STAT_FORMAT = '%a %u %g %U %G %s';
+/** The same without the names. */
+export const STAT_FORMAT_IDS = '%a %u %g %s';
 
 /** The shell variable holding `path`'s shared stat line: a digest, so any path names a valid variable. */
 export function statVariable(path: string): string {
   return `play_st_${pathKey(path)}`;
 }
 
+/** The same for a line with the owner and group names. */
+export function namedStatVariable(path: string): string {
+  return `play_stn_${pathKey(path)}`;
+}
+
+export interface StatLineOptions {
+  /** Follow a symbolic link at the path. */
+  readonly follow: boolean;
+  /** The line carries the owner and group names. */
+  readonly names: boolean;
+}
+
 /**
- * Sets `play_st` to the stat line of `path` (following a link): the shared one, else its own
- * `stat`, whose status is the fragment's (so `&&` after it sees a failed stat).
+ * Sets `play_st` to the stat line of `path`: the shared one, else its own `stat`, whose status is
+ * the fragment's (so `&&` after it sees a failed stat). Without `names`, a shared line with them
+ * serves too: the names are fields before the size, which a parser of either line finds last.
  */
-export function statLineScript(path: string, follow: boolean): Script {
-  const own = follow ? sh`LC_ALL=C stat -L -c ${STAT_FORMAT} ${path}` : sh`LC_ALL=C stat -c ${STAT_FORMAT} ${path}`;
-  const shared = raw(`\${${statVariable(path)}-}`);
+export function statLineScript(path: string, { follow, names }: StatLineOptions): Script {
+  const format = names ? STAT_FORMAT : STAT_FORMAT_IDS;
+  const own = follow ? sh`LC_ALL=C stat -L -c ${format} ${path}` : sh`LC_ALL=C stat -c ${format} ${path}`;
+  const named = `\${${namedStatVariable(path)}-}`;
+  const shared = raw(names ? named : `\${${statVariable(path)}:-${named}}`);
   return sh`play_st=${shared} && { [ -n "$play_st" ] || play_st=$(${own}); }`;
 }
 
 /**
  * The prelude of a batch reading `paths`: one `stat -L` of those that are directories or files now,
- * its lines kept per path. Null for fewer than two paths: nothing to share. For a path that is a
- * link, the line is its target's; a probe that does not follow links reports the link without it.
+ * its lines kept per path, with the names when a probe needs them for any of `named`. Null for fewer
+ * than two paths: nothing to share. For a path that is a link, the line is its target's; a probe
+ * that does not follow links reports the link without it.
  */
-export function sharedStatScript(paths: readonly string[]): Script | null {
+export function sharedStatScript(paths: readonly string[], named: readonly string[] = []): Script | null {
   if (paths.length < 2) return null;
+  const names = named.length > 0;
+  const variable = names ? namedStatVariable : statVariable;
   const lines = [
     'set --',
     ...paths.map((p, i) => {
@@ -41,11 +65,11 @@ export function sharedStatScript(paths: readonly string[]): Script | null {
       return `if [ -d ${q} ] || [ -f ${q} ]; then set -- "$@" ${q}; play_in_${i}=1; else play_in_${i}=; fi`;
     }),
     "play_nl='\n'",
-    `if [ $# -gt 0 ] && play_all=$(LC_ALL=C stat -L -c ${quoteSh(STAT_FORMAT)} -- "$@" 2>/dev/null); then`,
+    `if [ $# -gt 0 ] && play_all=$(LC_ALL=C stat -L -c ${quoteSh(names ? STAT_FORMAT : STAT_FORMAT_IDS)} -- "$@" 2>/dev/null); then`,
     'play_all="$play_all$play_nl"',
     ...paths.map(
       (p, i) =>
-        `if [ -n "$play_in_${i}" ]; then ${statVariable(p)}=\${play_all%%"$play_nl"*}; play_all=\${play_all#*"$play_nl"}; fi`,
+        `if [ -n "$play_in_${i}" ]; then ${variable(p)}=\${play_all%%"$play_nl"*}; play_all=\${play_all#*"$play_nl"}; fi`,
     ),
     'fi',
   ];

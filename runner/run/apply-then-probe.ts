@@ -56,7 +56,10 @@ function guardTest(g: ApplyGuard, i: number): string {
 function guardsScript(applies: readonly ApplyInput[]): string {
   const guarded = applies.flatMap((a, i) => (a.guard ? [[a.guard, i] as const] : []));
   if (guarded.length === 0) return '';
-  const prelude = sharedStatScript([...new Set(guarded.flatMap(([g]) => g.probe.statPaths))]);
+  const prelude = sharedStatScript(
+    [...new Set(guarded.flatMap(([g]) => g.probe.statPaths))],
+    guarded.flatMap(([g]) => g.probe.namedStatPaths),
+  );
   return ['play_ok=$(', ...(prelude ? [prelude.text] : []), ...guarded.map(([g, i]) => guardTest(g, i)), ')'].join(
     '\n',
   );

@@ -1,7 +1,7 @@
 // Several probes of one host in one round trip: each probe's output is framed by markers that
 // carry a per-batch random nonce (so no file content can forge one) and its exit status.
 import { PsCall } from '../core/ps-call.js';
-import { Script } from '../core/quote.js';
+import { Script, type UsedPaths } from '../core/quote.js';
 import { sharedStatScript } from '../core/shared-stat.js';
 import type { ExecResult } from '../core/step.js';
 
@@ -31,8 +31,8 @@ export function groupProbes(scripts: readonly Script[]): ProbeGroup[] {
   ];
 }
 
-/** The paths the probes stat (shared-stat.ts) or read (content-read.ts), each once, in order. */
-function pathsOf(probes: readonly Script[], which: 'statPaths' | 'readPaths'): string[] {
+/** The paths the probes stat (shared-stat.ts; with names or not) or read (content-read.ts), each once, in order. */
+function pathsOf(probes: readonly Script[], which: UsedPaths): string[] {
   return [...new Set(probes.flatMap((p) => p[which]))];
 }
 
@@ -58,7 +58,7 @@ export function expectedReads(
  * the connection keeps one (read-cache.ts).
  */
 export function batchScript(probes: readonly Script[], nonce: string, readPrelude?: string): Script {
-  const prelude = sharedStatScript(pathsOf(probes, 'statPaths'));
+  const prelude = sharedStatScript(pathsOf(probes, 'statPaths'), pathsOf(probes, 'namedStatPaths'));
   const parts = probes.map((p, i) => {
     if (p.shell !== 'sh') throw new TypeError('only sh probes can be batched in a sh batch');
     const [open, close] = p.sharesShell ? ['{', '}'] : ['(', ')'];

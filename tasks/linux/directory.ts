@@ -8,7 +8,7 @@ import type { Script } from '../../runner/core/quote.js';
 import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
 import { z } from 'zod';
 import { absolutePath, fileMode, principal, readOptions } from '../../runner/core/step-options.js';
-import { fsProbeScript, parseFsProbe, principalMatches, type FsEntry } from './fs-probe.js';
+import { type FsEntry, fsProbeScript, namesNeeded, parseFsProbe, principalMatches } from './fs-probe.js';
 import {
   chgrpScript,
   chmodScript,
@@ -85,16 +85,17 @@ export function directory(options: DirectoryOptions): ShellStep<DirectoryDesired
   });
   const { path } = desired;
   const title = `directory ${path}`;
+  const probeOptions = { follow: true, names: namesNeeded(o.owner, o.group) };
 
   return sendsOneQuickScript({
     kind: KIND,
     title,
     desired,
     probe: () => ({
-      script: fsProbeScript(path, { follow: true }),
+      script: fsProbeScript(path, probeOptions),
       parse: (result: ExecResult) => {
         const lines = new ProbeLines(title, result);
-        const entry = parseFsProbe(lines, { follow: true });
+        const entry = parseFsProbe(lines, probeOptions);
         lines.end();
         return entry;
       },

@@ -15,7 +15,15 @@ import { isSecret, MASK, type Secret } from '../../runner/core/secret.js';
 import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
 import { z } from 'zod';
 import { filePath, fileMode, principal, readOptions, stringOrSecret } from '../../runner/core/step-options.js';
-import { fsProbeScript, parseFsProbe, principalMatches, sha256Hex, textOf, type FsEntry } from './fs-probe.js';
+import {
+  type FsEntry,
+  fsProbeScript,
+  namesNeeded,
+  parseFsProbe,
+  principalMatches,
+  sha256Hex,
+  textOf,
+} from './fs-probe.js';
 import {
   atomicWriteScript,
   inlineContent,
@@ -143,7 +151,7 @@ export function file(options: FileOptions): ShellStep<FileDesired, FsEntry> {
   const title = `file ${path}`;
   // For secret content the old content is not fetched either (it is likely an older secret):
   // only an empty file comes as content, any other as its digest.
-  const probeOptions = { contentLimit: isSecret(content) ? 0 : FILE_TEXT_LIMIT };
+  const probeOptions = { contentLimit: isSecret(content) ? 0 : FILE_TEXT_LIMIT, names: namesNeeded(owner, group) };
 
   return sendsOneQuickScript({
     kind: KIND,

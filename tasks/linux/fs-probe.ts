@@ -2,7 +2,8 @@
 // (one record per line; the content section only for regular files when asked for):
 //
 //   type absent | type symlink | type other | type directory | type file
-//   stat <mode octal> <uid> <gid> <owner name> <group name> <size>    (directory and file)
+//   stat <mode octal> <uid> <gid> [<owner name> <group name>] <size>  (directory and file; the names
+//                                          when asked for, and maybe when not: shared-stat.ts)
 //   base64 / <base64 lines> / end          (file of at most contentLimit bytes), or
 //   sha256 <64 hex>  -                     (larger file: only its digest)
 //
@@ -23,8 +24,9 @@ export interface FsStat {
   readonly mode: string;
   readonly uid: string;
   readonly gid: string;
-  readonly owner: string;
-  readonly group: string;
+  /** The owner's and group's names; null when the probe did not ask for them (FsProbeOptions.names). */
+  readonly owner: string | null;
+  readonly group: string | null;
   readonly size: number;
 }
 
@@ -43,13 +45,21 @@ export interface FsProbeOptions {
   readonly follow?: boolean;
   /** Send files up to this many bytes, and a digest of larger ones; undefined: neither. */
   readonly contentLimit?: number;
+  /** Report the owner's and group's names: for a step given either by name. */
+  readonly names?: boolean;
+}
+
+/** Whether a step's owner and group need their names probed: one of them given by name. */
+export function namesNeeded(owner: string | undefined, group: string | undefined): boolean {
+  return [owner, group].some((p) => p !== undefined && !/^\d+$/.test(p));
 }
 
 export function fsProbeScript(path: string, opts: FsProbeOptions = {}): Script {
   // A dangling link is the only link a following probe reports: there is nothing to follow.
   const isLink = opts.follow ? sh`[ -L ${path} ] && ! [ -e ${path} ]` : sh`[ -L ${path} ]`;
   // The stat line from the batch's one shared stat when there is one (shared-stat.ts), else its own.
-  const statLine = sh`${statLineScript(path, opts.follow === true)} && printf 'stat %s\\n' "$play_st"`;
+  const names = opts.names === true;
+  const statLine = sh`${statLineScript(path, { follow: opts.follow === true, names })} && printf 'stat %s\\n' "$play_st"`;
   // The size is the last field of the stat line; `&&` so a failed stat prints nothing more.
   const content =
     opts.contentLimit === undefined
@@ -60,7 +70,13 @@ elif [ -d ${path} ]; then echo 'type directory'; ${statLine}
 elif [ -f ${path} ]; then echo 'type file'; ${statLine}${content}
 elif [ -e ${path} ] || [ -L ${path} ]; then echo 'type other'
 else echo 'type absent'; fi`;
-  return sharesShell(new Script('sh', script.text, [path], script.readPaths));
+  return sharesShell(
+    new Script('sh', script.text, {
+      statPaths: [path],
+      namedStatPaths: names ? [path] : [],
+      readPaths: script.readPaths,
+    }),
+  );
 }
 
 /** Reads base64 lines up to a line `end` (after the section's header line was read). */
@@ -85,13 +101,15 @@ export function parseFsProbe(lines: ProbeLines, opts: FsProbeOptions = {}): FsEn
   if (type === 'absent') return null;
   if (type === 'symlink' || type === 'other') return { type, stat: null, sha256: null, content: null };
   if (type !== 'file' && type !== 'directory') lines.fail(`unknown type ${JSON.stringify(type)}`);
-  const m = lines.match('stat', /^([0-7]{1,4}) (\d+) (\d+) (\S+) (\S+) (\d+)$/);
+  const m = lines.match('stat', /^([0-7]{1,4}) (\d+) (\d+)(?: (\S+) (\S+))? (\d+)$/);
+  if (opts.names && m[4] === undefined) lines.fail('the stat line has no owner and group names');
+  // Names the probe did not ask for are left out, so its result is the same in any batch.
   const stat: FsStat = {
     mode: m[1]!.padStart(4, '0'),
     uid: m[2]!,
     gid: m[3]!,
-    owner: m[4]!,
-    group: m[5]!,
+    owner: opts.names ? m[4]! : null,
+    group: opts.names ? m[5]! : null,
     size: Number(m[6]),
   };
   if (type === 'directory' || opts.contentLimit === undefined) return { type, stat, sha256: null, content: null };
@@ -105,8 +123,10 @@ export function parseFsProbe(lines: ProbeLines, opts: FsProbeOptions = {}): FsEn
 }
 
 /** A desired owner or group given as a number is compared with the id, a name with the name. */
-export function principalMatches(desired: string, name: string, id: string): boolean {
-  return /^\d+$/.test(desired) ? desired === id : desired === name;
+export function principalMatches(desired: string, name: string | null, id: string): boolean {
+  if (/^\d+$/.test(desired)) return desired === id;
+  if (name === null) throw new Error(`cannot compare ${JSON.stringify(desired)}: the probe did not ask for names`);
+  return desired === name;
 }
 
 export function describeType(type: FsType): string {

@@ -147,18 +147,21 @@ function diffConf(d: Readonly<KeepalivedConfDesired>, a: KeepalivedConfActual | 
   };
 }
 
+// Its report shows the owner and group by name, however they were given.
+const FS_PROBE = { names: true } as const;
+
 function probeScript(path: string, bin: string): Script {
   // The size is the last field of the stat line fsProbeScript left in play_st: no `wc` on the host.
   const maskedText = sh`if [ "\${play_st##* }" -le ${MASKED_LIMIT} ]; then echo masked; LC_ALL=C sed -E ${AUTH_PASS_SED} < ${path} | LC_ALL=C base64; echo end; else echo 'masked none'; fi`;
   return joinScripts('sh', [
-    fsProbeScript(path),
+    fsProbeScript(path, FS_PROBE),
     sh`if [ -f ${path} ] && ! [ -L ${path} ]; then play_sum=$(LC_ALL=C sha256sum < ${path}) && printf 'sha256 %s\\n' "\${play_sum%% *}" && ${maskedText}; fi`,
     sh`if [ -x ${bin} ]; then echo 'keepalived present'; else echo 'keepalived absent'; fi`,
   ]);
 }
 
 function parseProbe(lines: ProbeLines): KeepalivedConfActual {
-  let file = parseFsProbe(lines);
+  let file = parseFsProbe(lines, FS_PROBE);
   let maskedText: string | null = null;
   if (file?.type === 'file') {
     file = { ...file, sha256: lines.match('sha256', /^[0-9a-f]{64}$/)[0] };

@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { joinScripts, sh } from '../../runner/core/quote.js';
-import { sharedStatScript, statVariable } from '../../runner/core/shared-stat.js';
+import { namedStatVariable, sharedStatScript, statVariable } from '../../runner/core/shared-stat.js';
 import { batchScript, splitBatch } from '../../runner/run/probe-batch.js';
-import { fsProbeScript, type FsProbeOptions } from '../../tasks/linux/fs-probe.js';
+import { fsProbeScript, type FsProbeOptions, parseFsProbe, principalMatches } from '../../tasks/linux/fs-probe.js';
+import { ProbeLines } from '../../tasks/linux/probe-lines.js';
 
 function runSh(text: string): { stdout: string; stderr: string; code: number | null } {
   const r = spawnSync('/bin/sh', ['-c', text], { encoding: 'utf8' });
@@ -33,6 +34,14 @@ test('each entry probed alone and in one batch with the shared stat: the same ou
   const alone = probes.map((p) => runSh(p.text).stdout);
   const batch = batchScript(probes, 'n0nce');
   t.true(batch.text.includes(statVariable(join(dir, 'new\nline'))), 'the batch shares its stat');
+  // The same with every probe asking for names (a mixed batch: the next test).
+  const namedProbes = names.map((n) => fsProbeScript(join(dir, n), { follow: true, names: true }));
+  const namedBatch = batchScript(namedProbes, 'n0nce');
+  t.true(namedBatch.text.includes(namedStatVariable(join(dir, 'new\nline'))));
+  t.deepEqual(
+    splitBatch(runSh(namedBatch.text), 'n0nce', namedProbes.length).map((r) => r.stdout),
+    namedProbes.map((p) => runSh(p.text).stdout),
+  );
   const together = splitBatch(runSh(batch.text), 'n0nce', probes.length).map((r) => r.stdout);
   t.deepEqual(together, alone);
   // and the outputs are the ones each kind should give (a few, by name)
@@ -64,4 +73,67 @@ test('the stat paths travel with the scripts that embed or join a probe, each on
   t.deepEqual(sh`if true; then ${a}; fi; ${[b, a]}`.statPaths, ['/srv/a', '/srv/b']);
   t.deepEqual(joinScripts('sh', [sh`echo live`, b, a]).statPaths, ['/srv/b', '/srv/a']);
   t.deepEqual(sh`echo ${'/srv/a'}`.statPaths, [], 'a quoted string is not a probe');
+});
+
+test('names are looked up only when a probe asks: a batch without, one with, and a mixed one parse as each probe alone', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'play-shared-stat-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'f'), 'x');
+  mkdirSync(join(dir, 'd'));
+  const [f, d] = [join(dir, 'f'), join(dir, 'd')];
+  const plain: FsProbeOptions = { contentLimit: 10 };
+  const named: FsProbeOptions = { follow: true, names: true };
+  const parsed = (stdout: string, o: FsProbeOptions) =>
+    parseFsProbe(new ProbeLines('probe', { stdout, stderr: '', code: 0 }), o);
+  const statLine = (stdout: string) => stdout.split('\n')[1]!;
+  const cases: { name: string; probes: [string, FsProbeOptions][]; namesInPrelude: boolean }[] = [
+    {
+      name: 'none asks',
+      probes: [
+        [f, plain],
+        [d, { follow: true }],
+      ],
+      namesInPrelude: false,
+    },
+    {
+      name: 'both ask',
+      probes: [
+        [f, { ...plain, names: true }],
+        [d, named],
+      ],
+      namesInPrelude: true,
+    },
+    {
+      name: 'one asks',
+      probes: [
+        [f, plain],
+        [d, named],
+      ],
+      namesInPrelude: true,
+    },
+  ];
+  for (const c of cases) {
+    const probes = c.probes.map(([p, o]) => fsProbeScript(p, o));
+    const alone = probes.map((p) => runSh(p.text).stdout);
+    const batch = batchScript(probes, 'n0nce');
+    t.is(batch.text.includes('%U %G'), c.namesInPrelude, c.name);
+    const together = splitBatch(runSh(batch.text), 'n0nce', probes.length).map((r) => r.stdout);
+    t.deepEqual(
+      together.map((out, i) => parsed(out, c.probes[i]![1])),
+      alone.map((out, i) => parsed(out, c.probes[i]![1])),
+      c.name,
+    );
+    for (const [i, out] of alone.entries())
+      t.is(statLine(out).split(' ').length, c.probes[i]![1].names ? 7 : 5, `${c.name}: ${i}`);
+  }
+  t.deepEqual(fsProbeScript(f, named).namedStatPaths, [f]);
+  t.deepEqual(fsProbeScript(f, plain).namedStatPaths, []);
+  t.deepEqual(sh`${fsProbeScript(f, plain)}; ${fsProbeScript(d, named)}`.namedStatPaths, [d], 'they travel too');
+});
+
+test('an owner given by name cannot be compared with a stat that has no names: a bug, said as one', (t) => {
+  t.true(principalMatches('0', null, '0'));
+  t.false(principalMatches('1000', null, '0'));
+  t.throws(() => principalMatches('root', null, '0'), { message: /the probe did not ask for names/ });
+  t.true(principalMatches('root', 'root', '0'));
 });

@@ -16,14 +16,37 @@ const ctl = sysctl({ key: 'net.ipv4.ip_forward', value: 1, file: '/etc/sysctl.d/
 const parseDir = (s: string) => dir.probe().parse(out(s)) as FsEntry | null;
 const parseFile = (s: string) => f.probe().parse(out(s)) as FsEntry | null;
 
+test('a directory given its owner or group by name asks for the names, and is refused a line without them', (t) => {
+  const named = directory({ path: '/srv/a', owner: 'root', group: '4' });
+  t.true(named.probe().script.text.includes('%U %G'));
+  t.false(dir.probe().script.text.includes('%U'), 'no names asked: none looked up');
+  t.false(directory({ path: '/srv/a', owner: '0', group: '4' }).probe().script.text.includes('%U'), 'ids: no names');
+  t.deepEqual((named.probe().parse(out('type directory\nstat 2755 0 1000 root UNKNOWN 4096\n')) as FsEntry).stat, {
+    mode: '2755',
+    uid: '0',
+    gid: '1000',
+    owner: 'root',
+    group: 'UNKNOWN',
+    size: 4096,
+  });
+  t.throws(() => named.probe().parse(out('type directory\nstat 2755 0 1000 4096\n')), {
+    message: /the stat line has no owner and group names/,
+  });
+});
+
 test('directory: absent, directory with stat, and the other kinds', (t) => {
   t.is(parseDir('type absent\n'), null);
+  // Names it did not ask for (its batch's shared stat had them for another probe) are left out.
   t.deepEqual(parseDir('type directory\nstat 2755 0 1000 root UNKNOWN 4096\n'), {
     type: 'directory',
-    stat: { mode: '2755', uid: '0', gid: '1000', owner: 'root', group: 'UNKNOWN', size: 4096 },
+    stat: { mode: '2755', uid: '0', gid: '1000', owner: null, group: null, size: 4096 },
     sha256: null,
     content: null,
   });
+  t.deepEqual(
+    parseDir('type directory\nstat 2755 0 1000 4096\n'),
+    parseDir('type directory\nstat 2755 0 1000 root UNKNOWN 4096\n'),
+  );
   t.is(parseDir('type directory\nstat 755 0 0 root root 4096\n')!.stat!.mode, '0755');
   t.is(parseDir('type file\nstat 644 0 0 root root 3\n')!.type, 'file');
   t.deepEqual(parseDir('type symlink\n'), { type: 'symlink', stat: null, sha256: null, content: null });
