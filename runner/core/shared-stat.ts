@@ -6,7 +6,8 @@
 // The owner and group names are in a line only when a probe compares them (a step given an owner or
 // group by name): looking them up costs a third of a `stat`, and more where users come from a
 // directory service. Lines with names are kept in other variables than lines without, so a probe
-// that needs them never reads a line without them.
+// that needs them never reads a line without them, and one that does not takes the names out of a
+// line with them: what a probe prints does not depend on its batch (a guarded apply compares it).
 // A probe's programs run with LC_ALL=C: loading the host's UTF-8 locale cost each about half a
 // millisecond of the host's CPU, and nothing they print to be parsed depends on it (stat's owner
 // names are bytes either way). Their errors come in English, which is what play's messages quote.
@@ -38,14 +39,18 @@ export interface StatLineOptions {
 /**
  * Sets `play_st` to the stat line of `path`: the shared one, else its own `stat`, whose status is
  * the fragment's (so `&&` after it sees a failed stat). Without `names`, a shared line with them
- * serves too: the names are fields before the size, which a parser of either line finds last.
+ * serves too, its names taken out (the line but its last three fields, then its last).
  */
 export function statLineScript(path: string, { follow, names }: StatLineOptions): Script {
   const format = names ? STAT_FORMAT : STAT_FORMAT_IDS;
   const own = follow ? sh`LC_ALL=C stat -L -c ${format} ${path}` : sh`LC_ALL=C stat -c ${format} ${path}`;
-  const named = `\${${namedStatVariable(path)}-}`;
-  const shared = raw(names ? named : `\${${statVariable(path)}:-${named}}`);
-  return sh`play_st=${shared} && { [ -n "$play_st" ] || play_st=$(${own}); }`;
+  const named = namedStatVariable(path);
+  const shared = names
+    ? raw(`play_st=\${${named}-}`)
+    : raw(
+        `play_st=\${${statVariable(path)}-}; [ -n "$play_st" ] || [ -z "\${${named}-}" ] || play_st="\${${named}% * * *} \${${named}##* }"`,
+      );
+  return sh`${shared}; { [ -n "$play_st" ] || play_st=$(${own}); }`;
 }
 
 /**

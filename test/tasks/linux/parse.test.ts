@@ -36,7 +36,7 @@ test('a directory given its owner or group by name asks for the names, and is re
 
 test('directory: absent, directory with stat, and the other kinds', (t) => {
   t.is(parseDir('type absent\n'), null);
-  // Names it did not ask for (its batch's shared stat had them for another probe) are left out.
+  // Names it did not ask for are left out (its probe prints none; a line with them still parses).
   t.deepEqual(parseDir('type directory\nstat 2755 0 1000 root UNKNOWN 4096\n'), {
     type: 'directory',
     stat: { mode: '2755', uid: '0', gid: '1000', owner: null, group: null, size: 4096 },
