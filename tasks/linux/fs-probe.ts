@@ -3,7 +3,7 @@
 //
 //   type absent | type symlink | type other | type directory | type file
 //   stat <mode octal> <uid> <gid> [<owner name> <group name>] <size>  (directory and file; the names
-//                                          when asked for, and maybe when not: shared-stat.ts)
+//                                          only when asked for: shared-stat.ts)
 //   base64 / <base64 lines> / end          (file of at most contentLimit bytes), or
 //   sha256 <64 hex>  -                     (larger file: only its digest)
 //
@@ -103,7 +103,7 @@ export function parseFsProbe(lines: ProbeLines, opts: FsProbeOptions = {}): FsEn
   if (type !== 'file' && type !== 'directory') lines.fail(`unknown type ${JSON.stringify(type)}`);
   const m = lines.match('stat', /^([0-7]{1,4}) (\d+) (\d+)(?: (\S+) (\S+))? (\d+)$/);
   if (opts.names && m[4] === undefined) lines.fail('the stat line has no owner and group names');
-  // Names the probe did not ask for are left out, so its result is the same in any batch.
+  // A line with names the probe did not ask for (none prints one: shared-stat.ts) parses without them.
   const stat: FsStat = {
     mode: m[1]!.padStart(4, '0'),
     uid: m[2]!,
