@@ -14,7 +14,7 @@
 import { base64Lines } from '../core/content-read.js';
 import { newNonce } from '../core/nonce.js';
 import { quoteSh } from '../core/quote.js';
-import type { ExecResult } from '../core/step.js';
+import type { ExecResult, ShellScriptOptions } from '../core/step.js';
 import { longTimeout } from '../core/long-sleep.js';
 
 /** What the shell needs of a channel running `exec /bin/sh`. */
@@ -190,13 +190,9 @@ function frameEnd(nonce: string): string {
   return `printf '${outEnd(nonce).replace('\n', '\\n')}%s\\n' "$?"\nprintf '${errEnd(nonce).replace(/\n/g, '\\n')}' >&2\n`;
 }
 
-/** How a script runs in the kept shell. */
-export interface KeptRunOptions {
-  readonly timeoutMs?: number;
-  /** Its input. */
+/** How a script runs in the kept shell: as a connection's script, its input already bytes. */
+export interface KeptRunOptions extends Omit<ShellScriptOptions, 'stdin'> {
   readonly stdin?: Buffer;
-  /** A probe: it may ride in a new shell's exec request (shellCommand). */
-  readonly readOnly?: boolean;
 }
 
 export class KeptShell {
