@@ -49,9 +49,12 @@ export interface FsProbeOptions {
   readonly names?: boolean;
 }
 
+/** An owner or group given as a number: an id, compared without its name. */
+const isId = (principal: string) => /^\d+$/.test(principal);
+
 /** Whether a step's owner and group need their names probed: one of them given by name. */
 export function namesNeeded(owner: string | undefined, group: string | undefined): boolean {
-  return [owner, group].some((p) => p !== undefined && !/^\d+$/.test(p));
+  return [owner, group].some((p) => p !== undefined && !isId(p));
 }
 
 export function fsProbeScript(path: string, opts: FsProbeOptions = {}): Script {
@@ -124,7 +127,7 @@ export function parseFsProbe(lines: ProbeLines, opts: FsProbeOptions = {}): FsEn
 
 /** A desired owner or group given as a number is compared with the id, a name with the name. */
 export function principalMatches(desired: string, name: string | null, id: string): boolean {
-  if (/^\d+$/.test(desired)) return desired === id;
+  if (isId(desired)) return desired === id;
   if (name === null) throw new Error(`cannot compare ${JSON.stringify(desired)}: the probe did not ask for names`);
   return desired === name;
 }
