@@ -119,7 +119,7 @@ test.serial('May: --check plans, the run upgrades batch by batch, a second run c
   const mark = lastSeq(lab);
   const check = await hotfix(['--check', '--max-per-domain', '1', '-e', pinVars(PINS.may)]);
   t.is(check.code, 2, check.stdout + check.stderr);
-  const planLines = check.stdout.split('\n').filter((l) => /^(plan|batch|ok|failed|  \S+: moved)/.test(l));
+  const planLines = check.stdout.split('\n').filter((l) => /^(plan|batch|ok|failed| {2}\S+: moved)/.test(l));
   t.deepEqual(planLines, [
     'plan: 5 nodes to upgrade in 3 batches, 1 already in the desired state, 0 waived, 0 failed to plan; failures allowed: 0',
     'batch 1: node012 [a]',
@@ -252,8 +252,16 @@ test.serial('July: a canary that never comes back Ready stops the run before its
   t.true(clusterNodes(lab).node012!.cordoned, 'a node that is not Ready stays cordoned');
 });
 
+interface SpawnedRun {
+  child: ChildProcess;
+  lines: string[];
+  exit: Promise<number | null>;
+  /** Set once the process has ended and its output is all in `lines`: its exit code, or the signal. */
+  ended?: string;
+}
+
 /** The CLI as a child process whose output lines a test can wait for. */
-function spawnHotfix(args: string[]): { child: ChildProcess; lines: string[]; exit: Promise<number | null> } {
+function spawnHotfix(args: string[]): SpawnedRun {
   const child = spawn(
     process.execPath,
     [resolve(projectRoot, 'bin/play.mjs'), 'hotfix-windows', '-i', inventory, '--state', state, '--no-live', ...args],
@@ -268,7 +276,38 @@ function spawnHotfix(args: string[]): { child: ChildProcess; lines: string[]; ex
     lines.push(...parts);
   });
   child.stderr!.on('data', (d: Buffer) => lines.push(d.toString()));
-  return { child, lines, exit: new Promise((r) => child.on('exit', (code) => r(code))) };
+  const run: SpawnedRun = { child, lines, exit: new Promise((r) => child.on('exit', (code) => r(code))) };
+  child.on('close', (code, signal) => {
+    if (buf) lines.push(buf);
+    run.ended = signal ?? `exit ${code}`;
+  });
+  return run;
+}
+
+/** Waits until a line of `run`'s output matches `re`. */
+const waitForLine = (run: SpawnedRun, what: string, re: RegExp, ms = 120_000) =>
+  waitWhileRunning(run, what, () => run.lines.some((l) => re.test(l)), ms);
+
+/**
+ * Waits for `done` while `run` runs. A run that ends first, or hangs on a node, fails the wait at once
+ * or at `ms`, with the run's last lines and the cluster's view of the nodes.
+ */
+async function waitWhileRunning(run: SpawnedRun, what: string, done: () => boolean, ms = 120_000) {
+  try {
+    await waitFor(
+      what,
+      () => {
+        if (done()) return true;
+        if (run.ended !== undefined) throw new Error(`${what}: the run ended first (${run.ended})`);
+        return false;
+      },
+      ms,
+      50,
+    );
+  } catch (e) {
+    const nodes = JSON.stringify(clusterNodes(lab));
+    throw new Error(`${(e as Error).message}; the run printed:\n${run.lines.slice(-40).join('\n')}\nnodes: ${nodes}`);
+  }
 }
 
 // Long because it is one acceptance scenario as a user runs it, in order: its steps share the lab's state.
@@ -286,11 +325,7 @@ test.serial(
     await setWindowsNodeFaults('node012', { latencyMs: 3000 });
     const first = spawnHotfix(pin);
     // While it runs, a second play on the same inventory is refused, naming the first.
-    await waitFor(
-      'the first run to begin',
-      () => first.lines.some((l) => /^run \d+ of hotfix-windows/.test(l)),
-      60_000,
-    );
+    await waitForLine(first, 'the first run to begin', /^run \d+ of hotfix-windows/, 60_000);
     const second = await hotfix(pin);
     t.is(second.code, 69, second.stdout + second.stderr);
     t.regex(
@@ -299,7 +334,7 @@ test.serial(
         `another play run holds the rolling lease on this inventory: run \\d+ \\(hotfix-windows\\), pid ${first.child.pid} on `,
       ),
     );
-    await waitFor('node012 drained', () => first.lines.some((l) => /node012 +drain +ok/.test(l)), 120_000);
+    await waitForLine(first, 'node012 drained', /node012 +drain +ok/);
     first.child.kill('SIGKILL');
     await first.exit;
     await setWindowsNodeFaults('node012', null);
@@ -307,11 +342,8 @@ test.serial(
 
     const resumed = spawnHotfix(['--resume']);
     // Killed while a node reboots: the cluster sees it NotReady.
-    await waitFor(
-      'a node rebooting',
-      () => Object.values(clusterNodes(lab)).some((n) => n.ready === false),
-      120_000,
-      50,
+    await waitWhileRunning(resumed, 'a node rebooting', () =>
+      Object.values(clusterNodes(lab)).some((n) => n.ready === false),
     );
     resumed.child.kill('SIGKILL');
     await resumed.exit;
@@ -320,7 +352,7 @@ test.serial(
     // exit 130; no node is left cordoned by the run.
     const beforeTerm = lastSeq(lab);
     const stopped = spawnHotfix(['--resume']);
-    await waitFor('a cordon after the resume', () => stopped.lines.some((l) => / cordon +ok/.test(l)), 120_000, 50);
+    await waitForLine(stopped, 'a cordon after the resume', / cordon +ok/);
     stopped.child.kill('SIGTERM');
     t.is(await stopped.exit, 130, stopped.lines.join('\n').slice(-3000));
     t.deepEqual(
