@@ -1,8 +1,10 @@
 // Without a terminal, a long step (a reboot, a drain) would leave the log silent for minutes: every
 // interval (30 s; PLAY_HEARTBEAT_SEC for tests and CI) a line says how many hosts are done and what
-// each running host waits on, e.g. `node009: reboot (waiting 2m10s)`. The state is fed the events;
-// the line is a pure function of the state and the clock.
-import type { PlayEvent } from './events.js';
+// each running host waits on, e.g. `node009: reboot (waiting 2m10s)`. The state is fed the runner's
+// events with their time, not the stamped events --events writes: a run without --events or --log
+// then builds none (at 1,000 hosts a drift tick has some 12,000); the line is a pure function of the
+// state and the clock.
+import type { RunEvent } from '../run/run-graph.js';
 
 export const DEFAULT_HEARTBEAT_SEC = 30;
 /** Running hosts named in one heartbeat line; beyond, a count. */
@@ -28,8 +30,8 @@ export class HeartbeatState {
   done = 0;
   readonly running = new Map<string, Running>();
 
-  onEvent(e: PlayEvent): void {
-    const at = Date.parse(e.ts);
+  /** `e` happened at `at` (ms since the epoch). */
+  onEvent(e: RunEvent, at: number): void {
     switch (e.type) {
       case 'run-start':
         this.total += e.hosts.length;
@@ -38,11 +40,13 @@ export class HeartbeatState {
         this.running.set(e.host, { since: at });
         break;
       case 'step-start':
-        this.running.set(e.host, { task: e.task, since: at });
+        this.running.set(e.node.runsOn.name, { task: e.node.task, since: at });
         break;
-      case 'step-done':
-        if (this.running.has(e.host)) this.running.set(e.host, { since: at });
+      case 'step-done': {
+        const host = e.node.runsOn.name;
+        if (this.running.has(host)) this.running.set(host, { since: at });
         break;
+      }
       case 'host-done':
         this.done++;
         this.running.delete(e.host);
@@ -82,8 +86,8 @@ export class Heartbeat {
     private readonly now: () => number = Date.now,
   ) {}
 
-  onEvent(e: PlayEvent): void {
-    this.state.onEvent(e);
+  onEvent(e: RunEvent, at: number = this.now()): void {
+    this.state.onEvent(e, at);
     if (e.type === 'run-start' && !this.#timer) {
       this.#timer = setInterval(() => this.beat(), this.intervalMs);
       this.#timer.unref();

@@ -1,6 +1,7 @@
 // Where a run's events go besides the renderer: --events (JSON Lines), --log (-vv detail with ISO
 // timestamps, whatever the console shows), the console's verbose lines (-v...) and the heartbeat.
-// One fan-out: each RunEvent becomes one stamped event (events.ts) that every consumer reads.
+// One fan-out: each RunEvent becomes one stamped event (events.ts) that every file and verbose
+// consumer reads; the heartbeat reads the RunEvent and its time, so a plain run stamps none.
 // The files are opened (0600) before the run starts: one that cannot be written is a usage error.
 import { closeSync, fchmodSync, openSync, writeSync } from 'node:fs';
 import { Writable } from 'node:stream';
@@ -93,10 +94,7 @@ export class RunOutputs {
       const console = new VerboseRenderer(this.view, { level: this.#verbosity, runLines: false });
       this.#sinks.push((e) => console.onEvent(e));
     }
-    if (!o.live) {
-      this.#heartbeat = new Heartbeat((line) => this.view.write(`${line}\n`), beat * 1000);
-      this.#sinks.push((e) => this.#heartbeat!.onEvent(e));
-    }
+    if (!o.live) this.#heartbeat = new Heartbeat((line) => this.view.write(`${line}\n`), beat * 1000);
   }
 
   /** The console stream of the human view: stderr when stdout carries JSON (--json, --events -). */
@@ -114,7 +112,10 @@ export class RunOutputs {
 
   onEvent(e: RunEvent): void {
     if (e.type === 'trace' && e.level > this.#traceLevel) return;
-    const event = toPlayEvent(e, new Date());
+    const now = Date.now();
+    this.#heartbeat?.onEvent(e, now);
+    if (this.#sinks.length === 0) return;
+    const event = toPlayEvent(e, new Date(now));
     for (const sink of this.#sinks) sink(event);
   }
 

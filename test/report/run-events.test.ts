@@ -263,7 +263,7 @@ test('the closing lines show the output of failed steps, at most five', (t) => {
 test("the heartbeat: hosts done and running, each running host's step and how long it has waited, at most ten named", (t) => {
   const at = (s: number) => new Date(Date.parse('2026-05-01T10:00:00Z') + s * 1000);
   const state = new HeartbeatState();
-  const feed = (e: RunEvent, s: number) => state.onEvent(toPlayEvent(e, at(s)));
+  const feed = (e: RunEvent, s: number) => state.onEvent(e, at(s).getTime());
   const nodes = Array.from({ length: 13 }, (_, i) => host(`node${String(i + 10).padStart(3, '0')}`));
   feed({ type: 'run-start', playbook: 'p', mode: 'apply', hosts: ['node009', ...nodes.map((n) => n.name)] }, 0);
   t.is(state.line(at(1).getTime()), null, 'nothing runs yet: no line');
