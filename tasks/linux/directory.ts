@@ -8,7 +8,14 @@ import type { Script } from '../../runner/core/quote.js';
 import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
 import { z } from 'zod';
 import { absolutePath, fileMode, principal, readOptions } from '../../runner/core/step-options.js';
-import { type FsEntry, fsProbeScript, namesNeeded, parseFsProbe, principalMatches } from './fs-probe.js';
+import {
+  type FsEntry,
+  fsProbeScript,
+  namesNeeded,
+  parseFsProbe,
+  principalMatches,
+  principalsView,
+} from './fs-probe.js';
 import {
   chgrpScript,
   chmodScript,
@@ -53,8 +60,7 @@ function diffDirectory(d: Readonly<DirectoryDesired>, a: FsEntry | null): Change
   // A numeric owner or group is compared with (and shown as) the id.
   const actual: Fields = {
     mode: st.mode,
-    owner: d.owner !== undefined && /^\d+$/.test(d.owner) ? st.uid : st.owner,
-    group: d.group !== undefined && /^\d+$/.test(d.group) ? st.gid : st.group,
+    ...principalsView(d, st),
   };
   const changed = managed.filter((f) =>
     f === 'mode'

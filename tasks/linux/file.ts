@@ -21,6 +21,7 @@ import {
   namesNeeded,
   parseFsProbe,
   principalMatches,
+  principalsView,
   sha256Hex,
   textOf,
 } from './fs-probe.js';
@@ -112,8 +113,7 @@ function diffFile(d: Readonly<FileDesired>, a: FsEntry | null): Change {
   const actualView: Fields = {
     content: describeContent(secret, st.size, a.sha256!),
     mode: st.mode,
-    owner: d.owner !== undefined && /^\d+$/.test(d.owner) ? st.uid : st.owner,
-    group: d.group !== undefined && /^\d+$/.test(d.group) ? st.gid : st.group,
+    ...principalsView(d, st),
   };
   const changed = managed.filter((f) =>
     f === 'content'

@@ -52,6 +52,17 @@ export interface FsProbeOptions {
 /** An owner or group given as a number: an id, compared without its name. */
 const isId = (principal: string) => /^\d+$/.test(principal);
 
+/** The owner and group as a step that wants `desired` shows them: an id where it gave an id, else the name. */
+export function principalsView(
+  desired: { readonly owner?: string; readonly group?: string },
+  st: FsStat,
+): { owner: string | null; group: string | null } {
+  return {
+    owner: desired.owner !== undefined && isId(desired.owner) ? st.uid : st.owner,
+    group: desired.group !== undefined && isId(desired.group) ? st.gid : st.group,
+  };
+}
+
 /** Whether a step's owner and group need their names probed: one of them given by name. */
 export function namesNeeded(owner: string | undefined, group: string | undefined): boolean {
   return [owner, group].some((p) => p !== undefined && !isId(p));
