@@ -1,9 +1,9 @@
 // Without a terminal, a long step (a reboot, a drain) would leave the log silent for minutes: every
 // interval (30 s; PLAY_HEARTBEAT_SEC for tests and CI) a line says how many hosts are done and what
 // each running host waits on, e.g. `node009: reboot (waiting 2m10s)`. The state is fed the runner's
-// events with their time, not the stamped events --events writes: a run without --events or --log
-// then builds none (at 1,000 hosts a drift tick has some 12,000); the line is a pure function of the
-// state and the clock.
+// events with their time, not the stamped events --events writes: a run without --events, --log or
+// -v then builds none (at 1,000 hosts a drift tick has some 12,000); the line is a pure function of
+// the state and the clock.
 import type { RunEvent } from '../run/run-graph.js';
 
 export const DEFAULT_HEARTBEAT_SEC = 30;
