@@ -3,7 +3,7 @@
 // One fan-out: each RunEvent becomes one stamped event (events.ts) that every file and verbose
 // consumer reads; the heartbeat reads the RunEvent and its time, so a plain run stamps none.
 // The files are opened (0600) before the run starts: one that cannot be written is a usage error.
-import { closeSync, fchmodSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
 import type { RunEvent } from '../run/run-graph.js';
@@ -40,7 +40,9 @@ export function openPrivateFile(flag: string, file: string): number {
     const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EISDIR' ? 'it is a directory' : code;
     throw new UsageError(`${flag} ${file}: cannot write it (${why ?? (e as Error).message}): give a writable path`);
   }
-  fchmodSync(fd, 0o600); // an existing file keeps its mode on open: a log may hold host names and commands
+  // An existing file keeps its mode on open, and a log may hold host names and commands: 0600. Only a
+  // regular file: `--events /dev/null` (or a pipe) is the system's, and a root run would lock others out.
+  if (fstatSync(fd).isFile()) fchmodSync(fd, 0o600);
   return fd;
 }
 
