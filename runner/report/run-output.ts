@@ -2,7 +2,8 @@
 // timestamps, whatever the console shows), the console's verbose lines (-v...) and the heartbeat.
 // One fan-out: each RunEvent becomes one stamped event (events.ts) that every file and verbose
 // consumer reads; the heartbeat reads the RunEvent and its time, so a plain run stamps none.
-// The files are opened (0600) before the run starts: one that cannot be written is a usage error.
+// The files are opened before the run starts (a regular file made 0600): one that cannot be written
+// is a usage error.
 import { closeSync, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
