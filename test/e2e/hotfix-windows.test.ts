@@ -15,7 +15,6 @@
 //    (exit 69, naming the first); SIGTERM (exit 130, nothing left cordoned); the controller killed with SIGKILL between a drain
 //    and its install, and again during a reboot wait: --resume finishes; no node drained twice or left
 //    cordoned; no hotfix installed twice.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -29,7 +28,7 @@ import { KUBECTL_PATH } from '../../lab/paths.js';
 import { ensureLab, type Lab, sshRun } from '../helpers/lab.js';
 import { holdClusterRollouts, holdTorHosts } from './fixtures/lab-locks.js';
 import { play, projectRoot } from '../helpers/play.js';
-import { waitFor } from '../helpers/wait.js';
+import { type SpawnedPlay, spawnPlay, waitForLine, waitWhileRunning } from '../helpers/spawned-play.js';
 import {
   clusterFile,
   clusterNodes,
@@ -252,63 +251,12 @@ test.serial('July: a canary that never comes back Ready stops the run before its
   t.true(clusterNodes(lab).node012!.cordoned, 'a node that is not Ready stays cordoned');
 });
 
-interface SpawnedRun {
-  child: ChildProcess;
-  lines: string[];
-  exit: Promise<number | null>;
-  /** Set once the process has ended and its output is all in `lines`: its exit code, or the signal. */
-  ended?: string;
-}
-
 /** The CLI as a child process whose output lines a test can wait for. */
-function spawnHotfix(args: string[]): SpawnedRun {
-  const child = spawn(
-    process.execPath,
-    [resolve(projectRoot, 'bin/play.mjs'), 'hotfix-windows', '-i', inventory, '--state', state, '--no-live', ...args],
-    { cwd: projectRoot, env: { ...process.env, PLAY_INVENTORY: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const lines: string[] = [];
-  let buf = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    buf += d.toString();
-    const parts = buf.split('\n');
-    buf = parts.pop()!;
-    lines.push(...parts);
-  });
-  child.stderr!.on('data', (d: Buffer) => lines.push(d.toString()));
-  const run: SpawnedRun = { child, lines, exit: new Promise((r) => child.on('exit', (code) => r(code))) };
-  child.on('close', (code, signal) => {
-    if (buf) lines.push(buf);
-    run.ended = signal ?? `exit ${code}`;
-  });
-  return run;
-}
+const spawnHotfix = (args: string[]): SpawnedPlay =>
+  spawnPlay(['hotfix-windows', '-i', inventory, '--state', state, '--no-live', ...args], env);
 
-/** Waits until a line of `run`'s output matches `re`. */
-const waitForLine = (run: SpawnedRun, what: string, re: RegExp, ms = 120_000) =>
-  waitWhileRunning(run, what, () => run.lines.some((l) => re.test(l)), ms);
-
-/**
- * Waits for `done` while `run` runs. A run that ends first, or hangs on a node, fails the wait at once
- * or at `ms`, with the run's last lines and the cluster's view of the nodes.
- */
-async function waitWhileRunning(run: SpawnedRun, what: string, done: () => boolean, ms = 120_000) {
-  try {
-    await waitFor(
-      what,
-      () => {
-        if (done()) return true;
-        if (run.ended !== undefined) throw new Error(`${what}: the run ended first (${run.ended})`);
-        return false;
-      },
-      ms,
-      50,
-    );
-  } catch (e) {
-    const nodes = JSON.stringify(clusterNodes(lab));
-    throw new Error(`${(e as Error).message}; the run printed:\n${run.lines.slice(-40).join('\n')}\nnodes: ${nodes}`);
-  }
-}
+/** What the cluster says of the nodes, for a wait's error. */
+const nodesNow = () => `nodes: ${JSON.stringify(clusterNodes(lab))}`;
 
 // Long because it is one acceptance scenario as a user runs it, in order: its steps share the lab's state.
 test.serial(
@@ -325,7 +273,7 @@ test.serial(
     await setWindowsNodeFaults('node012', { latencyMs: 3000 });
     const first = spawnHotfix(pin);
     // While it runs, a second play on the same inventory is refused, naming the first.
-    await waitForLine(first, 'the first run to begin', /^run \d+ of hotfix-windows/, 60_000);
+    await waitForLine(first, 'the first run to begin', /^run \d+ of hotfix-windows/, 60_000, nodesNow);
     const second = await hotfix(pin);
     t.is(second.code, 69, second.stdout + second.stderr);
     t.regex(
@@ -334,7 +282,7 @@ test.serial(
         `another play run holds the rolling lease on this inventory: run \\d+ \\(hotfix-windows\\), pid ${first.child.pid} on `,
       ),
     );
-    await waitForLine(first, 'node012 drained', /node012 +drain +ok/);
+    await waitForLine(first, 'node012 drained', /node012 +drain +ok/, 120_000, nodesNow);
     first.child.kill('SIGKILL');
     await first.exit;
     await setWindowsNodeFaults('node012', null);
@@ -342,8 +290,12 @@ test.serial(
 
     const resumed = spawnHotfix(['--resume']);
     // Killed while a node reboots: the cluster sees it NotReady.
-    await waitWhileRunning(resumed, 'a node rebooting', () =>
-      Object.values(clusterNodes(lab)).some((n) => n.ready === false),
+    await waitWhileRunning(
+      resumed,
+      'a node rebooting',
+      () => Object.values(clusterNodes(lab)).some((n) => n.ready === false),
+      120_000,
+      nodesNow,
     );
     resumed.child.kill('SIGKILL');
     await resumed.exit;
@@ -352,7 +304,7 @@ test.serial(
     // exit 130; no node is left cordoned by the run.
     const beforeTerm = lastSeq(lab);
     const stopped = spawnHotfix(['--resume']);
-    await waitForLine(stopped, 'a cordon after the resume', / cordon +ok/);
+    await waitForLine(stopped, 'a cordon after the resume', / cordon +ok/, 120_000, nodesNow);
     stopped.child.kill('SIGTERM');
     t.is(await stopped.exit, 130, stopped.lines.join('\n').slice(-3000));
     t.deepEqual(

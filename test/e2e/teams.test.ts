@@ -11,17 +11,16 @@
 //    cluster's Lease (exit 69, naming the holder).
 //  - Schedules: A and B run `play drift --every 2s` on one store: one run per tick; A is killed and B
 //    keeps the schedule.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import test from 'ava';
 import { setWindowsNodeFaults } from '../../lab/lab.js';
 import { ensureLab, type Lab } from '../helpers/lab.js';
 import { holdClusterRollouts } from './fixtures/lab-locks.js';
 import { play, projectRoot } from '../helpers/play.js';
+import { type SpawnedPlay, spawnPlay, waitForLine } from '../helpers/spawned-play.js';
 import { PLAY_PASSWORD, postgresForThisFile } from '../helpers/postgres.js';
-import { waitFor } from '../helpers/wait.js';
 import {
   clusterNodes,
   eventsSince,
@@ -68,38 +67,19 @@ test.after.always(async () => {
   await releaseRollouts?.();
 });
 
-interface Controller {
-  child: ChildProcess;
-  lines: string[];
-  exit: Promise<number | null>;
-}
+type Controller = SpawnedPlay;
 
 /** `play ARGS` as a controller process whose output lines a test can wait for. */
-function controller(args: string[], extra: NodeJS.ProcessEnv = {}): Controller {
-  const child = spawn(process.execPath, [resolve(projectRoot, 'bin/play.mjs'), ...args], {
-    cwd: projectRoot,
-    env: { ...process.env, PLAY_INVENTORY: '', ...env, ...extra },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  for (const stream of [child.stdout!, child.stderr!]) {
-    let buf = '';
-    stream.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const parts = buf.split('\n');
-      buf = parts.pop()!;
-      lines.push(...parts);
-    });
-  }
-  return { child, lines, exit: new Promise((r) => child.on('exit', (code) => r(code))) };
-}
+const controller = (args: string[], extra: NodeJS.ProcessEnv = {}): Controller => spawnPlay(args, { ...env, ...extra });
 
 const hotfix = (pin: (typeof PINS)[keyof typeof PINS], state = store) =>
   controller(['hotfix-windows', '-i', inventory, '--state', state, '--no-live', '--serial', '1', '-e', pinVars(pin)]);
 const watcher = () => controller(['rollouts', 'watch', '--state', store, '--poll', '1']);
-const seen = (c: Controller, re: RegExp) => c.lines.some((l) => re.test(l));
 const runOf = (c: Controller) =>
   Number(/^run (\d+) of hotfix-windows/.exec(c.lines.find((l) => /^run \d+ of/.test(l)) ?? '')?.[1]);
+
+/** What the cluster says of the file's nodes, for a wait's error. */
+const nodesNow = () => `nodes: ${JSON.stringify(clusterNodes(lab, NODES))}`;
 
 async function report(run: number) {
   const r = await play(['rollouts', 'show', String(run), '--state', store, '--json'], env);
@@ -111,7 +91,7 @@ test.serial('takeover: A killed after a drain, the standby B takes the run over 
   // Every call to node021 takes 2 s, so A is killed between its drain and its install.
   await setWindowsNodeFaults('node021', { latencyMs: 2000 });
   const a = hotfix(PINS.may);
-  await waitFor('A drained node021', () => seen(a, /node021 +drain +ok/), 180_000);
+  await waitForLine(a, 'A drained node021', /node021 +drain +ok/, 180_000, nodesNow);
   a.child.kill('SIGKILL');
   const killedAt = Date.now();
   await a.exit;
@@ -119,9 +99,9 @@ test.serial('takeover: A killed after a drain, the standby B takes the run over 
   const run = runOf(a);
   const b = watcher();
   t.teardown(() => b.child.kill('SIGKILL'));
-  await waitFor('B took the run over', () => seen(b, /taking it over/), 60_000);
+  await waitForLine(b, 'B took the run over', /taking it over/, 60_000, nodesNow);
   t.log(`B took over ${((Date.now() - killedAt) / 1000).toFixed(1)} s after A was killed (lease ${TTL} s, poll 1 s)`);
-  await waitFor('B finished the run', () => seen(b, new RegExp(`run ${run}: finished here`)), 240_000);
+  await waitForLine(b, 'B finished the run', new RegExp(`run ${run}: finished here`), 240_000, nodesNow);
   b.child.kill('SIGTERM');
   t.is(await b.exit, 0, b.lines.join('\n').slice(-3000));
   t.regex(b.lines.join('\n'), new RegExp(`run ${run}: finished here, exit 0`));
@@ -145,12 +125,12 @@ test.serial(
     await setWindowsNodeFaults('node021', { latencyMs: 2000 });
     t.teardown(() => setWindowsNodeFaults('node021', null));
     const a = hotfix(PINS.june);
-    await waitFor('A cordoned node021', () => seen(a, /node021 +cordon +ok/), 180_000);
+    await waitForLine(a, 'A cordoned node021', /node021 +cordon +ok/, 180_000, nodesNow);
     a.child.kill('SIGSTOP');
     const run = runOf(a);
     const b = watcher();
     t.teardown(() => b.child.kill('SIGKILL'));
-    await waitFor('B finished the run', () => seen(b, new RegExp(`run ${run}: finished here`)), 240_000);
+    await waitForLine(b, 'B finished the run', new RegExp(`run ${run}: finished here`), 240_000, nodesNow);
     b.child.kill('SIGTERM');
     await b.exit;
     a.child.kill('SIGCONT');
@@ -186,7 +166,7 @@ test.serial("the cluster's lock: a controller with another store is refused whil
   await setWindowsNodeFaults('node021', { latencyMs: 2000 });
   t.teardown(() => setWindowsNodeFaults('node021', null));
   const a = hotfix(PINS.july);
-  await waitFor('A cordoned node021', () => seen(a, /node021 +cordon +ok/), 180_000);
+  await waitForLine(a, 'A cordoned node021', /node021 +cordon +ok/, 180_000, nodesNow);
   const other = join(dir, 'other-store.db');
   const b = await play(
     ['hotfix-windows', '-i', inventory, '--state', other, '--no-live', '--serial', '1', '-e', pinVars(PINS.july)],
