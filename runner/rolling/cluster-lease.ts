@@ -95,6 +95,17 @@ export class ClusterLeaseHeldError extends PlayError {
   }
 }
 
+/** The cluster's rollout Lease no longer names this run's holder, and no other: exit 69, the run stops. */
+export class ClusterLeaseReleasedError extends PlayError {
+  constructor(holder: string, control: string) {
+    super(
+      `the cluster's rollout lease (Lease ${LEASE_NAMESPACE}/${LEASE_NAME}, read on ${control}) no longer names ` +
+        `${holder}: another controller finished the run, or the Lease was deleted; this controller stops`,
+      69,
+    );
+  }
+}
+
 export class ClusterLease {
   constructor(
     private readonly remote: Remote,
@@ -114,9 +125,20 @@ export class ClusterLease {
     });
   }
 
-  /** The heartbeat: throws ClusterLeaseHeldError when another holder took it (this one had expired). */
-  renew(): Promise<void> {
-    return this.acquire();
+  /**
+   * The heartbeat: renews the Lease while it names this holder. Throws ClusterLeaseHeldError when
+   * another holder took it (this one had expired), and ClusterLeaseReleasedError when it names none: the
+   * run was finished by a controller that took it over, or the Lease was deleted. A renewal never takes
+   * a free Lease: a controller that was paused past its store lease would hold the cluster for a run
+   * that has ended.
+   */
+  async renew(): Promise<void> {
+    await this.#write((current) => {
+      const state = judgeClusterLease(current, this.holder, this.now());
+      if (state.kind === 'held') throw new ClusterLeaseHeldError(state, this.remote.name);
+      if (state.kind === 'free') throw new ClusterLeaseReleasedError(this.holder, this.remote.name);
+      return leaseFor(current, this.holder, this.durationSec, this.now());
+    });
   }
 
   /** Clears the holder (best effort: a Lease someone else holds now is left alone). */

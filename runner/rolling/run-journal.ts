@@ -43,17 +43,21 @@ export class RunJournal {
 
   /**
    * Renews the lease every third of its length; a renewal that finds it taken stops the run. `also`
-   * renews what else the run holds on the same beat (the cluster's Lease): its refusal stops the run too.
+   * renews what else the run holds on the same beat (the cluster's Lease), after the store's lease and
+   * only while the run still holds that: its refusal stops the run too.
    */
   startHeartbeat(also?: () => Promise<void>): void {
     const every = Math.max(200, Math.floor(this.#lease.ttlMs / 3));
-    this.#heartbeat = setInterval(() => {
-      void this.renew();
-      void also?.().catch((e: unknown) => {
-        if (e instanceof PlayError && e.exitCode === 69) this.failed(new JournalWriteError('', 'cluster lease', e));
-      });
-    }, every);
+    this.#heartbeat = setInterval(() => void this.#beat(also), every);
     this.#heartbeat.unref();
+  }
+
+  async #beat(also?: () => Promise<void>): Promise<void> {
+    await this.renew();
+    if (this.leaseLost) return;
+    await also?.().catch((e: unknown) => {
+      if (e instanceof PlayError && e.exitCode === 69) this.failed(new JournalWriteError('', 'cluster lease', e));
+    });
   }
 
   stopHeartbeat(): void {
