@@ -8,16 +8,22 @@
 // directory service. Lines with names are kept in other variables than lines without, so a probe
 // that needs them never reads a line without them, and one that does not takes the names out of a
 // line with them: what a probe prints does not depend on its batch (a guarded apply compares it).
+// The names come last, joined by a colon: a name from a directory service may hold a space (an AD
+// group `domain users`), never a colon (passwd and group files separate their fields with it, and AD
+// refuses it in an account name), so the four numbers before them and each name parse back whole.
 // A probe's programs run with LC_ALL=C: loading the host's UTF-8 locale cost each about half a
 // millisecond of the host's CPU, and nothing they print to be parsed depends on it (stat's owner
 // names are bytes either way). Their errors come in English, which is what play's messages quote.
 import { pathKey } from './content-read.js';
 import { quoteSh, raw, Script, sh } from './quote.js';
 
-/** The fields of a stat line: mode (octal), uid, gid, owner and group names, size. */
-export const STAT_FORMAT = '%a %u %g %U %G %s';
+/** The fields of a stat line: mode (octal), uid, gid, size, then `owner:group` by name. */
+export const STAT_FORMAT = '%a %u %g %s %U:%G';
 /** The same without the names. */
 export const STAT_FORMAT_IDS = '%a %u %g %s';
+
+/** Sets `play_sz` to the size in the stat line `play_st` holds, with or without names: its fourth field. */
+export const STAT_SIZE = raw('play_sz=${play_st#* * * }; play_sz=${play_sz%% *}');
 
 /** The shell variable holding `path`'s shared stat line: a digest, so any path names a valid variable. */
 export function statVariable(path: string): string {
@@ -39,7 +45,7 @@ export interface StatLineOptions {
 /**
  * Sets `play_st` to the stat line of `path`: the shared one, else its own `stat`, whose status is
  * the fragment's (so `&&` after it sees a failed stat). Without `names`, a shared line with them
- * serves too, its names taken out (the line but its last three fields, then its last).
+ * serves too, its names taken out (the line up to its fourth field: a name may hold spaces).
  */
 export function statLineScript(path: string, { follow, names }: StatLineOptions): Script {
   const format = names ? STAT_FORMAT : STAT_FORMAT_IDS;
@@ -48,7 +54,7 @@ export function statLineScript(path: string, { follow, names }: StatLineOptions)
   const shared = names
     ? raw(`play_st=\${${named}-}`)
     : raw(
-        `play_st=\${${statVariable(path)}-}; [ -n "$play_st" ] || [ -z "\${${named}-}" ] || play_st="\${${named}% * * *} \${${named}##* }"`,
+        `play_st=\${${statVariable(path)}-}; [ -n "$play_st" ] || [ -z "\${${named}-}" ] || play_st=\${${named}%" \${${named}#* * * * }"}`,
       );
   return sh`${shared}; { [ -n "$play_st" ] || play_st=$(${own}); }`;
 }

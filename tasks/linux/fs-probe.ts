@@ -2,15 +2,15 @@
 // (one record per line; the content section only for regular files when asked for):
 //
 //   type absent | type symlink | type other | type directory | type file
-//   stat <mode octal> <uid> <gid> [<owner name> <group name>] <size>  (directory and file; the names
-//                                          only when asked for: shared-stat.ts)
+//   stat <mode octal> <uid> <gid> <size> [<owner name>:<group name>]  (directory and file; the names
+//                                          only when asked for, and may hold spaces: shared-stat.ts)
 //   base64 / <base64 lines> / end          (file of at most contentLimit bytes), or
 //   sha256 <64 hex>  -                     (larger file: only its digest)
 //
 // GNU stat prints UNKNOWN for an id without a name; ids are printed too, so nothing is lost.
 import { boundedMemo } from '../../runner/core/bounded-memo.js';
 import { Script, sh, sharesShell } from '../../runner/core/quote.js';
-import { statLineScript } from '../../runner/core/shared-stat.js';
+import { STAT_SIZE, statLineScript } from '../../runner/core/shared-stat.js';
 import { contentReadScript } from '../../runner/core/content-read.js';
 import type { ProbeLines } from './probe-lines.js';
 import { sha256Hex, textOf } from '../common/content.js';
@@ -74,11 +74,11 @@ export function fsProbeScript(path: string, opts: FsProbeOptions = {}): Script {
   // The stat line from the batch's one shared stat when there is one (shared-stat.ts), else its own.
   const names = opts.names === true;
   const statLine = sh`${statLineScript(path, { follow: opts.follow === true, names })} && printf 'stat %s\\n' "$play_st"`;
-  // The size is the last field of the stat line; `&&` so a failed stat prints nothing more.
+  // The size from the stat line; `&&` so a failed stat prints nothing more.
   const content =
     opts.contentLimit === undefined
       ? sh``
-      : sh` && if [ "\${play_st##* }" -le ${opts.contentLimit} ]; then echo base64; ${contentReadScript(path)} && echo end; else printf 'sha256 '; LC_ALL=C sha256sum < ${path}; fi`;
+      : sh` && ${STAT_SIZE}; if [ "$play_sz" -le ${opts.contentLimit} ]; then echo base64; ${contentReadScript(path)} && echo end; else printf 'sha256 '; LC_ALL=C sha256sum < ${path}; fi`;
   const script = sh`if ${isLink}; then echo 'type symlink'
 elif [ -d ${path} ]; then echo 'type directory'; ${statLine}
 elif [ -f ${path} ]; then echo 'type file'; ${statLine}${content}
@@ -115,16 +115,16 @@ export function parseFsProbe(lines: ProbeLines, opts: FsProbeOptions = {}): FsEn
   if (type === 'absent') return null;
   if (type === 'symlink' || type === 'other') return { type, stat: null, sha256: null, content: null };
   if (type !== 'file' && type !== 'directory') lines.fail(`unknown type ${JSON.stringify(type)}`);
-  const m = lines.match('stat', /^([0-7]{1,4}) (\d+) (\d+)(?: (\S+) (\S+))? (\d+)$/);
-  if (opts.names && m[4] === undefined) lines.fail('the stat line has no owner and group names');
+  const m = lines.match('stat', /^([0-7]{1,4}) (\d+) (\d+) (\d+)(?: ([^:]+):(.+))?$/);
+  if (opts.names && m[5] === undefined) lines.fail('the stat line has no owner and group names');
   // A line with names the probe did not ask for (none prints one: shared-stat.ts) parses without them.
   const stat: FsStat = {
     mode: m[1]!.padStart(4, '0'),
     uid: m[2]!,
     gid: m[3]!,
-    owner: opts.names ? m[4]! : null,
-    group: opts.names ? m[5]! : null,
-    size: Number(m[6]),
+    owner: opts.names ? m[5]! : null,
+    group: opts.names ? m[6]! : null,
+    size: Number(m[4]),
   };
   if (type === 'directory' || opts.contentLimit === undefined) return { type, stat, sha256: null, content: null };
   if (lines.peek() === 'base64') {

@@ -14,6 +14,7 @@ import { NOOP, type Change, type Fields } from '../../runner/core/change.js';
 import { RemoteError } from '../../runner/core/errors.js';
 import { joinScripts, sh, type Script } from '../../runner/core/quote.js';
 import { MASK, type Secret } from '../../runner/core/secret.js';
+import { STAT_SIZE } from '../../runner/core/shared-stat.js';
 import { applyFields, type ExecResult, type Remote, type ShellStep } from '../../runner/core/step.js';
 import { z } from 'zod';
 import { absolutePath, filePath, fileMode, principal, readOptions } from '../../runner/core/step-options.js';
@@ -151,8 +152,8 @@ function diffConf(d: Readonly<KeepalivedConfDesired>, a: KeepalivedConfActual | 
 const FS_PROBE = { names: true } as const;
 
 function probeScript(path: string, bin: string): Script {
-  // The size is the last field of the stat line fsProbeScript left in play_st: no `wc` on the host.
-  const maskedText = sh`if [ "\${play_st##* }" -le ${MASKED_LIMIT} ]; then echo masked; LC_ALL=C sed -E ${AUTH_PASS_SED} < ${path} | LC_ALL=C base64; echo end; else echo 'masked none'; fi`;
+  // The size from the stat line fsProbeScript left in play_st: no `wc` on the host.
+  const maskedText = sh`${STAT_SIZE}; if [ "$play_sz" -le ${MASKED_LIMIT} ]; then echo masked; LC_ALL=C sed -E ${AUTH_PASS_SED} < ${path} | LC_ALL=C base64; echo end; else echo 'masked none'; fi`;
   return joinScripts('sh', [
     fsProbeScript(path, FS_PROBE),
     sh`if [ -f ${path} ] && ! [ -L ${path} ]; then play_sum=$(LC_ALL=C sha256sum < ${path}) && printf 'sha256 %s\\n' "\${play_sum%% *}" && ${maskedText}; fi`,

@@ -1,5 +1,5 @@
 // Probe output is line-oriented records that our own probe scripts print (`type file`,
-// `stat 644 0 0 root root 12`, ...). Anything else means the host is not what the probe assumed
+// `stat 644 0 0 12 root:root`, ...). Anything else means the host is not what the probe assumed
 // (or the output was cut short), so parsing fails with a short excerpt instead of guessing.
 import type { ExecResult } from '../../runner/core/step.js';
 

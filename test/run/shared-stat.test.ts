@@ -3,7 +3,7 @@
 // byte; a path no shell variable could be named after is safe; and the stat paths travel with the
 // scripts that embed or join a probe.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
@@ -109,7 +109,7 @@ test('names are looked up only when a probe asks: a batch without, one with, and
     const probes = c.probes.map(([p, o]) => fsProbeScript(p, o));
     const alone = probes.map((p) => runSh(p.text).stdout);
     const batch = batchScript(probes, 'n0nce');
-    t.is(batch.text.includes('%U %G'), c.namesInPrelude, c.name);
+    t.is(batch.text.includes('%U:%G'), c.namesInPrelude, c.name);
     const together = splitBatch(runSh(batch.text), 'n0nce', probes.length).map((r) => r.stdout);
     t.deepEqual(together, alone, c.name);
     t.deepEqual(
@@ -118,7 +118,7 @@ test('names are looked up only when a probe asks: a batch without, one with, and
       c.name,
     );
     for (const [i, out] of alone.entries())
-      t.is(statLine(out).split(' ').length, c.probes[i]![1].names ? 7 : 5, `${c.name}: ${i}`);
+      t.is(statLine(out).split(' ').length, c.probes[i]![1].names ? 6 : 5, `${c.name}: ${i}`);
   }
   t.deepEqual(fsProbeScript(f, named).namedStatPaths, [f]);
   t.deepEqual(fsProbeScript(f, plain).namedStatPaths, []);
@@ -130,4 +130,65 @@ test('an owner given by name cannot be compared with a stat that has no names: a
   t.false(principalMatches('1000', null, '0'));
   t.throws(() => principalMatches('root', null, '0'), { message: /the probe did not ask for names/ });
   t.true(principalMatches('root', 'root', '0'));
+});
+
+test('owner and group names with spaces (a directory service group): GNU stat prints them, and they parse whole, alone and in a batch', (t) => {
+  // The names come from copies of /etc/passwd and /etc/group with two more entries, bound over the
+  // real ones in a mount namespace of this command alone (root, as the tests are): the machine's
+  // files are not touched.
+  const dir = mkdtempSync(join(tmpdir(), 'play-shared-stat-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const passwd = join(dir, 'passwd');
+  const group = join(dir, 'group');
+  writeFileSync(passwd, `${readFileSync('/etc/passwd', 'utf8')}ad user:x:4242:4243::/nonexistent:/usr/sbin/nologin\n`);
+  writeFileSync(group, `${readFileSync('/etc/group', 'utf8')}domain users:x:4243:\n`);
+  const [f, d] = [join(dir, 'f'), join(dir, 'd')];
+  writeFileSync(f, 'twelve bytes');
+  mkdirSync(d);
+  chownSync(f, 4242, 4243);
+  chownSync(d, 4242, 4243);
+  const inNamespace = (script: string) => {
+    const r = spawnSync(
+      'unshare',
+      [
+        '-m',
+        'sh',
+        '-c',
+        `mount --bind "$1" /etc/passwd && mount --bind "$2" /etc/group && exec sh -c "$3"`,
+        'sh',
+        passwd,
+        group,
+        script,
+      ],
+      { encoding: 'utf8' },
+    );
+    t.is(r.status, 0, r.stderr);
+    return { stdout: r.stdout, stderr: r.stderr, code: r.status };
+  };
+  const named: FsProbeOptions = { names: true, contentLimit: 100 };
+  const probes: [string, FsProbeOptions][] = [
+    [f, named],
+    [d, { names: true }],
+    [f, { contentLimit: 100 }],
+  ];
+  const scripts = probes.map(([p, o]) => fsProbeScript(p, o));
+  const alone = scripts.map((s) => inNamespace(s.text).stdout);
+  t.is(alone[0]!.split('\n')[1], 'stat 644 4242 4243 12 ad user:domain users');
+  const together = splitBatch(inNamespace(batchScript(scripts, 'n0nce').text), 'n0nce', scripts.length).map(
+    (r) => r.stdout,
+  );
+  t.deepEqual(together, alone, 'the shared stat, with names, gives each probe what it prints alone');
+  const parsed = alone.map((out, i) =>
+    parseFsProbe(new ProbeLines('probe', { stdout: out, stderr: '', code: 0 }), probes[i]![1]),
+  );
+  t.deepEqual(
+    parsed.map((e) => e?.stat),
+    [
+      { mode: '0644', uid: '4242', gid: '4243', owner: 'ad user', group: 'domain users', size: 12 },
+      { mode: '0755', uid: '4242', gid: '4243', owner: 'ad user', group: 'domain users', size: 4096 },
+      { mode: '0644', uid: '4242', gid: '4243', owner: null, group: null, size: 12 },
+    ],
+  );
+  t.is(parsed[0]!.content?.toString(), 'twelve bytes', 'the size, read from a line with names, let the content come');
+  t.true(principalMatches('domain users', parsed[0]!.stat!.group, parsed[0]!.stat!.gid));
 });

@@ -13,7 +13,7 @@ const PATH = '/etc/keepalived/keepalived.conf';
 const step = (vips = ['198.18.6.1'], pass = 'lab-pass') => keepalivedConf({ config: labConfig(vips, pass) });
 const parse = (s: string) => step().probe().parse(out(s)) as KeepalivedConfActual;
 const masked = (vips: string[]) => renderKeepalivedConfMasked(validateKeepalivedConfig(labConfig(vips)).config);
-const stat = (mode = '640', owner = 'root') => `stat ${mode} 0 0 ${owner} root 400`;
+const stat = (mode = '640', owner = 'root') => `stat ${mode} 0 0 400 ${owner}:root`;
 const fileEntry = (sha256: string, mode = '0640'): FsEntry => ({
   type: 'file',
   stat: { mode, uid: '0', gid: '0', owner: 'root', group: 'root', size: 400 },

@@ -18,10 +18,10 @@ const parseFile = (s: string) => f.probe().parse(out(s)) as FsEntry | null;
 
 test('a directory given its owner or group by name asks for the names, and is refused a line without them', (t) => {
   const named = directory({ path: '/srv/a', owner: 'root', group: '4' });
-  t.true(named.probe().script.text.includes('%U %G'));
+  t.true(named.probe().script.text.includes('%U:%G'));
   t.false(dir.probe().script.text.includes('%U'), 'no names asked: none looked up');
   t.false(directory({ path: '/srv/a', owner: '0', group: '4' }).probe().script.text.includes('%U'), 'ids: no names');
-  t.deepEqual((named.probe().parse(out('type directory\nstat 2755 0 1000 root UNKNOWN 4096\n')) as FsEntry).stat, {
+  t.deepEqual((named.probe().parse(out('type directory\nstat 2755 0 1000 4096 root:UNKNOWN\n')) as FsEntry).stat, {
     mode: '2755',
     uid: '0',
     gid: '1000',
@@ -37,7 +37,7 @@ test('a directory given its owner or group by name asks for the names, and is re
 test('directory: absent, directory with stat, and the other kinds', (t) => {
   t.is(parseDir('type absent\n'), null);
   // Names it did not ask for are left out (its probe prints none; a line with them still parses).
-  t.deepEqual(parseDir('type directory\nstat 2755 0 1000 root UNKNOWN 4096\n'), {
+  t.deepEqual(parseDir('type directory\nstat 2755 0 1000 4096 root:UNKNOWN\n'), {
     type: 'directory',
     stat: { mode: '2755', uid: '0', gid: '1000', owner: null, group: null, size: 4096 },
     sha256: null,
@@ -45,24 +45,24 @@ test('directory: absent, directory with stat, and the other kinds', (t) => {
   });
   t.deepEqual(
     parseDir('type directory\nstat 2755 0 1000 4096\n'),
-    parseDir('type directory\nstat 2755 0 1000 root UNKNOWN 4096\n'),
+    parseDir('type directory\nstat 2755 0 1000 4096 root:UNKNOWN\n'),
   );
-  t.is(parseDir('type directory\nstat 755 0 0 root root 4096\n')!.stat!.mode, '0755');
-  t.is(parseDir('type file\nstat 644 0 0 root root 3\n')!.type, 'file');
+  t.is(parseDir('type directory\nstat 755 0 0 4096 root:root\n')!.stat!.mode, '0755');
+  t.is(parseDir('type file\nstat 644 0 0 3 root:root\n')!.type, 'file');
   t.deepEqual(parseDir('type symlink\n'), { type: 'symlink', stat: null, sha256: null, content: null });
   t.is(parseDir('type other\n')!.type, 'other');
 });
 
 test('file: small files come as base64 (digest computed here), large ones as a digest', (t) => {
-  const small = parseFile(`type file\nstat 640 0 4 root adm 6\nbase64\n${b64('hello\n')}\nend\n`)!;
+  const small = parseFile(`type file\nstat 640 0 4 6 root:adm\nbase64\n${b64('hello\n')}\nend\n`)!;
   t.is(small.content!.toString(), 'hello\n');
   t.is(small.sha256, sha256Hex('hello\n'));
   t.is(small.stat!.mode, '0640');
-  const empty = parseFile('type file\nstat 644 0 0 root root 0\nbase64\nend\n')!;
+  const empty = parseFile('type file\nstat 644 0 0 0 root:root\nbase64\nend\n')!;
   t.is(empty.content!.length, 0);
   t.is(empty.sha256, sha256Hex(''));
   const digest = 'a'.repeat(64);
-  const large = parseFile(`type file\nstat 644 0 0 root root 99999\nsha256 ${digest}  -\n`)!;
+  const large = parseFile(`type file\nstat 644 0 0 99999 root:root\nsha256 ${digest}  -\n`)!;
   t.is(large.sha256, digest);
   t.is(large.content, null);
   // base64(1) wraps at 76 columns: the lines are joined.
@@ -70,7 +70,7 @@ test('file: small files come as base64 (digest computed here), large ones as a d
   const wrapped = b64(long)
     .match(/.{1,76}/g)!
     .join('\n');
-  t.is(parseFile(`type file\nstat 644 0 0 root root 200\nbase64\n${wrapped}\nend\n`)!.content!.toString(), long);
+  t.is(parseFile(`type file\nstat 644 0 0 200 root:root\nbase64\n${wrapped}\nend\n`)!.content!.toString(), long);
 });
 
 const junk: { name: string; stdout: string; message: RegExp }[] = [
@@ -81,17 +81,17 @@ const junk: { name: string; stdout: string; message: RegExp }[] = [
   { name: 'malformed stat', stdout: 'type file\nstat rw-r--r-- 0 0 root root 1\n', message: /malformed 'stat' line/ },
   {
     name: 'cut in the middle of the content',
-    stdout: `type file\nstat 644 0 0 root root 6\nbase64\n${b64('hello\n')}\n`,
+    stdout: `type file\nstat 644 0 0 6 root:root\nbase64\n${b64('hello\n')}\n`,
     message: /output ended where base64 data or 'end' was expected/,
   },
   {
     name: 'not base64',
-    stdout: 'type file\nstat 644 0 0 root root 6\nbase64\nhello world!\nend\n',
+    stdout: 'type file\nstat 644 0 0 6 root:root\nbase64\nhello world!\nend\n',
     message: /not base64/,
   },
   {
     name: 'a short digest',
-    stdout: 'type file\nstat 644 0 0 root root 6\nsha256 abc  -\n',
+    stdout: 'type file\nstat 644 0 0 6 root:root\nsha256 abc  -\n',
     message: /malformed 'sha256' line/,
   },
   { name: 'trailing junk', stdout: 'type absent\nextra\n', message: /unexpected line "extra"/ },
@@ -113,24 +113,24 @@ test('parse errors quote the exit status and stderr', (t) => {
 test('lineInFile: the text of a file; refuses binary and oversized files', (t) => {
   const parse = (s: string) => line.probe().parse(out(s)) as EditableFile | null;
   t.is(parse('type absent\n'), null);
-  t.is(parse(`type file\nstat 644 0 0 root root 4\nbase64\n${b64('a=1\n')}\nend\n`)!.text, 'a=1\n');
-  t.is(parse('type directory\nstat 755 0 0 root root 4096\n')!.text, null);
+  t.is(parse(`type file\nstat 644 0 0 4 root:root\nbase64\n${b64('a=1\n')}\nend\n`)!.text, 'a=1\n');
+  t.is(parse('type directory\nstat 755 0 0 4096 root:root\n')!.text, null);
   t.regex(
     t.throws(() =>
-      parse(`type file\nstat 644 0 0 root root 3\nbase64\n${Buffer.from([0x61, 0, 0x62]).toString('base64')}\nend\n`),
+      parse(`type file\nstat 644 0 0 3 root:root\nbase64\n${Buffer.from([0x61, 0, 0x62]).toString('base64')}\nend\n`),
     )!.message,
     /not UTF-8 text/,
   );
   t.regex(
     t.throws(() =>
       parse(
-        `type file\nstat 644 0 0 root root 3\nbase64\n${Buffer.from([0xff, 0xfe, 0x41]).toString('base64')}\nend\n`,
+        `type file\nstat 644 0 0 3 root:root\nbase64\n${Buffer.from([0xff, 0xfe, 0x41]).toString('base64')}\nend\n`,
       ),
     )!.message,
     /not UTF-8 text/,
   );
   t.regex(
-    t.throws(() => parse(`type file\nstat 644 0 0 root root 5000000\nsha256 ${'b'.repeat(64)}  -\n`))!.message,
+    t.throws(() => parse(`type file\nstat 644 0 0 5000000 root:root\nsha256 ${'b'.repeat(64)}  -\n`))!.message,
     /5000000 bytes; files are edited up to 1048576 bytes/,
   );
 });
@@ -139,7 +139,7 @@ test('sysctl: live value (normalized), absent, unreadable; the persisted value f
   const parse = (s: string) => ctl.probe().parse(out(s)) as SysctlActual;
   const live = (kernel: string) => `live-base64\n${b64(kernel)}\nend\n`;
   const conf = 'net.ipv4.ip_forward = 0\n';
-  const a = parse(`${live('1\n')}type file\nstat 644 0 0 root root ${conf.length}\nbase64\n${b64(conf)}\nend\n`);
+  const a = parse(`${live('1\n')}type file\nstat 644 0 0 ${conf.length} root:root\nbase64\n${b64(conf)}\nend\n`);
   t.is(a.live, '1');
   t.is(a.persisted, '0');
   t.is(a.file!.text, conf);
@@ -201,7 +201,7 @@ test('file with secret content: the probe fetches only a digest, never the old c
   t.regex(f.probe().script.text, /-le 65536 \]/);
   const digest = 'c'.repeat(64);
   t.is(
-    (secret.probe().parse(out(`type file\nstat 600 0 0 root root 8\nsha256 ${digest}  -\n`)) as FsEntry).content,
+    (secret.probe().parse(out(`type file\nstat 600 0 0 8 root:root\nsha256 ${digest}  -\n`)) as FsEntry).content,
     null,
   );
 });
