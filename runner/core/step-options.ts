@@ -152,10 +152,17 @@ function orList(items: readonly string[]): string {
   return items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} or ${items.at(-1)!}`;
 }
 
-/** A user or group name (or numeric id). */
+/**
+ * A user or group name (or numeric id), as the host's name service prints it: a directory service's
+ * names hold spaces, `@` and `\\` (`domain users`, `alice@corp.example`, `CORP\\alice`). Refused: a
+ * colon (chown's owner:group separator, and no passwd or group file can hold one), a slash, a control
+ * character, and a first character that chown would read otherwise (`-` an option, `+` an id) or a
+ * space at either end (a mistake: no name service trims it).
+ */
 export const principal = () =>
-  z.string().refine((v) => /^[A-Za-z0-9_][A-Za-z0-9_.-]*\$?$/.test(v), {
-    error: (iss) => `must be a user or group name, got ${describeValue(iss.input)}`,
+  z.string().refine((v) => /^[^\s:/+-](?:[^:/\p{Cc}]*[^\s:/])?$/u.test(v), {
+    error: (iss) =>
+      `must be a user or group name (no ':', '/' or control character, not starting with '-' or '+', no space at either end) or a numeric id, got ${describeValue(iss.input)}`,
   });
 
 /** A play Secret (from the vault or the environment), never a plain value's place. */

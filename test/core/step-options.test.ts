@@ -114,9 +114,12 @@ const rows: [string, unknown, Outcome][] = [
     error('mode', "must be an octal mode written as a string such as '0644', got number 644"),
   ],
   [
-    'a user name with a space',
-    { name: 'a', owner: 'a b' },
-    error('owner', 'must be a user or group name, got the string "a b"'),
+    'a user name with a colon',
+    { name: 'a', owner: 'a:b' },
+    error(
+      'owner',
+      "must be a user or group name (no ':', '/' or control character, not starting with '-' or '+', no space at either end) or a numeric id, got the string \"a:b\"",
+    ),
   ],
   ['a fraction', { name: 'a', count: 1.5 }, error('count', 'must be an integer, got number 1.5')],
   ['below the minimum', { name: 'a', count: 0 }, error('count', 'must be at least 1, got 0')],
@@ -164,6 +167,14 @@ for (const [name, input, expected] of rows) {
     t.deepEqual(outcome(input), expected);
   });
 }
+
+test('a user or group name: what name services print passes, what chown would misread does not', (t) => {
+  const ok = (owner: string) => Options.safeParse({ name: 'a', owner }).success;
+  const names = ['root', '1000', 'www-data', 'svc$', 'domain users', 'alice@corp.example', 'CORP\\alice', 'é'];
+  t.deepEqual(names.filter(ok), names);
+  const refused = ['', 'a:b', '-r', '+0', ' root', 'root ', 'a/b', 'a\nb', 'a\tb', 'a\u0000b'];
+  t.deepEqual(refused.filter(ok), []);
+});
 
 test('the message never shows a secret', (t) => {
   const e = t.throws(() => readOptions(KIND, Options, { name: 'a', count: token }), { instanceOf: StepOptionError });

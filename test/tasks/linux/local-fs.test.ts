@@ -304,3 +304,35 @@ test('lineInFile: the edited text is written by the script itself', async (t) =>
   t.is(readFileSync(path, 'utf8'), "name=100% \\ 'x'\nport=8080\n");
   t.false(h.scripts.slice(before).some((text) => text.includes('cat > "$play_tmp"')));
 });
+
+test('owner and group named as a directory service names them (spaces, @): plan, apply, then nothing to do', async (t) => {
+  // The names live in copies of /etc/passwd and /etc/group bound over the real ones in a mount
+  // namespace of each script alone (root, as the tests are): the machine's files are not touched.
+  const files = localHost();
+  const passwd = join(files.root, 'passwd');
+  const group = join(files.root, 'group');
+  writeFileSync(
+    passwd,
+    `${readFileSync('/etc/passwd', 'utf8')}alice@corp.example:x:4242:4242::/nonexistent:/bin/false\n`,
+  );
+  writeFileSync(group, `${readFileSync('/etc/group', 'utf8')}alice@corp.example:x:4242:\ndomain users:x:4243:\n`);
+  const bind = 'mount --bind "$1" /etc/passwd && mount --bind "$2" /etc/group && shift 2 && exec "$@"';
+  const h = localHost(['unshare', '-m', 'sh', '-c', bind, 'sh', passwd, group]);
+  const path = join(h.root, 'shared');
+  writeFileSync(path, 'x\n');
+  const steps = [
+    file({ path, content: 'x\n', owner: 'alice@corp.example', group: 'domain users' }),
+    directory({ path: join(h.root, 'd'), owner: 'alice@corp.example', group: 'domain users' }),
+  ];
+  const runs = [];
+  for (const step of steps) {
+    const { change, rest } = await converge(h, step);
+    runs.push([change.action, change.fields, rest.action]);
+  }
+  t.deepEqual(runs, [
+    ['update', ['owner', 'group'], 'noop'],
+    ['create', ['exists', 'owner', 'group'], 'noop'],
+  ]);
+  t.deepEqual([statSync(path).uid, statSync(path).gid], [4242, 4243]);
+  t.deepEqual([statSync(join(h.root, 'd')).uid, statSync(join(h.root, 'd')).gid], [4242, 4243]);
+});
