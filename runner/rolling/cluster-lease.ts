@@ -97,10 +97,17 @@ export class ClusterLeaseHeldError extends PlayError {
 
 /** The cluster's rollout Lease no longer names this run's holder, and no other: exit 69, the run stops. */
 export class ClusterLeaseReleasedError extends PlayError {
-  constructor(holder: string, control: string) {
+  /** `current`: the Lease as read (null: none), which names no live holder. */
+  constructor(holder: string, control: string, current: LeaseObject | null) {
+    const other = current?.spec.holderIdentity;
+    const why = !current
+      ? 'the Lease was deleted'
+      : other
+        ? `it names ${other}, whose time ran out (renewed ${current.spec.renewTime ?? current.spec.acquireTime ?? 'never'}): another controller took it and let it lapse`
+        : 'it was released: another controller finished the run';
     super(
       `the cluster's rollout lease (Lease ${LEASE_NAMESPACE}/${LEASE_NAME}, read on ${control}) no longer names ` +
-        `${holder}: another controller finished the run, or the Lease was deleted; this controller stops`,
+        `${holder}: ${why}; this controller stops`,
       69,
     );
   }
@@ -127,8 +134,9 @@ export class ClusterLease {
 
   /**
    * The heartbeat: renews the Lease while it names this holder. Throws ClusterLeaseHeldError when
-   * another holder took it (this one had expired), and ClusterLeaseReleasedError when it names none: the
-   * run was finished by a controller that took it over, or the Lease was deleted. A renewal never takes
+   * another holder took it (this one had expired), and ClusterLeaseReleasedError when it names no live
+   * holder: the run was finished by a controller that took it over, another took it and let it lapse, or
+   * the Lease was deleted. A renewal never takes
    * a free Lease: a controller that was paused past its store lease would hold the cluster for a run
    * that has ended.
    */
@@ -136,7 +144,7 @@ export class ClusterLease {
     await this.#write((current) => {
       const state = judgeClusterLease(current, this.holder, this.now());
       if (state.kind === 'held') throw new ClusterLeaseHeldError(state, this.remote.name);
-      if (state.kind === 'free') throw new ClusterLeaseReleasedError(this.holder, this.remote.name);
+      if (state.kind === 'free') throw new ClusterLeaseReleasedError(this.holder, this.remote.name, current);
       return leaseFor(current, this.holder, this.durationSec, this.now());
     });
   }

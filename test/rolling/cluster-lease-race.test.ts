@@ -95,15 +95,27 @@ test('a renewal renews a Lease that names the run; released, deleted or taken, i
       return [commands, `exit ${e.exitCode}: ${e.message}`];
     }
   }
-  const released =
+  const released = (why: string) =>
     "exit 69: the cluster's rollout lease (Lease kube-system/play-rollout, read on control1) no longer names " +
-    `${HOLDER}: another controller finished the run, or the Lease was deleted; this controller stops`;
+    `${HOLDER}: ${why}; this controller stops`;
   const table: [what: string, current: LeaseObject | null, commands: string[], outcome: string][] = [
     ['ours', lease(HOLDER), ['get', 'replace'], 'renewed'],
     ['ours, past its duration (nobody took it)', lease(HOLDER, 60), ['get', 'replace'], 'renewed'],
-    ['released by the controller that finished the run', lease(null), ['get'], released],
-    ['deleted', null, ['get'], released],
-    ['another holder whose lease ran out', lease('play run 9 of store b', 60), ['get'], released],
+    [
+      'released by the controller that finished the run',
+      lease(null),
+      ['get'],
+      released('it was released: another controller finished the run'),
+    ],
+    ['deleted', null, ['get'], released('the Lease was deleted')],
+    [
+      'another holder whose lease ran out',
+      lease('play run 9 of store b', 60),
+      ['get'],
+      released(
+        'it names play run 9 of store b, whose time ran out (renewed 2026-11-23T09:59:00.000000Z): another controller took it and let it lapse',
+      ),
+    ],
     [
       'another holder',
       lease('play run 9 of store b'),
