@@ -33,6 +33,26 @@ function fromEnv(env: NodeJS.ProcessEnv, cwd: string, home: string): string | un
   return path;
 }
 
+/**
+ * Every path whose change could change which ansible.cfg locateAnsibleConfig finds, or what it reads:
+ * $ANSIBLE_CONFIG's file, the working directory (its mode decides whether its file counts), and each
+ * candidate file. For a caller that reuses a load while none of them changed.
+ */
+export function ansibleConfigInputs(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+  home: string = env.HOME ?? '',
+): string[] {
+  const envPath = fromEnv(env, cwd, home);
+  return [
+    ...(envPath ? [envPath] : []),
+    cwd,
+    join(cwd, 'ansible.cfg'),
+    ...(home ? [join(home, '.ansible.cfg')] : []),
+    '/etc/ansible/ansible.cfg',
+  ];
+}
+
 export function locateAnsibleConfig(
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),

@@ -15,28 +15,29 @@ import { givenInventories, type InventorySource, inventorySource } from './inven
  * `option`: -i as yargs gives it, one string or, when -i is repeated, several. `vault`: the passwords
  * the command was given (openVault), for vault-encrypted files and values. `flags`: the command's
  * connection flags (-u, -b, ...), over ansible.cfg's and ANSIBLE_*'s connection defaults, both under
- * the inventory's vars. Returns the inventory and where it was named (inventory-path.ts), for the
- * run's header.
+ * the inventory's vars. Returns the inventory, where it was named (inventory-path.ts), for the
+ * run's header, and the ssh_config its hosts were looked up through.
  */
 export function openInventorySource(
   option: string | readonly string[] | undefined,
   err: NodeJS.WritableStream,
   vault?: VaultKeyring,
   flags: ConnectionSettings = {},
-): { inventory: Inventory; source: InventorySource } {
+): { inventory: Inventory; source: InventorySource; sshConfig: SshConfig } {
   const config = loadAnsibleConfig();
   showConfigWarnings(config, err);
   // Before inventorySource(), which would call a link loop or a dangling link a missing file.
   for (const given of givenInventories(option)) if (!isHostList(given)) checkInventoryPath(resolve(given));
   const source = inventorySource(option);
   // The user's ssh_config too, as ssh reads it when Ansible runs it (os.homedir(): $HOME).
+  const sshConfig = new SshConfig();
   const inventory = loadInventory([...source.paths], {
     vault,
-    sshConfig: new SshConfig(),
+    sshConfig,
     connectionDefaults: connectionDefaults(flags, connectionSettings(config)),
   });
   for (const w of inventory.warnings ?? []) err.write(`play: warning: ${w}\n`);
-  return { inventory, source };
+  return { inventory, source, sshConfig };
 }
 
 export function openInventory(

@@ -72,6 +72,8 @@ export class SshConfig {
   readonly #files: readonly ConfigFileRef[];
   readonly #read = new Map<string, ConfigFile>();
   readonly #included = new Map<string, { readonly paths: readonly string[] } | { readonly error: DirectiveError }>();
+  /** The directories Includes listed and the paths they tested (files.ts includedFiles). */
+  readonly #consulted = new Set<string>();
   /** This machine's name, for %l. */
   readonly localHost = localHostName();
   readonly unhonoured = new UnhonouredKeys();
@@ -125,16 +127,25 @@ export class SshConfig {
     const key = `${userConf}\0${arg}`;
     let found = this.#included.get(key);
     if (!found) {
+      const consulted: string[] = [];
       try {
-        found = { paths: includedFiles(arg, userConf, this.home) };
+        found = { paths: includedFiles(arg, userConf, this.home, consulted) };
       } catch (e) {
         if (!(e instanceof DirectiveError)) throw e;
         found = { error: e };
       }
       this.#included.set(key, found);
+      for (const p of consulted) this.#consulted.add(p);
     }
     if ('error' in found) throw found.error;
     return [...found.paths];
+  }
+
+  /** Every file the lookups so far read (or found absent) and every path their Includes consulted:
+   *  what would have to change for a lookup to answer otherwise. */
+  inputs(): string[] {
+    const read = [...this.#read.values()].map((f) => f.path);
+    return [...new Set([...read, ...this.#consulted])];
   }
 
   #readFile(path: string, checkPerm: boolean): ConfigFile {

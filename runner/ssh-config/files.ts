@@ -65,20 +65,24 @@ export function readConfigFile(path: string, checkPerm: boolean): ConfigFile {
   return { path, lines: decoded, problems: all };
 }
 
-/** The files an Include argument names, sorted; `userConf` anchors relative paths in ~/.ssh, else /etc/ssh. */
-export function includedFiles(arg: string, userConf: boolean, home: string): string[] {
+/**
+ * The files an Include argument names, sorted; `userConf` anchors relative paths in ~/.ssh, else
+ * /etc/ssh. `consulted` gets every directory listed and every path whose existence was tested: what
+ * would have to change for the answer to change.
+ */
+export function includedFiles(arg: string, userConf: boolean, home: string, consulted: string[] = []): string[] {
   if (arg.startsWith('~') && !userConf) throw new DirectiveError(`bad include path ${arg} (no ~ in a system file)`);
   let path = arg;
   if (arg === '~' || arg.startsWith('~/')) path = join(home, arg.slice(2));
   else if (arg.startsWith('~')) throw new DirectiveError(`Include ${arg}: ~user paths are not supported`);
   else if (!isAbsolute(arg)) path = join(userConf ? join(home, '.ssh') : '/etc/ssh', arg);
-  return glob(path);
+  return glob(path, consulted);
 }
 
 const isGlob = (part: string) => /[*?[]/.test(part);
 
 /** glob(3) without flags beyond ~: each wildcard segment matched against its directory, results sorted. */
-function glob(path: string): string[] {
+function glob(path: string, consulted: string[]): string[] {
   let found = ['/'];
   for (const part of path.split('/').filter(Boolean)) {
     if (!isGlob(part)) {
@@ -87,6 +91,7 @@ function glob(path: string): string[] {
     }
     const re = segmentRegex(part);
     found = found.flatMap((dir) => {
+      consulted.push(dir);
       try {
         return readdirSync(dir)
           .filter((name) => re.test(name) && (name[0] !== '.' || part[0] === '.'))
@@ -96,6 +101,7 @@ function glob(path: string): string[] {
       }
     });
   }
+  consulted.push(...found);
   return found.filter(exists).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 

@@ -106,6 +106,15 @@ function withKeptShell(c: ExecConnection, reads: ReadCache): ExecConnection {
   };
 }
 
+/** A host's connection settings as text, to tell whether they changed; a schedule whose inventory did not
+ *  change passes the same frozen object every tick (runner/cli/drift-inventory.ts), written out once. */
+const specTexts = new WeakMap<object, string>();
+function specText(connection: Host['connection']): string {
+  let text = specTexts.get(connection);
+  if (text === undefined) specTexts.set(connection, (text = JSON.stringify(connection)));
+  return text;
+}
+
 export class KeptConnections {
   #pool: ConnectionPool | null = null;
   readonly #entries = new Map<string, Entry>();
@@ -150,7 +159,7 @@ export class KeptConnections {
 
   async #shell(host: Host, secrets: ResolvedSecrets = {}): Promise<ExecConnection> {
     const pool = this.#pool!;
-    const spec = JSON.stringify(host.connection);
+    const spec = specText(host.connection);
     const had = this.#entries.get(host.name);
     if (had && had.spec !== spec) await this.#close([host.name]);
     const kept = this.#entries.has(host.name);

@@ -3,10 +3,11 @@
 // connections is killed on its host (found by the connection's ports, so no other test's connection
 // is touched), and the next run reopens it and checks both hosts as before. The loop's own log line
 // after each run is what the user sees of it. The bench playbook is only planned: no host changes.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'ava';
+import YAML from 'yaml';
 import { ensureLab, onLabHost, runLocal } from '../helpers/lab.js';
 import { driftLoop, play, projectRoot, scratch } from '../helpers/play.js';
 
@@ -57,6 +58,38 @@ test('play drift --every: connections kept between runs; one killed on its host 
     'run finished, exit 0 or 2',
     'connections: 2 reused (1 reopened after a drop), 0 opened, 2 kept open',
     'run finished, exit 0 or 2',
+  ]);
+});
+
+test('play drift --every: an inventory edited between runs is what the next run reads', async (t) => {
+  const lab = await ensureLab({ linux: 2 });
+  const dir = mkdtempSync(join(tmpdir(), 'play-kept-inventory-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  // The lab's inventory with its linux group cut to `names`, in a file of this test's own.
+  const lab0 = YAML.parse(readFileSync(lab.inventoryPath, 'utf8'));
+  const inventory = join(dir, 'inventory.yaml');
+  const write = (names: string[]) => {
+    const hosts = Object.fromEntries(names.map((n) => [n, lab0.all.children.linux.hosts[n]]));
+    writeFileSync(inventory, YAML.stringify({ all: { ...lab0.all, children: { linux: { hosts } } } }));
+  };
+  write(['linux1']);
+  const loop = driftLoop(t, ['drift', 'bench', '-i', inventory, '-l', 'linux', '--state', join(dir, 's.db')], '2s');
+  const connectionLines = (stderr = loop.stderr()) =>
+    [...stderr.matchAll(/play drift: (connections: .*)$/gm)].map((m) => m[1]!);
+  await loop.until(1, (e) => connectionLines(e).length);
+  write(['linux1', 'linux2']);
+  // The next run to start after the write reads it (under load, a run may already have begun).
+  await loop.until(1, (e) => connectionLines(e).filter((l) => l.startsWith('connections: 2 reused')).length);
+  loop.child.kill('SIGTERM');
+  t.is(await loop.exited, 0, loop.stderr());
+  const seen = connectionLines();
+  const grown = seen.findIndex((l) => l.endsWith('2 kept open'));
+  t.true(grown >= 1, seen.join('\n'));
+  t.deepEqual(seen.slice(0, grown + 2), [
+    'connections: 0 reused, 1 opened, 1 kept open',
+    ...Array<string>(grown - 1).fill('connections: 1 reused, 0 opened, 1 kept open'),
+    'connections: 1 reused, 1 opened, 2 kept open',
+    'connections: 2 reused, 0 opened, 2 kept open',
   ]);
 });
 
