@@ -50,9 +50,9 @@ const errors: { name: string; make: Factory; options: unknown; field: string; me
     message: /written as a string such as '0644'/,
   },
   {
-    name: 'directory: bad owner',
+    name: "directory: an owner with a colon (chown's owner:group)",
     make: directory,
-    options: { path: '/srv', owner: 'a b' },
+    options: { path: '/srv', owner: 'root:root' },
     field: 'owner',
     message: /user or group name/,
   },
