@@ -1,7 +1,8 @@
 // Everything an inventory's load reads, as paths to watch (core/input-snapshot.ts): the ansible.cfg
-// that may name it, the lab's files when it is the lab's, each source (a directory walked whole; a
-// file with the group_vars and host_vars beside it), and the ssh_config files and Include directories
-// its hosts were looked up through. A schedule reloads its inventory only when one of them changed.
+// that may name it, the lab's files (an inventory named by nothing is the lab's, and the lab's env
+// file fills its secrets), each source (a directory walked whole; a file with the group_vars and
+// host_vars beside it), and the ssh_config files and Include directories its hosts were looked up
+// through. A schedule reloads its inventory only when one of them changed.
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';

@@ -3,7 +3,7 @@
 // entries walked when asked. Two equal snapshots mean nothing was written, renamed, made or removed
 // in between, by the rule git's index trusts a file's stat with, and the same caveat: a write so close
 // to a read that the file system's timestamps cannot tell them apart. So a snapshot vouches for its
-// inputs only when every one of them is older than the read by SETTLED_NS (`settledBefore`).
+// inputs only when every one of them is older than the read by SETTLED_NS (`unchangedSince`).
 import { type BigIntStats, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
