@@ -135,10 +135,9 @@ export class ClusterLease {
   /**
    * The heartbeat: renews the Lease while it names this holder. Throws ClusterLeaseHeldError when
    * another holder took it (this one had expired), and ClusterLeaseReleasedError when it names no live
-   * holder: the run was finished by a controller that took it over, another took it and let it lapse, or
-   * the Lease was deleted. A renewal never takes
-   * a free Lease: a controller that was paused past its store lease would hold the cluster for a run
-   * that has ended.
+   * holder: the run was finished by a controller that took it over, another took it and let it lapse,
+   * or the Lease was deleted. A renewal never takes a free Lease: a controller that was paused past its
+   * store lease would hold the cluster for a run that has ended.
    */
   async renew(): Promise<void> {
     await this.#write((current) => {

@@ -22,6 +22,7 @@ import {
   fsProbeScript,
   parseFsProbe,
   principalMatches,
+  principalsView,
   readBase64Section,
   sha256Hex,
   textOf,
@@ -129,7 +130,7 @@ function diffConf(d: Readonly<KeepalivedConfDesired>, a: KeepalivedConfActual | 
           : !principalMatches(d.group, st.group, st.gid),
   );
   if (changed.length === 0) return NOOP;
-  const actualView: Fields = { content: MASK, mode: st.mode, owner: st.owner, group: st.group };
+  const actualView: Fields = { content: MASK, mode: st.mode, ...principalsView(d, st) };
   let textDiff: string | undefined;
   if (changed.includes('content') && a!.maskedText !== null) {
     textDiff = unifiedDiff(a!.maskedText, d.masked, { path: d.path });
