@@ -29,6 +29,7 @@ export function driftInventory(
   let last: Loaded | null = null;
   return {
     open: (err) => {
+      // An incomplete snapshot never vouches: not even walked again.
       if (last?.snapshot.complete && unchangedSince(last.snapshot, snapshotInputs(last.inputs), last.readAtNs)) {
         for (const w of last.opened.inventory.warnings ?? []) err.write(`play: warning: ${w}\n`);
         return last.opened;
