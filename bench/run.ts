@@ -1,7 +1,8 @@
 // `npm run bench [-- --sizes 20,150,1000] [--runs 3]`: for each size, brings up that many lab hosts and
 // measures side by side two floors (OpenSSH `ssh host true` to every host, FLOOR_PARALLEL at a time, so
 // it stays a floor on two cores; and one ssh2 connection and one `true` per host from one node process,
-// FORKS at a time: the least a one-process controller such as play does, bench/ssh2-floor.mjs), Ansible (Debian's ansible-core, forks 20, pipelining; up to
+// FORKS at a time: the least a one-process controller such as play does, bench/ssh2-floor.mjs; and
+// the same running the probe a play re-run sent each host, bench/probe-floor.ts), Ansible (Debian's ansible-core, forks 20, pipelining; up to
 // --ansible-max hosts, 150 by default: it takes minutes beyond) and play on the same five tasks: first
 // apply, idempotent re-run, check run (and play drift, play's check with its history store); the
 // median of the runs each, and the peak RSS of the largest process. Prints the full table for each size, then one scale table. It installs nothing.
@@ -16,6 +17,7 @@ import { mapLimit } from '../lab/exec.js';
 import { measure, median } from './measure.js';
 import type { Measure } from './measure.js';
 import { measureDriftLoop } from './drift-loop.js';
+import { measureProbeFloor } from './probe-floor.js';
 import { labSsh } from './lab-ssh.js';
 import { printCostTable, printDriftLoopTable, printScaleTable, printSizeTable } from './tables.js';
 import type { SizeResult } from './tables.js';
@@ -168,6 +170,11 @@ async function benchSize(size: number, opts: Options): Promise<SizeResult> {
     }
     result.tools[name] = r;
   }
+  console.log(`bench: ${size} hosts: the ssh2 floor running play's probes…`);
+  result.probeFloor = await measureProbeFloor(root, lab, addresses, playArgs, FORKS, opts.runs).catch((e) => {
+    console.error(`bench: ${size} hosts: ${(e as Error).message}`);
+    process.exit(1);
+  });
   if (opts.loopTicks > 0) {
     console.log(`bench: ${size} hosts: play drift --every, ${opts.loopTicks} ticks, connections kept and not…`);
     result.driftLoop = {

@@ -1,7 +1,8 @@
-// The honest floor for a one-process SSH controller: `node bench/ssh2-floor.mjs KEY KNOWN_HOSTS PARALLEL ADDR[:PORT]...`
+// The honest floor for a one-process SSH controller: `node bench/ssh2-floor.mjs [--scripts DIR] KEY KNOWN_HOSTS PARALLEL ADDR[:PORT]...`
 // opens one ssh2 connection per host (host key checked against KNOWN_HOSTS, the same key exchange
 // play prefers), runs `true` once, closes, PARALLEL hosts at a time, and exits non-zero if any host
-// failed. Plain JavaScript run by node, as play's compiled CLI is, so both pay the same start-up.
+// failed. With --scripts, it runs DIR/ADDR[:PORT] instead of `true`, stdin closed as play closes it:
+// the commands a play run sent (bench/capture-exec.cjs), so that the hosts' own work is in the floor. Plain JavaScript run by node, as play's compiled CLI is, so both pay the same start-up.
 // OpenSSH's `ssh host true` is no floor for play: it spawns a process per host, which play does not.
 // The least a controller does includes what play saves over ssh2's defaults, so the floor saves it
 // too: the key is parsed once and signs with a KeyObject (runner/transport/private-key.ts), the host
@@ -9,14 +10,19 @@
 // first request is signed, without asking whether the server would take it (runner/transport/sign-at-once.ts).
 import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import ssh2 from 'ssh2';
 
-const [keyFile, knownHostsFile, parallelText, ...addresses] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const scripts = args[0] === '--scripts' ? (args.shift(), args.shift()) : undefined;
+const [keyFile, knownHostsFile, parallelText, ...addresses] = args;
 const parallel = Number(parallelText);
 if (!keyFile || !knownHostsFile || !Number.isInteger(parallel) || parallel < 1 || addresses.length === 0) {
-  console.error('usage: node bench/ssh2-floor.mjs KEY KNOWN_HOSTS PARALLEL ADDR[:PORT]...');
+  console.error('usage: node bench/ssh2-floor.mjs [--scripts DIR] KEY KNOWN_HOSTS PARALLEL ADDR[:PORT]...');
   process.exit(64);
 }
+/** What each host runs: `true`, or the script a play run sent it (read before the clock matters). */
+const commands = new Map(addresses.map((a) => [a, scripts ? readFileSync(join(scripts, a), 'utf8') : 'true']));
 const key = ssh2.utils.parseKey(readFileSync(keyFile));
 {
   const own = (d) => key[Object.getOwnPropertySymbols(key).find((s) => s.description === d)];
@@ -32,7 +38,7 @@ for (const line of readFileSync(knownHostsFile, 'utf8').split('\n')) {
   for (const n of names.split(',')) known.set(n, [...(known.get(n) ?? []), blob]);
 }
 
-function trueOn(target) {
+function runOn(target) {
   const [host, portText] = target.split(':');
   const port = Number(portText ?? 22);
   // known_hosts names a host on another port than 22 as [host]:port, as OpenSSH does.
@@ -48,10 +54,11 @@ function trueOn(target) {
         // As play does (ssh-handshake.ts): without it, Nagle holds the channel's last small packet for
         // the server's delayed ACK, about 40 ms a command.
         client.setNoDelay(true);
-        client.exec('true', (err, stream) => {
+        client.exec(commands.get(target), (err, stream) => {
           if (err) return done(false);
           stream.on('close', (code) => done(code === 0)).resume();
           stream.stderr.resume();
+          if (scripts) stream.end();
         });
       })
       .on('error', (e) => {
@@ -88,7 +95,7 @@ let failed = 0;
 async function worker() {
   while (next < addresses.length) {
     const host = addresses[next++];
-    if (!(await trueOn(host))) failed++;
+    if (!(await runOn(host))) failed++;
   }
 }
 await Promise.all(Array.from({ length: Math.min(parallel, addresses.length) }, worker));

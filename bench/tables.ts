@@ -11,6 +11,8 @@ export interface SizeResult {
   floor: Measure[];
   /** One node process, one ssh2 connection and one `true` per host (bench/ssh2-floor.mjs). */
   ssh2Floor: Measure[];
+  /** The same, running on each host the probe a play re-run sent it (bench/probe-floor.ts). */
+  probeFloor?: Measure[];
   /** ansible (absent beyond --ansible-max) and play: phase -> runs. */
   tools: Partial<Record<'ansible' | 'play', Record<string, Measure[]>>>;
   /** `play drift --every`: connections kept between ticks, and none kept (each tick connects anew). */
@@ -32,6 +34,7 @@ export function printSizeTable(r: SizeResult, runs: number, parallel: number, fo
   console.log(`|${'-'.repeat(42)}|-----------|----------|`);
   console.log(row(`floor: ssh host true (x${r.size}, ${Math.min(parallel, r.size)} at once)`, r.floor));
   console.log(row(`ssh2 floor: connect + true (${Math.min(forks, r.size)} at once)`, r.ssh2Floor));
+  if (r.probeFloor) console.log(row("ssh2 floor: connect + play's probe", r.probeFloor));
   for (const phase of PHASES) {
     for (const tool of ['ansible', 'play'] as const) {
       const ms = r.tools[tool]?.[phase];
@@ -41,15 +44,18 @@ export function printSizeTable(r: SizeResult, runs: number, parallel: number, fo
   const m = (tool: 'ansible' | 'play', phase: string) => median(r.tools[tool]![phase]!.map((x) => x.ms));
   const floor = median(r.floor.map((x) => x.ms));
   const ssh2 = median(r.ssh2Floor.map((x) => x.ms));
+  const probe = r.probeFloor && median(r.probeFloor.map((x) => x.ms));
   console.log('\nratios:');
   for (const phase of PHASES) {
     const vsAnsible = r.tools.ansible
       ? `ansible/play = ${(m('ansible', phase) / m('play', phase)).toFixed(1)}x   `
       : '';
+    const vsProbe = probe ? `   play/probe floor = ${(m('play', phase) / probe).toFixed(2)}x` : '';
     console.log(
-      `  ${phase.padEnd(18)} ${vsAnsible}play/floor = ${(m('play', phase) / floor).toFixed(2)}x   play/ssh2 floor = ${(m('play', phase) / ssh2).toFixed(2)}x`,
+      `  ${phase.padEnd(18)} ${vsAnsible}play/floor = ${(m('play', phase) / floor).toFixed(2)}x   play/ssh2 floor = ${(m('play', phase) / ssh2).toFixed(2)}x${vsProbe}`,
     );
   }
+  if (probe) console.log(`  ${'probe floor'.padEnd(18)} probe floor/ssh2 floor = ${(probe / ssh2).toFixed(2)}x`);
   // play drift: the check run plus the state store (no Ansible counterpart).
   const drift = r.tools.play?.['drift run'];
   if (drift) {
@@ -84,6 +90,7 @@ export function costPoints(results: readonly SizeResult[]): CostPoint[] {
   return results.flatMap((r) => {
     const kinds: [string, Measure[]][] = [
       ['ssh2 floor', r.ssh2Floor],
+      ...(r.probeFloor ? [['ssh2 floor with probe', r.probeFloor] as [string, Measure[]]] : []),
       ...Object.entries(r.tools.play ?? {}).map(([phase, ms]): [string, Measure[]] => [`play ${phase}`, ms]),
     ];
     const points = kinds.map(([kind, ms]) => ({
