@@ -14,10 +14,11 @@ import { join } from 'node:path';
 import ssh2 from 'ssh2';
 
 const args = process.argv.slice(2);
-const scripts = args[0] === '--scripts' ? args[1] : undefined;
-const [keyFile, knownHostsFile, parallelText, ...addresses] = scripts === undefined ? args : args.slice(2);
+const named = args[0] === '--scripts';
+const scripts = named ? args[1] : undefined;
+const [keyFile, knownHostsFile, parallelText, ...addresses] = named ? args.slice(2) : args;
 const parallel = Number(parallelText);
-if (!keyFile || !knownHostsFile || !Number.isInteger(parallel) || parallel < 1 || addresses.length === 0) {
+if ((named && !scripts) || !keyFile || !knownHostsFile || !Number.isInteger(parallel) || parallel < 1 || addresses.length === 0) {
   console.error('usage: node bench/ssh2-floor.mjs [--scripts DIR] KEY KNOWN_HOSTS PARALLEL ADDR[:PORT]...');
   process.exit(64);
 }
