@@ -28,10 +28,9 @@ import {
 import {
   atomicWriteScript,
   inlineContent,
-  chgrpScript,
   chmodScript,
-  chownScript,
   keptAttributes,
+  ownershipScript,
   refuseWrongType,
   runApply,
   wrongTypeChange,
@@ -86,6 +85,8 @@ export interface FileDesired {
 
 const KIND = 'linux.file';
 const FIELDS = ['content', 'mode', 'owner', 'group'] as const;
+/** Owner and group before the mode: a chown clears the setuid and setgid bits a chmod set. */
+const APPLY_ORDER = ['content', 'owner', 'group', 'mode'] as const;
 /** Files up to this size travel in the probe, so that the plan can show a text diff. */
 export const FILE_TEXT_LIMIT = 64 * 1024;
 
@@ -179,7 +180,7 @@ export function file(options: FileOptions): ShellStep<FileDesired, FsEntry> {
       const scripts: Script[] = [];
       let stdin: string | Secret | undefined;
       const rewritten = () => change.fields.includes('content');
-      await applyFields(change, FIELDS, {
+      await applyFields(change, APPLY_ORDER, {
         content: async () => {
           // The new file gets its final attributes before it replaces the old one.
           const content = inlineContent(d.content);
@@ -190,11 +191,14 @@ export function file(options: FileOptions): ShellStep<FileDesired, FsEntry> {
         mode: async () => {
           if (!rewritten()) scripts.push(chmodScript(path, d.mode!, false));
         },
+        // Owner and group by one chown, before the mode (ownershipScript).
         owner: async () => {
-          if (!rewritten()) scripts.push(chownScript(path, d.owner!));
+          const group = change.fields.includes('group') ? d.group : undefined;
+          if (!rewritten()) scripts.push(...ownershipScript(path, d.owner!, group));
         },
         group: async () => {
-          if (!rewritten()) scripts.push(chgrpScript(path, d.group!));
+          if (!rewritten() && !change.fields.includes('owner'))
+            scripts.push(...ownershipScript(path, undefined, d.group!));
         },
       });
       await runApply(remote, title, scripts, stdin);

@@ -71,6 +71,7 @@ export function atomicWriteScript(t: WriteTarget): Script {
   // printf is a builtin of every sh: '%s' writes its argument byte for byte, `%` and `\` included.
   const write = t.content === undefined ? sh`cat > "$play_tmp"` : sh`printf '%s' "$play_content" > "$play_tmp"`;
   const umask = t.mode === undefined ? undefined : umaskFor(t.mode);
+  const own = ownershipScript(sh`"$play_tmp"`, t.owner, t.group);
   const parts: Script[] = [
     ...(t.content === undefined ? [] : [sh`play_content=${t.content}`]),
     sh`if [ -n "\${play_private-}" ]; then`,
@@ -81,18 +82,19 @@ export function atomicWriteScript(t: WriteTarget): Script {
     // Without a mode: the shell's own umask, as for any new file; a mode that needs a chmod starts
     // private (0600). The umask and noclobber stay in the subshell, away from the steps after it.
     umask === undefined ? sh`(set -C && ${write})` : sh`(umask ${umask ?? '0177'} && set -C && ${write})`,
+    // Owner and group before the mode: a chown clears the setuid and setgid bits a chmod set.
+    ...own,
     ...(t.mode !== undefined && umask === null ? [sh`chmod ${t.mode} "$play_tmp"`] : []),
     sh`else`,
     sh`play_tmp=$(mktemp ${`${prefix}XXXXXXXX`})`,
     sh`trap 'rm -f "$play_tmp"' EXIT`,
     write,
+    ...own,
     t.mode !== undefined
       ? sh`chmod ${t.mode} "$play_tmp"`
       : sh`chmod "$(printf '%04o' $(( 0666 & ~$(umask) )))" "$play_tmp"`,
     sh`fi`,
   ];
-  if (t.owner !== undefined) parts.push(sh`chown ${t.owner} "$play_tmp"`);
-  if (t.group !== undefined) parts.push(sh`chgrp ${t.group} "$play_tmp"`);
   if (t.expect !== undefined) {
     const msg = `${t.path} changed since it was probed; not overwriting it (run again to plan from its new content)`;
     parts.push(
@@ -124,12 +126,17 @@ export function mkdirScript(path: string, mode: string | undefined): Script {
   return sh`mkdir -p -m ${mode} ${path}; if [ -u ${path} ] || [ -g ${path} ] || [ -k ${path} ]; then ${chmodScript(path, mode, true)}; fi`;
 }
 
-export function chownScript(path: string, owner: string): Script {
-  return sh`chown ${owner} ${path}`;
-}
-
-export function chgrpScript(path: string, group: string): Script {
-  return sh`chgrp ${group} ${path}`;
+/**
+ * Owner and group set by one program (`chown OWNER:GROUP`), or either alone; none: no script. `target`
+ * is a path, or a script fragment that names one. Run it before any chmod of a file: Linux clears a
+ * file's setuid and setgid bits on every chown, root's and an unchanged owner's included.
+ */
+export function ownershipScript(target: string | Script, owner?: string, group?: string): Script[] {
+  // A name never holds a colon (principal() in step-options.ts refuses one), so OWNER:GROUP is unambiguous.
+  if (owner !== undefined && group !== undefined) return [sh`chown ${`${owner}:${group}`} ${target}`];
+  if (owner !== undefined) return [sh`chown ${owner} ${target}`];
+  if (group !== undefined) return [sh`chgrp ${group} ${target}`];
+  return [];
 }
 
 /** Runs the collected setter scripts as one script (one round trip), stopping at the first error. */

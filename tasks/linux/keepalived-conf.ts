@@ -30,9 +30,8 @@ import {
 } from './fs-probe.js';
 import {
   atomicWriteScript,
-  chgrpScript,
   chmodScript,
-  chownScript,
+  ownershipScript,
   refuseWrongType,
   runApply,
   wrongTypeChange,
@@ -74,6 +73,8 @@ export interface KeepalivedConfActual {
 
 const KIND = 'linux.keepalivedConf';
 const FIELDS = ['content', 'mode', 'owner', 'group'] as const;
+/** Owner and group before the mode: a chown clears the setuid and setgid bits a chmod set. */
+const APPLY_ORDER = ['content', 'owner', 'group', 'mode'] as const;
 export const DEFAULT_KEEPALIVED_CONF = '/etc/keepalived/keepalived.conf';
 export const DEFAULT_KEEPALIVED_BIN = '/usr/sbin/keepalived';
 /** Files up to this size come back masked, for the plan's text diff. */
@@ -244,7 +245,7 @@ export function keepalivedConf(options: KeepalivedConfOptions): ShellStep<Keepal
       refuseWrongType(path, current, 'file');
       const scripts: Script[] = [];
       let stdin: Secret | undefined;
-      await applyFields(change, FIELDS, {
+      await applyFields(change, APPLY_ORDER, {
         content: async () => {
           scripts.push(checkedWriteScript(d, current?.sha256 ?? 'absent'));
           stdin = d.content;
@@ -252,11 +253,12 @@ export function keepalivedConf(options: KeepalivedConfOptions): ShellStep<Keepal
         mode: async () => {
           scripts.push(chmodScript(path, d.mode, false));
         },
+        // Owner and group by one chown, before the mode (ownershipScript).
         owner: async () => {
-          scripts.push(chownScript(path, d.owner));
+          scripts.push(...ownershipScript(path, d.owner, change.fields.includes('group') ? d.group : undefined));
         },
         group: async () => {
-          scripts.push(chgrpScript(path, d.group));
+          if (!change.fields.includes('owner')) scripts.push(...ownershipScript(path, undefined, d.group));
         },
       });
       try {
