@@ -1,11 +1,13 @@
 // `npm run bench [-- --sizes 20,150,1000] [--runs 3]`: for each size, brings up that many lab hosts and
-// measures side by side two floors (OpenSSH `ssh host true` to every host, FLOOR_PARALLEL at a time, so
-// it stays a floor on two cores; and one ssh2 connection and one `true` per host from one node process,
-// FORKS at a time: the least a one-process controller such as play does, bench/ssh2-floor.mjs; and
-// the same running the probe a play re-run sent each host, bench/probe-floor.ts), Ansible (Debian's ansible-core, forks 20, pipelining; up to
-// --ansible-max hosts, 150 by default: it takes minutes beyond) and play on the same five tasks: first
-// apply, idempotent re-run, check run (and play drift, play's check with its history store); the
-// median of the runs each, and the peak RSS of the largest process. Prints the full table for each size, then one scale table. It installs nothing.
+// measures side by side three floors (OpenSSH `ssh host true` to every host, FLOOR_PARALLEL at a
+// time, so it stays a floor on two cores; one ssh2 connection and one `true` per host from one node
+// process, FORKS at a time: the least a one-process controller such as play does,
+// bench/ssh2-floor.mjs; and the same running the probe a play re-run sent each host,
+// bench/probe-floor.ts), Ansible (Debian's ansible-core, forks 20, pipelining; up to --ansible-max
+// hosts, 150 by default: it takes minutes beyond) and play on the same five tasks: first apply,
+// idempotent re-run, check run (and play drift, play's check with its history store); the median of
+// the runs each, and the peak RSS of the largest process. Prints the full table for each size, then
+// one scale table. It installs nothing.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';

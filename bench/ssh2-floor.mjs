@@ -1,8 +1,10 @@
-// The honest floor for a one-process SSH controller: `node bench/ssh2-floor.mjs [--scripts DIR] KEY KNOWN_HOSTS PARALLEL ADDR[:PORT]...`
-// opens one ssh2 connection per host (host key checked against KNOWN_HOSTS, the same key exchange
-// play prefers), runs `true` once, closes, PARALLEL hosts at a time, and exits non-zero if any host
-// failed. With --scripts, it runs DIR/ADDR[:PORT] instead of `true`, stdin closed as play closes it:
-// the commands a play run sent (bench/capture-exec.cjs), so that the hosts' own work is in the floor. Plain JavaScript run by node, as play's compiled CLI is, so both pay the same start-up.
+// The honest floor for a one-process SSH controller:
+// `node bench/ssh2-floor.mjs [--scripts DIR] KEY KNOWN_HOSTS PARALLEL ADDR[:PORT]...` opens one ssh2
+// connection per host (host key checked against KNOWN_HOSTS, the same key exchange play prefers),
+// runs `true` once, closes, PARALLEL hosts at a time, and exits non-zero if any host failed. With
+// --scripts, it runs DIR/ADDR[:PORT] instead of `true`, stdin closed as play closes it: the commands
+// a play run sent (bench/capture-exec.cjs), so that the hosts' own work is in the floor. Plain
+// JavaScript run by node, as play's compiled CLI is, so both pay the same start-up.
 // OpenSSH's `ssh host true` is no floor for play: it spawns a process per host, which play does not.
 // The least a controller does includes what play saves over ssh2's defaults, so the floor saves it
 // too: the key is parsed once and signs with a KeyObject (runner/transport/private-key.ts), the host
@@ -18,7 +20,8 @@ const named = args[0] === '--scripts';
 const scripts = named ? args[1] : undefined;
 const [keyFile, knownHostsFile, parallelText, ...addresses] = named ? args.slice(2) : args;
 const parallel = Number(parallelText);
-if ((named && !scripts) || !keyFile || !knownHostsFile || !Number.isInteger(parallel) || parallel < 1 || addresses.length === 0) {
+const usable = (!named || scripts) && keyFile && knownHostsFile && Number.isInteger(parallel) && parallel >= 1;
+if (!usable || addresses.length === 0) {
   console.error('usage: node bench/ssh2-floor.mjs [--scripts DIR] KEY KNOWN_HOSTS PARALLEL ADDR[:PORT]...');
   process.exit(64);
 }

@@ -128,8 +128,9 @@ export function mkdirScript(path: string, mode: string | undefined): Script {
 
 /**
  * Owner and group set by one program (`chown OWNER:GROUP`), or either alone; none: no script. `target`
- * is a path, or a script fragment that names one. Run it before any chmod of a file: Linux clears a
- * file's setuid and setgid bits on every chown, root's and an unchanged owner's included.
+ * is a path, or a script fragment that names one. Run it before any chmod of a file: on every chown of
+ * a file, root's and an unchanged owner's included, Linux clears its setuid bit, and its setgid bit
+ * where its group may execute it.
  */
 export function ownershipScript(target: string | Script, owner?: string, group?: string): Script[] {
   // A name never holds a colon (principal() in step-options.ts refuses one), so OWNER:GROUP is unambiguous.
