@@ -245,20 +245,24 @@ export function keepalivedConf(options: KeepalivedConfOptions): ShellStep<Keepal
       refuseWrongType(path, current, 'file');
       const scripts: Script[] = [];
       let stdin: Secret | undefined;
+      // A rewrite gives the new file its mode, owner and group before it replaces the old one.
+      const rewritten = change.fields.includes('content');
       await applyFields(change, APPLY_ORDER, {
         content: async () => {
           scripts.push(checkedWriteScript(d, current?.sha256 ?? 'absent'));
           stdin = d.content;
         },
         mode: async () => {
-          scripts.push(chmodScript(path, d.mode, false));
+          if (!rewritten) scripts.push(chmodScript(path, d.mode, false));
         },
         // Owner and group by one chown, before the mode (ownershipScript).
         owner: async () => {
-          scripts.push(...ownershipScript(path, d.owner, change.fields.includes('group') ? d.group : undefined));
+          const group = change.fields.includes('group') ? d.group : undefined;
+          if (!rewritten) scripts.push(...ownershipScript(path, d.owner, group));
         },
         group: async () => {
-          if (!change.fields.includes('owner')) scripts.push(...ownershipScript(path, undefined, d.group));
+          if (!rewritten && !change.fields.includes('owner'))
+            scripts.push(...ownershipScript(path, undefined, d.group));
         },
       });
       try {

@@ -3,7 +3,7 @@
 // scripts run there with the local /bin/sh (local-remote.ts) against a temp directory.
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RemoteError } from '../../../runner/core/errors.js';
 import { keepalivedConf } from '../../../tasks/linux/keepalived-conf.js';
@@ -106,6 +106,29 @@ realTest('keepalivedConf: create, noop, a VIP added (the plan shows it, never th
   t.false(JSON.stringify(change).includes('lab-pass'));
   t.deepEqual(tree(h.root), ['keepalived.conf']);
 });
+
+realTest(
+  'keepalivedConf: a rewrite that also changes mode, owner and group sets them once, on the new file',
+  async (t) => {
+    const ns = makeNetns(t);
+    const h = localHost(['ip', 'netns', 'exec', ns]);
+    const path = join(h.root, 'keepalived.conf');
+    writeFileSync(path, 'old config\n', { mode: 0o600 });
+    chownSync(path, 1, 1);
+    const s = keepalivedConf({ path, config: labConfig() });
+    const { change, rest } = await converge(h, s);
+    t.deepEqual([...change.fields], ['content', 'mode', 'owner', 'group']);
+    t.is(rest.action, 'noop');
+    const st = statSync(path);
+    t.deepEqual([(st.mode & 0o7777).toString(8), st.uid, st.gid], ['640', 0, 0]);
+    // The checked write names its temp file; nothing after it sets the mode or owner of the file again.
+    const apply = h.scripts.find((x) => x.includes('keepalived -t') || x.includes('-t -f'))!;
+    t.truthy(apply);
+    t.false(apply.includes(`chmod 0640 ${path}`));
+    t.false(apply.includes(`chown root:root ${path}`));
+    t.deepEqual(tree(h.root), ['keepalived.conf']);
+  },
+);
 
 realTest('keepalivedConf: a config keepalived -t rejects fails with its message and leaves the old file', async (t) => {
   const ns = makeNetns(t);
