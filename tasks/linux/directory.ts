@@ -16,7 +16,7 @@ import {
   principalMatches,
   principalsView,
 } from './fs-probe.js';
-import { chmodScript, ownershipScript, mkdirScript, refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
+import { chmodScript, ownershipSetters, mkdirScript, refuseWrongType, runApply, wrongTypeChange } from './fs-write.js';
 import { ProbeLines } from './probe-lines.js';
 import { sendsOneQuickScript } from '../../runner/core/one-quick-script.js';
 
@@ -114,13 +114,7 @@ export function directory(options: DirectoryOptions): ShellStep<DirectoryDesired
         mode: async () => {
           if (!change.fields.includes('exists')) scripts.push(chmodScript(path, d.mode!, true));
         },
-        // Owner and group by one chown.
-        owner: async () => {
-          scripts.push(...ownershipScript(path, d.owner!, change.fields.includes('group') ? d.group : undefined));
-        },
-        group: async () => {
-          if (!change.fields.includes('owner')) scripts.push(...ownershipScript(path, undefined, d.group!));
-        },
+        ...ownershipSetters(path, change, d, (s) => scripts.push(...s)),
       });
       await runApply(remote, title, scripts);
     },

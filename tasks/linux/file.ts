@@ -30,7 +30,8 @@ import {
   inlineContent,
   chmodScript,
   keptAttributes,
-  ownershipScript,
+  FILE_APPLY_ORDER,
+  ownershipSetters,
   refuseWrongType,
   runApply,
   wrongTypeChange,
@@ -85,8 +86,6 @@ export interface FileDesired {
 
 const KIND = 'linux.file';
 const FIELDS = ['content', 'mode', 'owner', 'group'] as const;
-/** Owner and group before the mode: a chown clears the setuid and setgid bits a chmod set. */
-const APPLY_ORDER = ['content', 'owner', 'group', 'mode'] as const;
 /** Files up to this size travel in the probe, so that the plan can show a text diff. */
 export const FILE_TEXT_LIMIT = 64 * 1024;
 
@@ -180,7 +179,7 @@ export function file(options: FileOptions): ShellStep<FileDesired, FsEntry> {
       const scripts: Script[] = [];
       let stdin: string | Secret | undefined;
       const rewritten = () => change.fields.includes('content');
-      await applyFields(change, APPLY_ORDER, {
+      await applyFields(change, FILE_APPLY_ORDER, {
         content: async () => {
           // The new file gets its final attributes before it replaces the old one.
           const content = inlineContent(d.content);
@@ -191,15 +190,9 @@ export function file(options: FileOptions): ShellStep<FileDesired, FsEntry> {
         mode: async () => {
           if (!rewritten()) scripts.push(chmodScript(path, d.mode!, false));
         },
-        // Owner and group by one chown, before the mode (ownershipScript).
-        owner: async () => {
-          const group = change.fields.includes('group') ? d.group : undefined;
-          if (!rewritten()) scripts.push(...ownershipScript(path, d.owner!, group));
-        },
-        group: async () => {
-          if (!rewritten() && !change.fields.includes('owner'))
-            scripts.push(...ownershipScript(path, undefined, d.group!));
-        },
+        ...ownershipSetters(path, change, d, (s) => {
+          if (!rewritten()) scripts.push(...s);
+        }),
       });
       await runApply(remote, title, scripts, stdin);
     },

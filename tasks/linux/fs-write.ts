@@ -132,12 +132,35 @@ export function mkdirScript(path: string, mode: string | undefined): Script {
  * a file, root's and an unchanged owner's included, Linux clears its setuid bit, and its setgid bit
  * where its group may execute it.
  */
-export function ownershipScript(target: string | Script, owner?: string, group?: string): Script[] {
+function ownershipScript(target: string | Script, owner?: string, group?: string): Script[] {
   // A name never holds a colon (principal() in step-options.ts refuses one), so OWNER:GROUP is unambiguous.
   if (owner !== undefined && group !== undefined) return [sh`chown ${`${owner}:${group}`} ${target}`];
   if (owner !== undefined) return [sh`chown ${owner} ${target}`];
   if (group !== undefined) return [sh`chgrp ${group} ${target}`];
   return [];
+}
+
+/** The setters' order for a file: owner and group before the mode, as a chown clears bits a chmod set. */
+export const FILE_APPLY_ORDER = ['content', 'owner', 'group', 'mode'] as const;
+
+/**
+ * applyFields' setters for owner and group: whichever of them changed, by one chown (ownershipScript),
+ * handed to `push`. The group's setter runs it only when the owner did not change.
+ */
+export function ownershipSetters(
+  path: string,
+  change: Change,
+  d: { readonly owner?: string; readonly group?: string },
+  push: (scripts: Script[]) => void,
+): { owner: () => Promise<void>; group: () => Promise<void> } {
+  const changed = (f: 'owner' | 'group') => (change.fields.includes(f) ? d[f] : undefined);
+  const both = async () => push(ownershipScript(path, changed('owner'), changed('group')));
+  return {
+    owner: both,
+    group: async () => {
+      if (!change.fields.includes('owner')) await both();
+    },
+  };
 }
 
 /** Runs the collected setter scripts as one script (one round trip), stopping at the first error. */

@@ -31,7 +31,8 @@ import {
 import {
   atomicWriteScript,
   chmodScript,
-  ownershipScript,
+  FILE_APPLY_ORDER,
+  ownershipSetters,
   refuseWrongType,
   runApply,
   wrongTypeChange,
@@ -73,8 +74,6 @@ export interface KeepalivedConfActual {
 
 const KIND = 'linux.keepalivedConf';
 const FIELDS = ['content', 'mode', 'owner', 'group'] as const;
-/** Owner and group before the mode: a chown clears the setuid and setgid bits a chmod set. */
-const APPLY_ORDER = ['content', 'owner', 'group', 'mode'] as const;
 export const DEFAULT_KEEPALIVED_CONF = '/etc/keepalived/keepalived.conf';
 export const DEFAULT_KEEPALIVED_BIN = '/usr/sbin/keepalived';
 /** Files up to this size come back masked, for the plan's text diff. */
@@ -247,7 +246,7 @@ export function keepalivedConf(options: KeepalivedConfOptions): ShellStep<Keepal
       let stdin: Secret | undefined;
       // A rewrite gives the new file its mode, owner and group before it replaces the old one.
       const rewritten = change.fields.includes('content');
-      await applyFields(change, APPLY_ORDER, {
+      await applyFields(change, FILE_APPLY_ORDER, {
         content: async () => {
           scripts.push(checkedWriteScript(d, current?.sha256 ?? 'absent'));
           stdin = d.content;
@@ -255,15 +254,9 @@ export function keepalivedConf(options: KeepalivedConfOptions): ShellStep<Keepal
         mode: async () => {
           if (!rewritten) scripts.push(chmodScript(path, d.mode, false));
         },
-        // Owner and group by one chown, before the mode (ownershipScript).
-        owner: async () => {
-          const group = change.fields.includes('group') ? d.group : undefined;
-          if (!rewritten) scripts.push(...ownershipScript(path, d.owner, group));
-        },
-        group: async () => {
-          if (!rewritten && !change.fields.includes('owner'))
-            scripts.push(...ownershipScript(path, undefined, d.group));
-        },
+        ...ownershipSetters(path, change, d, (s) => {
+          if (!rewritten) scripts.push(...s);
+        }),
       });
       try {
         await runApply(remote, title, scripts, stdin);
